@@ -1,0 +1,3 @@
+module github.com/seed72891827/kfuzz
+
+go 1.25.0
