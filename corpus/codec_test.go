@@ -266,6 +266,7 @@ func TestUnmarshalErrors(t *testing.T) {
 		{"go test fuzz v1\n", 1, 0, "expected a value line after the header, found none"},
 		{"go test fuzz v1\n\n\n", 3, 0, "found none"},
 		{"go test fuzz v1\nint(1)\n  int(x)\n", 3, 7, "expected a literal value for int, found identifier x"},
+		{"go test fuzz v1\n\u00a0 int(x)\n", 2, 8, "found identifier x"},
 		{"go test fuzz v1\nfoo(1)\n", 2, 1, "expected one of []byte, string"},
 		{"go test fuzz v1\nfmt.Sprint(1)\n", 2, 1, "expected one of"},
 		{"go test fuzz v1\nmath.Sqrt(1)\n", 2, 6, "expected Float32frombits or Float64frombits"},

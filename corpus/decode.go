@@ -9,6 +9,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -70,11 +71,13 @@ func unmarshal(file string, data []byte) ([]any, error) {
 		var line []byte
 		line, rest, _ = bytes.Cut(rest, []byte("\n"))
 		lineNo++
-		text := bytes.TrimSpace(line)
+		// Like bytes.TrimSpace, remembering the indentation.
+		text := bytes.TrimLeftFunc(line, unicode.IsSpace)
+		p.indent = len(line) - len(text)
+		text = bytes.TrimRightFunc(text, unicode.IsSpace)
 		if len(text) == 0 {
 			continue
 		}
-		p.indent = bytes.Index(line, text)
 		v, err := p.parse(text)
 		if err != nil {
 			err.File, err.Line = file, lineNo

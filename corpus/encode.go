@@ -22,7 +22,17 @@ func Marshal(values ...any) ([]byte, error) {
 	if len(values) == 0 {
 		return nil, errors.New("corpus: no values to marshal; a corpus entry needs at least one")
 	}
-	b := make([]byte, 0, len(header)+1+16*len(values))
+	size := len(header) + 1
+	for _, v := range values {
+		size += 32 // type, parentheses, a number and the newline
+		switch v := v.(type) {
+		case []byte:
+			size += len(v) + len(v)/4
+		case string:
+			size += len(v) + len(v)/4
+		}
+	}
+	b := make([]byte, 0, size)
 	b = append(b, header...)
 	b = append(b, '\n')
 	for i, v := range values {

@@ -159,6 +159,7 @@ func newInterop(t *testing.T) *interop {
 	t.Cleanup(func() {
 		// Only the inputs of this module; the rest of the cache is the user's.
 		os.RemoveAll(filepath.Join(gocache, "fuzz", filepath.FromSlash(interopModule)))
+		os.Remove(filepath.Join(gocache, "fuzz", "kfuzz.test")) // only if empty
 	})
 	env := append(os.Environ(), "GOCACHE="+gocache, "GOFLAGS=", "GOWORK=off", "GO111MODULE=on",
 		"GOTOOLCHAIN=local", "GOPROXY=off")
