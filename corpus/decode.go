@@ -156,7 +156,7 @@ func (p *lineParser) expect(tok token.Token, what string) *SyntaxError {
 // parse parses the value line text, which has no surrounding white space.
 // The returned error has only its column and message set.
 func (p *lineParser) parse(text []byte) (any, *SyntaxError) {
-	if p.fset == nil || p.fset.Base() > math.MaxInt32 {
+	if p.fset == nil {
 		p.fset = token.NewFileSet()
 	}
 	f := p.fset.AddFile("", -1, len(text))

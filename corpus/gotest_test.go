@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -311,4 +312,162 @@ func TestReadsGoTestEntries(t *testing.T) {
 			t.Errorf("cached entry %s: %d values, re-marshaled %q (%v), want %q", e.Name, len(e.Values), data, err, e.Data)
 		}
 	}
+}
+
+// acceptanceTypes are the argument types of the targets of
+// TestSameAcceptanceAsGoTest: the seventeen types less the aliases.
+var acceptanceTypes = []struct {
+	name string // for the target's name
+	typ  string // Go type
+	zero any    // a value of the type
+}{
+	{"bytes", "[]byte", []byte(nil)}, {"string", "string", ""}, {"bool", "bool", false},
+	{"byte", "byte", byte(0)}, {"rune", "rune", rune(0)},
+	{"float32", "float32", float32(0)}, {"float64", "float64", 0.0},
+	{"int", "int", 0}, {"int8", "int8", int8(0)}, {"int16", "int16", int16(0)}, {"int64", "int64", int64(0)},
+	{"uint", "uint", uint(0)}, {"uint16", "uint16", uint16(0)}, {"uint32", "uint32", uint32(0)}, {"uint64", "uint64", uint64(0)},
+}
+
+// acceptanceCases are corpus files, each put in the testdata of the target
+// over the type named first. Those that are a single value line are given
+// without the header and newline.
+var acceptanceCases = [][2]string{
+	{"int", "int(0x10)"}, {"int", "int(0o17)"}, {"int", "int(017)"}, {"int", "int(0b101)"}, {"int", "int(1_000)"},
+	{"int", "int(-0x_1)"}, {"int", "int(1) // c"}, {"int", "int(/* c */ 2)"}, {"int", "int(3,)"}, {"int", "int(4 ...)"},
+	{"int", "int(+1)"}, {"int", "int(- 1)"}, {"int", "int(-(1))"}, {"int", "int((1))"}, {"int", "int(1.0)"},
+	{"int", "int(1e3)"}, {"int", "int('a')"}, {"int", `int("1")`}, {"int", "int(x)"}, {"int", "int(NaN)"},
+	{"int", "int(1))"}, {"int", "int(1);"}, {"int", "int(1) ;"}, {"int", "(int)(1)"}, {"int", "int (1)"},
+	{"int", "\ufeffint(1)"}, {"int", "int(9223372036854775808)"}, {"int", "int(-9223372036854775808)"},
+	{"int", "int(08)"}, {"int", "int(0_7)"}, {"int", "int(1i)"}, {"int", "int(1) int(2)"}, {"int", "int[0](1)"},
+	{"int", "int(1)(2)"}, {"int", "int(1).x"}, {"int", "int(1, 2)"}, {"int", "int()"}, {"int", "int(1 + 2)"},
+	{"int", "int(--1)"}, {"int", "int(^1)"}, {"int", "int(!1)"}, {"int", "int(*p)"}, {"int", "int(&1)"},
+	{"int", "int(<-1)"}, {"int", "INT(1)"}, {"int", "int64(1)"}, {"int", "uint(1)"}, {"int", "int(1) /* c"},
+	{"int", "int(1,,)"}, {"int", "int(1...,)"}, {"int", "int(1 ... ...)"}, {"int", "int(1) #"}, {"int", "int(1)\x00"},
+	{"int8", "int8(127)"}, {"int8", "int8(128)"}, {"int8", "int8(-128)"}, {"int8", "int8(-129)"}, {"int8", "int8(0x7f)"},
+	{"int8", "int8(-0x80)"}, {"int16", "int16(-32768)"}, {"int16", "int16(32768)"},
+	{"int64", "int64(-9223372036854775808)"}, {"int64", "int64(0x7fffffffffffffff)"}, {"int64", "int(1)"},
+	{"uint", "uint(18446744073709551615)"}, {"uint", "uint(18446744073709551616)"}, {"uint", "uint(-1)"},
+	{"uint", "uint(-0)"}, {"uint16", "uint16(65535)"}, {"uint16", "uint16(65536)"}, {"uint32", "uint32(4294967295)"},
+	{"uint64", "uint64(0x_ffff_ffff_ffff_ffff)"}, {"uint64", "uint64(0b1)"},
+	{"byte", "byte('a')"}, {"byte", `byte('\xff')`}, {"byte", "byte('é')"}, {"byte", "byte('ā')"}, {"byte", "byte(255)"},
+	{"byte", "byte(256)"}, {"byte", "byte(-1)"}, {"byte", "uint8(7)"}, {"byte", "uint8('a')"}, {"byte", `byte("a")`},
+	{"byte", `byte('\'')`}, {"byte", "byte(''')"}, {"byte", `byte('\u00ff')`}, {"byte", "byte(0xff)"}, {"byte", "byte(-'a')"},
+	{"byte", "byte(1.0)"}, {"byte", "byte(+'a')"},
+	{"rune", "rune('a')"}, {"rune", "rune(-1)"}, {"rune", `rune('\U0010ffff')`}, {"rune", `rune('\U00110000')`},
+	{"rune", `rune('\ud800')`}, {"rune", "int32(-5)"}, {"rune", "int32('a')"}, {"rune", "rune(0x7fffffff)"},
+	{"rune", "rune(0x80000000)"}, {"rune", "rune(-'a')"}, {"rune", "rune('ab')"}, {"rune", "rune('')"}, {"rune", `rune('\x80')`},
+	{"float64", "float64(1)"}, {"float64", "float64(-0)"}, {"float64", "float64(+0)"}, {"float64", "float64(0x1p-2)"},
+	{"float64", "float64(1_0.5)"}, {"float64", "float64(.5)"}, {"float64", "float64(1.)"}, {"float64", "float64(1e400)"},
+	{"float64", "float64(-1e400)"}, {"float64", "float64(1e-400)"}, {"float64", "float64(Inf)"}, {"float64", "float64(+Inf)"},
+	{"float64", "float64(-Inf)"}, {"float64", "float64(NaN)"}, {"float64", "float64(-NaN)"}, {"float64", "float64(+NaN)"},
+	{"float64", "float64(nan)"}, {"float64", "float64(inf)"}, {"float64", "float64(Infinity)"}, {"float64", "float64(1i)"},
+	{"float64", "float64('a')"}, {"float64", "math.Float64frombits(0x7ff8000000000002)"}, {"float64", "math.Float64frombits(1.5)"},
+	{"float64", "math.Float64frombits(-1)"}, {"float64", "math.Float64frombits(0x10000000000000000)"},
+	{"float64", "math.Float32frombits(1)"}, {"float64", "Math.Float64frombits(1)"}, {"float64", "math.Float64FromBits(1)"},
+	{"float64", "strconv.Float64frombits(1)"}, {"float64", "float64(0x1.8p1)"}, {"float64", "float64(1_000)"},
+	{"float64", "float64(0x10)"}, {"float64", "float64(010)"}, {"float64", "float64(0b11)"}, {"float64", "float64(0o7)"},
+	{"float64", "math.Float64frombits(NaN)"}, {"float64", "math . Float64frombits ( 0x1 )"}, {"float64", "float64(0x1p)"},
+	{"float32", "float32(1e39)"}, {"float32", "float32(3.4028235e38)"}, {"float32", "float32(3.4028236e38)"},
+	{"float32", "float32(1e-46)"}, {"float32", "float32(NaN)"}, {"float32", "math.Float32frombits(0x7fc00001)"},
+	{"float32", "math.Float32frombits(0x100000000)"}, {"float32", "float32(0.1)"}, {"float32", "float64(1)"},
+	{"string", `string("a")`}, {"string", "string(`raw`)"}, {"string", "string(`a\\nb`)"}, {"string", `string("\xff")`},
+	{"string", `string("\q")`}, {"string", "string('a')"}, {"string", "string(1)"}, {"string", `string("a" + "b")`},
+	{"string", `string("\u00e9")`}, {"string", `string("\U00110000")`}, {"string", `string("\ud800")`}, {"string", `string("é")`},
+	{"string", "string(\"\xff\")"}, {"string", "string(\"a\tb\")"}, {"string", "string(\"a\rb\")"}, {"string", "string(`a\rb`)"},
+	{"string", `string(-"a")`}, {"string", `string("\x00")`}, {"string", "string(\"\x00\")"}, {"string", `string("a"`},
+	{"string", `string("a")"`}, {"string", "string(`a`)`"}, {"string", "string(\"\u2028\")"},
+	{"bytes", `[]byte("a")`}, {"bytes", `[]uint8("a")`}, {"bytes", `[ ]byte("a")`}, {"bytes", `[...]byte("a")`},
+	{"bytes", `[1]byte("a")`}, {"bytes", `[](byte)("a")`}, {"bytes", "[]byte(`a`)"}, {"bytes", "[]byte('a')"},
+	{"bytes", `[]byte("a",)`}, {"bytes", "[]byte(nil)"}, {"bytes", "[]byte{}"}, {"bytes", `[]byte("\xff\x00")`},
+	{"bytes", `[]byte()`}, {"bytes", `[]byte`}, {"bytes", `[]`},
+	{"bool", "bool(true)"}, {"bool", "bool(false)"}, {"bool", "bool(True)"}, {"bool", "bool(1)"}, {"bool", "bool(-true)"},
+	{"bool", "bool(!true)"}, {"bool", "bool((true))"}, {"bool", "bool(true,)"}, {"bool", "bool(true ...)"},
+	// Whole files.
+	{"int", "go test fuzz v1\r\nint(1)\r\n"}, {"int", "go test fuzz v1\n\n\nint(2)\n\n"}, {"int", "go test fuzz v1\n\tint(3)  \n"},
+	{"int", "go test fuzz v1 \nint(4)\n"}, {"int", "go test fuzz v1"}, {"int", "go test fuzz v1\n"}, {"int", ""},
+	{"int", "GO TEST FUZZ V1\nint(5)\n"}, {"int", "\ufeffgo test fuzz v1\nint(6)\n"}, {"int", "go test fuzz v1\nint(7)\nint(8)\n"},
+	{"int", "go test fuzz v1\n\u00a0int(9)\u0085\n"}, {"int", "go test fuzz v1\nint(10)"}, {"int", "go test fuzz v1\r\r\nint(11)\n"},
+	{"int", "go test fuzz v1\n\v\fint(12)\r\r\n"}, {"int", "go test fuzz v1\nint(13)\n\x00"}, {"string", "go test fuzz v1\nstring(`a\nb`)\n"},
+}
+
+// TestSameAcceptanceAsGoTest puts the files of acceptanceCases into the
+// testdata of fuzz targets, sorted by whether Unmarshal accepts them as a
+// value of the target's type, and checks that go test runs each accepted file
+// with the value read here and reports each rejected file as malformed.
+func TestSameAcceptanceAsGoTest(t *testing.T) {
+	m := newInterop(t)
+	var src strings.Builder
+	src.WriteString("package corpusinterop\n\nimport \"testing\"\n")
+	for _, at := range acceptanceTypes {
+		for _, kind := range []string{"Accepted", "Rejected"} {
+			fmt.Fprintf(&src, "\nfunc Fuzz%s_%s(f *testing.F) {\n\tf.Fuzz(func(t *testing.T, v %s) { t.Fatalf(\"GOT %%s\", repr(v)) })\n}\n",
+				kind, at.name, at.typ)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(m.dir, "acceptance_test.go"), []byte(src.String()), 0o666); err != nil {
+		t.Fatal(err)
+	}
+
+	accepted := make(map[string]string) // subtest → repr of the value
+	rejected := make(map[string]string) // file path relative to the module → content
+	for _, c := range acceptanceCases {
+		var zero any
+		for _, at := range acceptanceTypes {
+			if at.name == c[0] {
+				zero = at.zero
+			}
+		}
+		if zero == nil {
+			t.Fatalf("case %q: no type %s", c[1], c[0])
+		}
+		content := c[1]
+		if !strings.HasPrefix(content, header) && content != "" && !strings.Contains(content, "\n") {
+			content = header + "\n" + content + "\n"
+		}
+		values, err := Unmarshal([]byte(content))
+		kind := "Rejected"
+		if err == nil && len(values) == 1 && reflect.TypeOf(values[0]) == reflect.TypeOf(zero) {
+			kind = "Accepted"
+		}
+		target := "Fuzz" + kind + "_" + c[0]
+		name := FileName([]byte(content))
+		path := filepath.Join(TestdataDir(m.dir, target), name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o666); err != nil {
+			t.Fatal(err)
+		}
+		if kind == "Accepted" {
+			accepted[target+"/"+name] = repr(values...)
+		} else {
+			rejected[target+"/"+name] = content
+		}
+	}
+
+	out, ok := m.goTest(t, "-run=^Fuzz(Accepted|Rejected)_", "-v", "-count=1")
+	if ok {
+		t.Fatalf("go test passed; every target should fail:\n%s", out)
+	}
+	got := gotLines(out)
+	for name, want := range accepted {
+		if got[name] != want {
+			t.Errorf("accepted file %s (%q): go test ran it with %q, want %q", name, caseContent(m, name), got[name], want)
+		}
+	}
+	for name, content := range rejected {
+		if _, ran := got[name]; ran || !strings.Contains(out, "/"+name+`": `) {
+			t.Errorf("rejected file %s (%q): go test did not report it as malformed (ran with %q)", name, content, got[name])
+		}
+	}
+	if t.Failed() {
+		t.Logf("go test output:\n%s", out)
+	}
+}
+
+// caseContent returns the content of the testdata file of subtest name.
+func caseContent(m *interop, name string) string {
+	target, file, _ := strings.Cut(name, "/")
+	data, _ := os.ReadFile(filepath.Join(TestdataDir(m.dir, target), file))
+	return string(data)
 }
