@@ -1,3 +1,5 @@
 module github.com/seed72891827/kfuzz
 
 go 1.25.0
+
+require golang.org/x/tools v0.48.0

@@ -1,0 +1,346 @@
+package coverage
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+
+	"golang.org/x/tools/cover"
+
+	"github.com/seed72891827/kfuzz/coverage/rt"
+)
+
+// rtPath is the import path of package rt.
+var rtPath = reflect.TypeFor[rt.Package]().PkgPath()
+
+// Config says which packages to instrument and how.
+type Config struct {
+	// Dir is the directory in which to run the go command: a directory of
+	// the module whose tests will run. Empty means the current directory.
+	// That module must require github.com/seed72891827/kfuzz, because
+	// instrumented code imports its package coverage/rt.
+	Dir string
+	// Patterns selects the packages to instrument, as for go list: "./...",
+	// "./parser", or the import path of a dependency such as
+	// "golang.org/x/mod/semver" (its files in the module cache are
+	// overlaid, never changed).
+	Patterns []string
+	// BuildFlags are passed to go list, so that the files chosen are those
+	// the build will use; pass the same flags to go test or go build
+	// (e.g. "-tags=netgo", "-race"). -cover, -coverpkg, -covermode and
+	// -overlay are refused: go test -cover ignores overlays (golang/go#73802).
+	BuildFlags []string
+	// Env is the environment of the go command; nil means os.Environ().
+	Env []string
+	// Mode is the counter mode. The default is ModeCount, or ModeAtomic
+	// when BuildFlags contain -race.
+	Mode Mode
+}
+
+func (c *Config) mode() Mode {
+	if c.Mode != "" {
+		return c.Mode
+	}
+	for _, f := range c.BuildFlags {
+		if f == "-race" || f == "--race" || f == "-race=true" {
+			return ModeAtomic
+		}
+	}
+	return ModeCount
+}
+
+func (c *Config) check() error {
+	if len(c.Patterns) == 0 {
+		return errors.New("coverage: no package patterns")
+	}
+	for _, f := range c.BuildFlags {
+		name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		switch name {
+		case "cover", "coverpkg", "covermode", "coverprofile":
+			return fmt.Errorf("coverage: build flag %s cannot be combined with an overlay (go test -cover reads the files on disk, golang/go#73802); kfuzz counts coverage itself", f)
+		case "overlay":
+			return fmt.Errorf("coverage: build flag %s: coverage writes the overlay itself", f)
+		}
+	}
+	if m := c.mode(); !m.valid() {
+		return fmt.Errorf("coverage: unknown mode %q (want set, count or atomic)", m)
+	}
+	return nil
+}
+
+// listedPackage is the part of go list -json output that is used.
+type listedPackage struct {
+	ImportPath string
+	Name       string
+	Dir        string
+	GoFiles    []string
+	CgoFiles   []string
+	Standard   bool
+	Deps       []string
+	Error      *struct{ Err string }
+}
+
+// goList runs go list -e -json with the given extra arguments.
+func (c *Config) goList(ctx context.Context, args ...string) ([]*listedPackage, error) {
+	argv := []string{"list", "-e", "-json=ImportPath,Name,Dir,GoFiles,CgoFiles,Standard,Deps,Error"}
+	argv = append(argv, c.BuildFlags...)
+	argv = append(argv, "--")
+	argv = append(argv, args...)
+	cmd := exec.CommandContext(ctx, "go", argv...)
+	cmd.Dir = c.Dir
+	if c.Env != nil {
+		cmd.Env = c.Env
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("coverage: go %s: %v\n%s", strings.Join(argv, " "), err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	var pkgs []*listedPackage
+	dec := json.NewDecoder(&stdout)
+	for {
+		p := new(listedPackage)
+		if err := dec.Decode(p); err == io.EOF {
+			break
+		} else if err != nil {
+			return nil, fmt.Errorf("coverage: reading go list output: %v", err)
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) == 0 {
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = "no packages"
+		}
+		return nil, fmt.Errorf("coverage: patterns %s match no packages: %s", strings.Join(args, " "), msg)
+	}
+	return pkgs, nil
+}
+
+// selectPackages lists the packages that match the patterns and checks
+// that they can be instrumented and that the instrumented code will be able
+// to import package rt.
+//
+// If build is false, the packages are only analyzed, not built, and
+// standard-library packages are allowed.
+func (c *Config) selectPackages(ctx context.Context, build bool) ([]*listedPackage, error) {
+	if err := c.check(); err != nil {
+		return nil, err
+	}
+	rtDeps := make(map[string]bool)
+	if build {
+		rtPkgs, err := c.goList(ctx, rtPath)
+		if err != nil {
+			return nil, err
+		}
+		if e := rtPkgs[0].Error; e != nil {
+			return nil, fmt.Errorf("coverage: instrumented code imports %s, which the module in %s cannot import (it must require github.com/seed72891827/kfuzz; run go get github.com/seed72891827/kfuzz): %s", rtPath, c.dirName(), strings.TrimSpace(e.Err))
+		}
+		rtDeps[rtPath] = true
+		for _, d := range rtPkgs[0].Deps {
+			rtDeps[d] = true
+		}
+	}
+	pkgs, err := c.goList(ctx, c.Patterns...)
+	if err != nil {
+		return nil, err
+	}
+	var errs []string
+	var out []*listedPackage
+	seen := make(map[string]bool)
+	for _, p := range pkgs {
+		switch {
+		case p.Error != nil:
+			errs = append(errs, fmt.Sprintf("package %s: %s", p.ImportPath, strings.TrimSpace(p.Error.Err)))
+		case rtDeps[p.ImportPath]:
+			errs = append(errs, fmt.Sprintf("cannot instrument %s: the coverage runtime %s depends on it", p.ImportPath, rtPath))
+		case p.Standard && build:
+			errs = append(errs, fmt.Sprintf("cannot instrument standard-library package %s: standard packages cannot import the coverage runtime %s", p.ImportPath, rtPath))
+		case len(p.GoFiles)+len(p.CgoFiles) == 0 || seen[p.ImportPath]:
+			// Nothing to instrument (for instance only tests).
+		default:
+			seen[p.ImportPath] = true
+			out = append(out, p)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.New("coverage: " + strings.Join(errs, "\n\t"))
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("coverage: patterns %s match no package with Go files", strings.Join(c.Patterns, " "))
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ImportPath < out[j].ImportPath })
+	return out, nil
+}
+
+func (c *Config) dirName() string {
+	if c.Dir == "" {
+		return "the current directory"
+	}
+	return c.Dir
+}
+
+// instrumentListed reads and instruments the files of p.
+func instrumentListed(p *listedPackage, mode Mode) (*instrumented, []string, error) {
+	var files []srcFile
+	var paths []string
+	for _, name := range append(append([]string(nil), p.GoFiles...), p.CgoFiles...) {
+		fp := filepath.Join(p.Dir, name)
+		if strings.ContainsAny(fp, "\r\n") {
+			return nil, nil, fmt.Errorf("coverage: cannot instrument %q: newline in file name", fp)
+		}
+		src, err := os.ReadFile(fp)
+		if err != nil {
+			return nil, nil, fmt.Errorf("coverage: %v", err)
+		}
+		files = append(files, srcFile{path: fp, src: src})
+		paths = append(paths, fp)
+	}
+	in, err := instrumentPackage(p.ImportPath, files, mode, rtPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	return in, paths, nil
+}
+
+// LoadTable returns the functions and blocks of the packages that cfg
+// selects, as instrumentation would count them, without building anything.
+// It is what profiles are mapped onto (see [Table.ImportProfiles]).
+func LoadTable(ctx context.Context, cfg Config) (*Table, error) {
+	pkgs, err := cfg.selectPackages(ctx, false)
+	if err != nil {
+		return nil, err
+	}
+	var metas []*pkgMeta
+	for _, p := range pkgs {
+		in, _, err := instrumentListed(p, cfg.mode())
+		if err != nil {
+			return nil, err
+		}
+		metas = append(metas, &in.meta)
+	}
+	return newTableFromMeta(metas), nil
+}
+
+// An Overlay is a set of instrumented copies of source files, described by
+// an overlay file for the go command's -overlay flag.
+type Overlay struct {
+	// File is the overlay file: go test -overlay=File ... builds the
+	// instrumented code. It replaces every source file of the selected
+	// packages with an instrumented copy and adds one file per package
+	// that registers the counters. The originals are never modified.
+	File string
+	// Table lists the functions and blocks of the instrumented packages.
+	Table *Table
+	// Replace maps each original path to the path of its instrumented
+	// copy, as written to File.
+	Replace map[string]string
+
+	dir string
+}
+
+// BuildOverlay instruments the packages that cfg selects and writes the
+// copies and the overlay file to a new temporary directory. The caller
+// runs, for instance,
+//
+//	go test -overlay=OV.File -run='^FuzzX$' ./pkg
+//
+// in cfg.Dir with cfg.BuildFlags, reads the counters in the test with
+// [Current], and finally calls Close to remove the files.
+func BuildOverlay(ctx context.Context, cfg Config) (*Overlay, error) {
+	pkgs, err := cfg.selectPackages(ctx, true)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := os.MkdirTemp("", "kfuzz-cover-")
+	if err != nil {
+		return nil, fmt.Errorf("coverage: %v", err)
+	}
+	ov := &Overlay{dir: dir, Replace: make(map[string]string)}
+	var metas []*pkgMeta
+	for i, p := range pkgs {
+		in, paths, err := instrumentListed(p, cfg.mode())
+		if err != nil {
+			ov.Close()
+			return nil, err
+		}
+		metas = append(metas, &in.meta)
+		pdir := filepath.Join(dir, fmt.Sprintf("%03d_%s", i, path.Base(p.ImportPath)))
+		if err := os.Mkdir(pdir, 0o755); err != nil {
+			ov.Close()
+			return nil, fmt.Errorf("coverage: %v", err)
+		}
+		reg := filepath.Join(p.Dir, registryFile)
+		if _, err := os.Stat(reg); err == nil {
+			ov.Close()
+			return nil, fmt.Errorf("coverage: cannot instrument %s: file %s exists", p.ImportPath, reg)
+		}
+		paths = append(paths, reg)
+		contents := append(in.files, in.registry)
+		for k, orig := range paths {
+			cp := filepath.Join(pdir, filepath.Base(orig))
+			if err := os.WriteFile(cp, contents[k], 0o644); err != nil {
+				ov.Close()
+				return nil, fmt.Errorf("coverage: %v", err)
+			}
+			ov.Replace[orig] = cp
+		}
+	}
+	data, err := json.MarshalIndent(struct{ Replace map[string]string }{ov.Replace}, "", "\t")
+	if err != nil {
+		ov.Close()
+		return nil, fmt.Errorf("coverage: %v", err)
+	}
+	ov.File = filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(ov.File, data, 0o644); err != nil {
+		ov.Close()
+		return nil, fmt.Errorf("coverage: %v", err)
+	}
+	ov.Table = newTableFromMeta(metas)
+	return ov, nil
+}
+
+// Close removes the overlay's files.
+func (o *Overlay) Close() error {
+	if o.dir == "" {
+		return nil
+	}
+	err := os.RemoveAll(o.dir)
+	o.dir = ""
+	return err
+}
+
+// ReadProfile reads a cover profile (such as go test -coverprofile writes)
+// and maps it onto the functions of the packages it covers. The packages
+// are those of cfg.Patterns or, if there are none, those the profile names;
+// cfg.Dir must lie in a module that can load them.
+func ReadProfile(ctx context.Context, cfg Config, file string) (*Counts, error) {
+	profiles, err := cover.ParseProfiles(file)
+	if err != nil {
+		return nil, fmt.Errorf("coverage: %s: %v", file, err)
+	}
+	if len(cfg.Patterns) == 0 {
+		seen := make(map[string]bool)
+		for _, p := range profiles {
+			if d := path.Dir(p.FileName); !seen[d] {
+				seen[d] = true
+				cfg.Patterns = append(cfg.Patterns, d)
+			}
+		}
+	}
+	t, err := LoadTable(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return t.ImportProfiles(profiles)
+}
