@@ -196,7 +196,7 @@ func (p *lineParser) parse(text []byte) (any, *SyntaxError) {
 		}
 		if p.tok == token.PERIOD {
 			if typ != "math" {
-				return nil, p.errorf(typePos, "expected one of %s, or math.Float32frombits or math.Float64frombits, found %s.", typeList, typ)
+				return nil, p.errorf(typePos, "expected math.Float32frombits or math.Float64frombits, found %s followed by \".\"", shorten(typ))
 			}
 			if err := p.next(); err != nil {
 				return nil, err
@@ -209,7 +209,7 @@ func (p *lineParser) parse(text []byte) (any, *SyntaxError) {
 				return nil, err
 			}
 		} else if !knownType(typ) {
-			return nil, p.errorf(typePos, "expected one of %s, or math.Float32frombits or math.Float64frombits, found %s", typeList, typ)
+			return nil, p.errorf(typePos, "expected one of %s, or math.Float32frombits or math.Float64frombits, found %s", typeList, shorten(typ))
 		}
 	default:
 		return nil, p.errorf(p.pos, "expected a conversion such as int(1) or []byte(\"x\"), found %s", p.found())
@@ -301,7 +301,7 @@ func convert(typ string, sign, kind token.Token, lit string) (any, string) {
 	switch {
 	case kind == token.IDENT && sign == token.ILLEGAL:
 		if lit != "NaN" {
-			return nil, fmt.Sprintf("expected a literal value for %s, found identifier %s", typ, lit)
+			return nil, fmt.Sprintf("expected a literal value for %s, found identifier %s", typ, shorten(lit))
 		}
 		kind = token.FLOAT
 	case kind == token.IDENT:
@@ -463,9 +463,21 @@ func parseUint(text, typ string) (any, string) {
 // numError describes a strconv error for the literal text of type typ.
 func numError(err error, text, typ string) string {
 	if errors.Is(err, strconv.ErrRange) {
-		return fmt.Sprintf("expected a value in the range of %s, found %s", typ, text)
+		return fmt.Sprintf("expected a value in the range of %s, found %s", typ, shorten(text))
 	}
-	return fmt.Sprintf("expected a valid %s literal, found %s", typ, text)
+	return fmt.Sprintf("expected a valid %s literal, found %s", typ, shorten(text))
+}
+
+// shorten cuts text to at most maxShown bytes and "...".
+func shorten(text string) string {
+	if len(text) <= maxShown {
+		return text
+	}
+	n := maxShown
+	for n > 0 && !utf8.RuneStart(text[n]) {
+		n--
+	}
+	return text[:n] + "..."
 }
 
 // maxShown is the number of bytes of a literal that error messages show.
@@ -476,13 +488,7 @@ func describe(sign, kind token.Token, text string) string {
 	if sign != token.ILLEGAL && !strings.HasPrefix(text, sign.String()) {
 		text = sign.String() + text
 	}
-	if len(text) > maxShown {
-		n := maxShown
-		for n > 0 && !utf8.RuneStart(text[n]) {
-			n--
-		}
-		text = text[:n] + "..."
-	}
+	text = shorten(text)
 	switch kind {
 	case token.IDENT:
 		return "identifier " + text
