@@ -2,4 +2,7 @@ module github.com/seed72891827/kfuzz
 
 go 1.25.0
 
-require golang.org/x/tools v0.48.0
+require (
+	golang.org/x/mod v0.38.0
+	golang.org/x/tools v0.48.0
+)

@@ -407,14 +407,19 @@ func (r *fileRewriter) visitIf(n *ast.IfStmt) {
 	}
 	r.insert(elseOff+4, "{")
 	r.insert(r.offset(n.Else.End()), "}")
+	// The new block starts right after else. go tool cover puts its
+	// counter one byte later, which breaks code with a comment there; put
+	// it right after the inserted brace instead.
 	lbrace := r.tf.Pos(elseOff + 4)
 	switch e := n.Else.(type) {
 	case *ast.IfStmt:
-		ast.Walk(r, &ast.BlockStmt{Lbrace: lbrace, List: []ast.Stmt{e}, Rbrace: e.End()})
+		r.addCountersAt(elseOff+4, lbrace, lbrace+1, e.End()+1, []ast.Stmt{e}, true)
+		ast.Walk(r, e)
 	case *ast.BlockStmt:
-		b := *e
-		b.Lbrace = lbrace
-		ast.Walk(r, &b)
+		r.addCountersAt(elseOff+4, lbrace, lbrace+1, e.Rbrace+1, e.List, true)
+		for _, s := range e.List {
+			ast.Walk(r, s)
+		}
 	}
 }
 
@@ -510,9 +515,18 @@ func (r *fileRewriter) position(p token.Pos) Pos {
 // blockEnd even after its last statement. Nested blocks are left to the
 // walk.
 func (r *fileRewriter) addCounters(pos, insertPos, blockEnd token.Pos, list []ast.Stmt, extendToClosingBrace bool) {
+	r.addCountersAt(-1, pos, insertPos, blockEnd, list, extendToClosingBrace)
+}
+
+// addCountersAt is addCounters with the first counter inserted at byte
+// offset off instead of at insertPos, unless off is negative.
+func (r *fileRewriter) addCountersAt(off int, pos, insertPos, blockEnd token.Pos, list []ast.Stmt, extendToClosingBrace bool) {
+	if off < 0 {
+		off = r.offset(insertPos)
+	}
 	if len(list) == 0 {
 		// An empty block still runs; count it.
-		r.insert(r.offset(insertPos), r.newCounter(insertPos, blockEnd, 0))
+		r.insert(off, r.newCounter(insertPos, blockEnd, 0))
 		return
 	}
 	list = append([]ast.Stmt(nil), list...)
@@ -542,7 +556,7 @@ func (r *fileRewriter) addCounters(pos, insertPos, blockEnd token.Pos, list []as
 			end = blockEnd
 		}
 		if pos != end { // blocks can abut, leaving nothing to count
-			r.insert(r.offset(insertPos), r.newCounter(pos, end, last))
+			r.insert(off, r.newCounter(pos, end, last))
 		}
 		list = list[last:]
 		if len(list) == 0 {
@@ -550,6 +564,7 @@ func (r *fileRewriter) addCounters(pos, insertPos, blockEnd token.Pos, list []as
 		}
 		pos = list[0].Pos()
 		insertPos = pos
+		off = r.offset(pos)
 	}
 }
 

@@ -372,3 +372,214 @@ func TestNotInstrumentedMessage(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 }
+
+// TestThirdPartyModule measures golang.org/x/mod/semver, fetched into the
+// module cache by the go command, and compares with go test -coverprofile
+// -coverpkg.
+func TestThirdPartyModule(t *testing.T) {
+	parent := t.TempDir()
+	dir, err := newModule(parent, "semvertest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := runGo(dir, goEnv(), "get", "golang.org/x/mod@v0.38.0"); err != nil {
+		t.Skipf("cannot fetch golang.org/x/mod from the module proxy: %v\n%s", err, out)
+	}
+	const pkg = "golang.org/x/mod/semver"
+	r, err := runInner(dir, ".", []string{pkg}, "^TestMeasure$", "^TestAll$", pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := r.overlay.Table.Packages(); len(got) != 1 || got[0] != pkg {
+		t.Fatalf("instrumented %v", got)
+	}
+	// The module cache cannot be overlaid: go.mod is, to replace the
+	// module with a mirror whose files are overlaid.
+	gomod := filepath.Join(dir, "go.mod")
+	mod, err := os.ReadFile(r.overlay.Replace[gomod])
+	if err != nil {
+		t.Fatalf("go.mod not overlaid: %v", err)
+	}
+	if !strings.Contains(string(mod), "replace golang.org/x/mod => "+r.overlay.dir) {
+		t.Errorf("overlaid go.mod does not replace golang.org/x/mod:\n%s", mod)
+	}
+	modcache, _ := runGo(dir, goEnv(), "env", "GOMODCACHE")
+	for orig := range r.overlay.Replace {
+		if within(strings.TrimSpace(modcache), orig) {
+			t.Errorf("overlay replaces %s in the module cache", orig)
+		}
+	}
+	if target, err := os.Readlink(filepath.Join(r.overlay.dir, "mod", "000_mod", "semver", "semver.go")); err != nil ||
+		!strings.Contains(target, "golang.org/x/mod@v0.38.0") {
+		t.Errorf("mirror of semver.go links to %q: %v", target, err)
+	}
+	checkAgreement(t, r)
+
+	// Only inputs with a valid prerelease sort.
+	sorts := map[string]bool{"v1.2.3-rc.1+build.5": true, "v1.0.0-alpha.10": true}
+	distinct := make(map[string]bool)
+	for _, in := range r.inputs {
+		distinct[fmt.Sprint(in.Funcs)] = true
+		has := false
+		for _, f := range in.Funcs {
+			has = has || f == pkg+".Sort"
+		}
+		if has != sorts[in.Input] {
+			t.Errorf("input %q: Sort covered = %v", in.Input, has)
+		}
+		if sorts[in.Input] && in.Hits[pkg+".compareVersion"] < 3 {
+			t.Errorf("input %q: compareVersion entered %d times, want at least 3 (by Sort)", in.Input, in.Hits[pkg+".compareVersion"])
+		}
+	}
+	if len(distinct) < 4 {
+		t.Errorf("only %d distinct function sets", len(distinct))
+	}
+}
+
+// TestFuzzWithOverlay runs go test -fuzz on instrumented code; the fuzz
+// target fails unless the counters work in the fuzz workers.
+func TestFuzzWithOverlay(t *testing.T) {
+	r := calc(t)
+	out, err := runGo(filepath.Join(r.dir, "calc"), goEnv("COVTEST_REQUIRE=1"),
+		"test", "-overlay="+r.overlay.File, "-run=^$", "-fuzz=^FuzzCalc$", "-fuzztime=200x", ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "execs:") || !strings.Contains(out, "PASS") {
+		t.Errorf("fuzzing did not run:\n%s", out)
+	}
+}
+
+// TestAtomicModeWithRace runs the measurements under the race detector,
+// which -race selects atomic counters for, and checks they agree with
+// count mode.
+func TestAtomicModeWithRace(t *testing.T) {
+	r := calc(t)
+	ov, err := BuildOverlay(context.Background(), Config{Dir: r.dir, Patterns: []string{"./calc"}, BuildFlags: []string{"-race"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ov.Close()
+	if ov.Table.Mode() != ModeAtomic {
+		t.Fatalf("mode %s under -race", ov.Table.Mode())
+	}
+	out := t.TempDir()
+	msg, err := runGo(filepath.Join(r.dir, "calc"), goEnv("COVTEST_OUT="+out),
+		"test", "-race", "-overlay="+ov.File, "-count=1", "-run=^TestMeasure$", ".")
+	if err != nil {
+		if strings.Contains(msg, "requires cgo") || strings.Contains(msg, "not supported") {
+			t.Skipf("no race detector here: %s", msg)
+		}
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "measure.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m struct{ Inputs []measured }
+	if err := json.Unmarshal(data, &m); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Inputs) != len(r.inputs) {
+		t.Fatalf("%d inputs, want %d", len(m.Inputs), len(r.inputs))
+	}
+	for i, in := range m.Inputs {
+		if fmt.Sprint(in.Funcs, in.Hits) != fmt.Sprint(r.inputs[i].Funcs, r.inputs[i].Hits) {
+			t.Errorf("input %q: atomic mode %v %v, count mode %v %v", in.Input, in.Funcs, in.Hits, r.inputs[i].Funcs, r.inputs[i].Hits)
+		}
+	}
+}
+
+func TestBuildOverlayErrors(t *testing.T) {
+	r := calc(t)
+	ctx := context.Background()
+	bare := t.TempDir()
+	os.WriteFile(filepath.Join(bare, "go.mod"), []byte("module example.com/bare\n\ngo 1.25.0\n"), 0o644)
+	os.WriteFile(filepath.Join(bare, "b.go"), []byte("package bare\n\nfunc B() {}\n"), 0o644)
+	tests := []struct {
+		cfg  Config
+		want string
+	}{
+		{Config{Dir: r.dir, Patterns: []string{"strconv"}}, "cannot instrument standard-library package strconv"},
+		{Config{Dir: r.dir, Patterns: []string{"sync/atomic"}}, "cannot instrument sync/atomic: the coverage runtime"},
+		{Config{Dir: r.dir, Patterns: []string{"github.com/seed72891827/kfuzz/coverage/rt"}}, "cannot instrument github.com/seed72891827/kfuzz/coverage/rt"},
+		{Config{Dir: r.dir, Patterns: []string{"./nosuch"}}, "nosuch"},
+		{Config{Dir: r.dir, Patterns: []string{"./calc"}, BuildFlags: []string{"-cover"}}, "-cover cannot be combined with an overlay"},
+		{Config{Dir: r.dir, Patterns: []string{"./calc"}, BuildFlags: []string{"-overlay=x.json"}}, "writes the overlay itself"},
+		{Config{Dir: r.dir, Patterns: []string{"./calc"}, Mode: "fast"}, `unknown mode "fast"`},
+		{Config{Dir: r.dir}, "no package patterns"},
+		{Config{Dir: bare, Patterns: []string{"."}}, "run go get github.com/seed72891827/kfuzz"},
+	}
+	for _, tt := range tests {
+		ov, err := BuildOverlay(ctx, tt.cfg)
+		if err == nil {
+			ov.Close()
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("BuildOverlay(%v %v %v): error %v, want %q", tt.cfg.Patterns, tt.cfg.BuildFlags, tt.cfg.Mode, err, tt.want)
+		}
+	}
+	// Analysis alone works for standard packages and needs no kfuzz.
+	table, err := LoadTable(ctx, Config{Dir: bare, Patterns: []string{"strconv", "."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"strconv.Itoa", "strconv.(*NumError).Error", "example.com/bare.B"} {
+		if _, ok := table.Lookup(name); !ok {
+			t.Errorf("LoadTable lacks %s", name)
+		}
+	}
+}
+
+// TestOverlayLeavesOriginals checks that the overlay replaces files by
+// copies and adds the registration file, while the originals stay.
+func TestOverlayLeavesOriginals(t *testing.T) {
+	r := calc(t)
+	orig := filepath.Join(r.dir, "calc", "calc.go")
+	data, err := os.ReadFile(orig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), counterVar) {
+		t.Error("original file instrumented")
+	}
+	cp, ok := r.overlay.Replace[orig]
+	if !ok {
+		t.Fatalf("overlay lacks %s: %v", orig, r.overlay.Replace)
+	}
+	if copied, _ := os.ReadFile(cp); !strings.Contains(string(copied), counterVar) {
+		t.Error("copy not instrumented")
+	}
+	reg := filepath.Join(r.dir, "calc", registryFile)
+	if _, err := os.Stat(reg); !os.IsNotExist(err) {
+		t.Errorf("registration file on disk: %v", err)
+	}
+	if _, ok := r.overlay.Replace[reg]; !ok {
+		t.Error("overlay lacks the registration file")
+	}
+	var ov struct{ Replace map[string]string }
+	data, err = os.ReadFile(r.overlay.File)
+	if err != nil || json.Unmarshal(data, &ov) != nil || len(ov.Replace) != len(r.overlay.Replace) {
+		t.Errorf("overlay file %s: %v\n%s", r.overlay.File, err, data)
+	}
+}
+
+// TestReadProfile maps go test's profile onto the functions by loading the
+// packages it names.
+func TestReadProfile(t *testing.T) {
+	r := calc(t)
+	c, err := ReadProfile(context.Background(), Config{Dir: r.dir}, filepath.Join(r.out, "go.out"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := r.overlay.Table.ImportProfiles(parseProfile(t, r.goProf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(c.Funcs().Names()) != fmt.Sprint(want.Funcs().Names()) {
+		t.Errorf("ReadProfile covers %v, want %v", c.Funcs(), want.Funcs())
+	}
+	if _, err := ReadProfile(context.Background(), Config{Dir: r.dir}, filepath.Join(r.out, "nosuch.out")); err == nil {
+		t.Error("no error for a missing profile")
+	}
+}

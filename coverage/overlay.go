@@ -15,6 +15,7 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/cover"
 
 	"github.com/seed72891827/kfuzz/coverage/rt"
@@ -87,12 +88,19 @@ type listedPackage struct {
 	CgoFiles   []string
 	Standard   bool
 	Deps       []string
+	Module     *listedModule
 	Error      *struct{ Err string }
+}
+
+type listedModule struct {
+	Path, Version, Dir string
+	Main               bool
+	Replace            *listedModule
 }
 
 // goList runs go list -e -json with the given extra arguments.
 func (c *Config) goList(ctx context.Context, args ...string) ([]*listedPackage, error) {
-	argv := []string{"list", "-e", "-json=ImportPath,Name,Dir,GoFiles,CgoFiles,Standard,Deps,Error"}
+	argv := []string{"list", "-e", "-json=ImportPath,Name,Dir,GoFiles,CgoFiles,Standard,Deps,Module,Error"}
 	argv = append(argv, c.BuildFlags...)
 	argv = append(argv, "--")
 	argv = append(argv, args...)
@@ -239,6 +247,10 @@ type Overlay struct {
 	// instrumented code. It replaces every source file of the selected
 	// packages with an instrumented copy and adds one file per package
 	// that registers the counters. The originals are never modified.
+	//
+	// The go command refuses to overlay files in the module cache, so
+	// for packages there the overlay also replaces go.mod by a copy that
+	// replaces their module with a directory of links to its files.
 	File string
 	// Table lists the functions and blocks of the instrumented packages.
 	Table *Table
@@ -262,52 +274,190 @@ func BuildOverlay(ctx context.Context, cfg Config) (*Overlay, error) {
 	if err != nil {
 		return nil, err
 	}
+	env, err := cfg.goEnv(ctx, "GOMODCACHE", "GOMOD", "GOWORK")
+	if err != nil {
+		return nil, err
+	}
 	dir, err := os.MkdirTemp("", "kfuzz-cover-")
 	if err != nil {
 		return nil, fmt.Errorf("coverage: %v", err)
 	}
 	ov := &Overlay{dir: dir, Replace: make(map[string]string)}
+	if err := ov.build(cfg, pkgs, env); err != nil {
+		ov.Close()
+		return nil, err
+	}
+	return ov, nil
+}
+
+func (ov *Overlay) build(cfg Config, pkgs []*listedPackage, env map[string]string) error {
+	modcache := env["GOMODCACHE"]
+	mirrors := make(map[string]string) // module directory -> its mirror
+	var replaced []*listedModule
 	var metas []*pkgMeta
 	for i, p := range pkgs {
 		in, paths, err := instrumentListed(p, cfg.mode())
 		if err != nil {
-			ov.Close()
-			return nil, err
+			return err
 		}
 		metas = append(metas, &in.meta)
-		pdir := filepath.Join(dir, fmt.Sprintf("%03d_%s", i, path.Base(p.ImportPath)))
-		if err := os.Mkdir(pdir, 0o755); err != nil {
-			ov.Close()
-			return nil, fmt.Errorf("coverage: %v", err)
+		// Where the go command finds the package: its directory, or for
+		// a package in the module cache, the mirror of its module.
+		pkgDir := p.Dir
+		if modcache != "" && within(modcache, p.Dir) {
+			m := p.Module
+			if m == nil || m.Dir == "" || !within(m.Dir, p.Dir) {
+				return fmt.Errorf("coverage: cannot find the module of %s in %s", p.ImportPath, p.Dir)
+			}
+			root, ok := mirrors[m.Dir]
+			if !ok {
+				root = filepath.Join(ov.dir, "mod", fmt.Sprintf("%03d_%s", len(mirrors), path.Base(m.Path)))
+				if err := mirrorModule(m, root); err != nil {
+					return err
+				}
+				mirrors[m.Dir] = root
+				replaced = append(replaced, &listedModule{Path: m.Path, Dir: root})
+			}
+			rel, _ := filepath.Rel(m.Dir, p.Dir)
+			pkgDir = filepath.Join(root, rel)
 		}
-		reg := filepath.Join(p.Dir, registryFile)
-		if _, err := os.Stat(reg); err == nil {
-			ov.Close()
-			return nil, fmt.Errorf("coverage: cannot instrument %s: file %s exists", p.ImportPath, reg)
+		copyDir := filepath.Join(ov.dir, fmt.Sprintf("%03d_%s", i, path.Base(p.ImportPath)))
+		if err := os.Mkdir(copyDir, 0o755); err != nil {
+			return fmt.Errorf("coverage: %v", err)
 		}
-		paths = append(paths, reg)
+		if _, err := os.Stat(filepath.Join(p.Dir, registryFile)); err == nil {
+			return fmt.Errorf("coverage: cannot instrument %s: file %s exists", p.ImportPath, filepath.Join(p.Dir, registryFile))
+		}
+		paths = append(paths, filepath.Join(p.Dir, registryFile))
 		contents := append(in.files, in.registry)
 		for k, orig := range paths {
-			cp := filepath.Join(pdir, filepath.Base(orig))
+			cp := filepath.Join(copyDir, filepath.Base(orig))
 			if err := os.WriteFile(cp, contents[k], 0o644); err != nil {
-				ov.Close()
-				return nil, fmt.Errorf("coverage: %v", err)
+				return fmt.Errorf("coverage: %v", err)
 			}
-			ov.Replace[orig] = cp
+			ov.Replace[filepath.Join(pkgDir, filepath.Base(orig))] = cp
+		}
+	}
+	if len(replaced) > 0 {
+		if err := ov.replaceModules(cfg, env, replaced); err != nil {
+			return err
 		}
 	}
 	data, err := json.MarshalIndent(struct{ Replace map[string]string }{ov.Replace}, "", "\t")
 	if err != nil {
-		ov.Close()
-		return nil, fmt.Errorf("coverage: %v", err)
+		return fmt.Errorf("coverage: %v", err)
 	}
-	ov.File = filepath.Join(dir, "overlay.json")
+	ov.File = filepath.Join(ov.dir, "overlay.json")
 	if err := os.WriteFile(ov.File, data, 0o644); err != nil {
-		ov.Close()
-		return nil, fmt.Errorf("coverage: %v", err)
+		return fmt.Errorf("coverage: %v", err)
 	}
 	ov.Table = newTableFromMeta(metas)
-	return ov, nil
+	return nil
+}
+
+// replaceModules overlays the main module's go.mod with a copy that
+// replaces the given modules by their mirrors.
+func (ov *Overlay) replaceModules(cfg Config, env map[string]string, mods []*listedModule) error {
+	if w := env["GOWORK"]; w != "" && w != "off" {
+		return fmt.Errorf("coverage: instrumenting packages in the module cache (%s) needs GOWORK=off: the workspace %s would have to replace their modules", mods[0].Path, w)
+	}
+	gomod := env["GOMOD"]
+	for _, f := range cfg.BuildFlags {
+		if v, ok := strings.CutPrefix(strings.TrimLeft(f, "-"), "modfile="); ok {
+			gomod = v
+			if !filepath.IsAbs(gomod) {
+				gomod = filepath.Join(cfg.Dir, gomod)
+			}
+		}
+	}
+	if gomod == "" || gomod == os.DevNull {
+		return fmt.Errorf("coverage: instrumenting packages in the module cache (%s) needs a main module", mods[0].Path)
+	}
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return fmt.Errorf("coverage: %v", err)
+	}
+	f, err := modfile.Parse(gomod, data, nil)
+	if err != nil {
+		return fmt.Errorf("coverage: %v", err)
+	}
+	for _, m := range mods {
+		if err := f.AddReplace(m.Path, "", m.Dir, ""); err != nil {
+			return fmt.Errorf("coverage: replacing %s: %v", m.Path, err)
+		}
+	}
+	out, err := f.Format()
+	if err != nil {
+		return fmt.Errorf("coverage: %v", err)
+	}
+	cp := filepath.Join(ov.dir, "go.mod")
+	if err := os.WriteFile(cp, out, 0o644); err != nil {
+		return fmt.Errorf("coverage: %v", err)
+	}
+	ov.Replace[gomod] = cp
+	return nil
+}
+
+// mirrorModule makes root a tree of directories with links to the files of
+// module m, so that root can replace m without copying it.
+func mirrorModule(m *listedModule, root string) error {
+	err := filepath.WalkDir(m.Dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(m.Dir, p)
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(root, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		if err := os.Symlink(p, dst); err != nil {
+			// Where links are not allowed, copy.
+			data, rerr := os.ReadFile(p)
+			if rerr != nil {
+				return err
+			}
+			return os.WriteFile(dst, data, 0o644)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("coverage: mirroring module %s: %v", m.Path, err)
+	}
+	gomod := filepath.Join(root, "go.mod")
+	if _, err := os.Lstat(gomod); os.IsNotExist(err) {
+		// A module without go.mod; a replacement directory needs one.
+		return os.WriteFile(gomod, []byte("module "+modfile.AutoQuote(m.Path)+"\n"), 0o644)
+	}
+	return nil
+}
+
+// within reports whether path lies in directory dir.
+func within(dir, path string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// goEnv returns the values of go env variables.
+func (c *Config) goEnv(ctx context.Context, names ...string) (map[string]string, error) {
+	cmd := exec.CommandContext(ctx, "go", append([]string{"env", "-json"}, names...)...)
+	cmd.Dir = c.Dir
+	if c.Env != nil {
+		cmd.Env = c.Env
+	}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("coverage: go env: %v\n%s", err, bytes.TrimSpace(stderr.Bytes()))
+	}
+	vars := make(map[string]string)
+	if err := json.Unmarshal(out, &vars); err != nil {
+		return nil, fmt.Errorf("coverage: reading go env output: %v", err)
+	}
+	return vars, nil
 }
 
 // Close removes the overlay's files.
