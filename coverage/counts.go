@@ -43,6 +43,7 @@ func (c *Counts) Funcs() *FuncSet {
 }
 
 func (c *Counts) addFuncs(s *FuncSet) {
+	s.grow(len(c.table.entry))
 	for fn, e := range c.table.entry {
 		if e >= 0 && e < len(c.n) && c.n[e] != 0 {
 			s.words[fn/64] |= 1 << (fn % 64)
@@ -83,12 +84,16 @@ func (c *Counts) Clone() *Counts {
 // WriteProfile writes the counts as a Go cover profile, the format of
 // go test -coverprofile, which go tool cover -func and -html read. Files
 // are named by import path ("import/path/file.go"). In set mode the counts
-// are written as 0 or 1.
+// are written as 0 or 1; hits mode is written as count mode.
 func (c *Counts) WriteProfile(w io.Writer) error {
 	t := c.table
 	mode := t.Mode()
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "mode: %s\n", mode)
+	if mode == ModeHits {
+		fmt.Fprintf(bw, "mode: %s\n", ModeCount)
+	} else {
+		fmt.Fprintf(bw, "mode: %s\n", mode)
+	}
 	order := make([]int, len(t.blocks))
 	for i := range order {
 		order[i] = i

@@ -52,6 +52,17 @@ func F(x int) int {_kfuzzcov[0]++;/*line /src/p/f0.go:3:20*/
 	_kfuzzcov[1]++;/*line /src/p/f0.go:9:2*/return 0
 }
 `,
+		ModeHits: `/*line /src/p/f0.go:1:1*/package p
+
+func F(x int) int {_kfuzzcov[0]++;/*line /src/p/f0.go:3:20*/
+	if x > 0 {_kfuzzcov[2] = 1;/*line /src/p/f0.go:4:12*/
+		return 1
+	} else{_kfuzzcov[3] = 1;/*line /src/p/f0.go:6:8*/ {
+		x++
+	}}/*line /src/p/f0.go:8:3*/
+	_kfuzzcov[1] = 1;/*line /src/p/f0.go:9:2*/return 0
+}
+`,
 		ModeSet: `/*line /src/p/f0.go:1:1*/package p
 
 func F(x int) int {_kfuzzcov[0] = 1;/*line /src/p/f0.go:3:20*/
@@ -276,7 +287,7 @@ func TestInstrumentErrors(t *testing.T) {
 		{[]string{"package p\n\nfunc f() {\n\tx := 1 +\n}\n"}, ModeCount, "/src/p/f0.go:5:1: expected operand"},
 		{[]string{"package p\n\nvar _kfuzzx = 1\n"}, ModeCount, "/src/p/f0.go:3:5: identifier _kfuzzx is reserved"},
 		{[]string{"package p\n", "package q\n"}, ModeCount, "/src/p/f1.go: package q; expected package p"},
-		{[]string{"package p\n"}, "fast", `unknown mode "fast"`},
+		{[]string{"package p\n"}, "fast", `unknown mode "fast" (want hits, set, count or atomic)`},
 		{nil, ModeCount, "has no Go files"},
 	}
 	for _, tt := range tests {
@@ -314,7 +325,7 @@ func FuzzInstrument(f *testing.F) {
 		if _, err := parser.ParseFile(token.NewFileSet(), "x.go", src, 0); err != nil {
 			return
 		}
-		mode := []Mode{ModeSet, ModeCount, ModeAtomic}[m%3]
+		mode := []Mode{ModeSet, ModeCount, ModeAtomic, ModeHits}[m%4]
 		in, err := instrumentPackage("example.com/p", []srcFile{{"/src/x.go", src}}, mode, "example.com/rt")
 		if err != nil {
 			if !strings.Contains(err.Error(), "reserved") {

@@ -48,8 +48,10 @@ func (r *innerRun) read(name string) (string, error) {
 // runInner builds an overlay for patterns in module dir, then runs in
 // parallel go test -overlay with runMeasured and go test -coverprofile with
 // runAll (with coverpkg for -coverpkg, if set), both in pkgDir.
+//
+// The instrumentation counts in ModeCount, to compare counts with go test's.
 func runInner(dir, pkgDir string, patterns []string, runMeasured, runAll, coverpkg string, measuredFlags ...string) (*innerRun, error) {
-	ov, err := BuildOverlay(context.Background(), Config{Dir: dir, Patterns: patterns})
+	ov, err := BuildOverlay(context.Background(), Config{Dir: dir, Patterns: patterns, Mode: ModeCount})
 	if err != nil {
 		return nil, err
 	}
@@ -450,25 +452,23 @@ func TestFuzzWithOverlay(t *testing.T) {
 	}
 }
 
-// TestAtomicModeWithRace runs the measurements under the race detector,
-// which -race selects atomic counters for, and checks they agree with
-// count mode.
-func TestAtomicModeWithRace(t *testing.T) {
-	r := calc(t)
-	ov, err := BuildOverlay(context.Background(), Config{Dir: r.dir, Patterns: []string{"./calc"}, BuildFlags: []string{"-race"}})
+// measureWith runs TestMeasure of the calc package instrumented by cfg,
+// with extra go test flags, and returns its records; it skips the test if
+// the go command lacks what the flags need.
+func measureWith(t *testing.T, r *innerRun, cfg Config, flags ...string) []measured {
+	t.Helper()
+	cfg.Dir, cfg.Patterns = r.dir, []string{"./calc"}
+	ov, err := BuildOverlay(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ov.Close()
-	if ov.Table.Mode() != ModeAtomic {
-		t.Fatalf("mode %s under -race", ov.Table.Mode())
-	}
 	out := t.TempDir()
-	msg, err := runGo(filepath.Join(r.dir, "calc"), goEnv("COVTEST_OUT="+out),
-		"test", "-race", "-overlay="+ov.File, "-count=1", "-run=^TestMeasure$", ".")
+	args := append([]string{"test", "-overlay=" + ov.File, "-count=1", "-run=^TestMeasure$"}, flags...)
+	msg, err := runGo(filepath.Join(r.dir, "calc"), goEnv("COVTEST_OUT="+out), append(args, ".")...)
 	if err != nil {
 		if strings.Contains(msg, "requires cgo") || strings.Contains(msg, "not supported") {
-			t.Skipf("no race detector here: %s", msg)
+			t.Skipf("go test %v is not supported here: %s", flags, msg)
 		}
 		t.Fatal(err)
 	}
@@ -483,10 +483,39 @@ func TestAtomicModeWithRace(t *testing.T) {
 	if len(m.Inputs) != len(r.inputs) {
 		t.Fatalf("%d inputs, want %d", len(m.Inputs), len(r.inputs))
 	}
-	for i, in := range m.Inputs {
-		if fmt.Sprint(in.Funcs, in.Hits) != fmt.Sprint(r.inputs[i].Funcs, r.inputs[i].Hits) {
-			t.Errorf("input %q: atomic mode %v %v, count mode %v %v", in.Input, in.Funcs, in.Hits, r.inputs[i].Funcs, r.inputs[i].Hits)
-		}
+	return m.Inputs
+}
+
+// TestModesAgree checks that every mode gives the function sets of count
+// mode, and hits mode also its hit counts. Under -race the mode is atomic,
+// and the race detector finds no race in the counters of the goroutines of
+// the "pipe" input.
+func TestModesAgree(t *testing.T) {
+	r := calc(t)
+	for _, tt := range []struct {
+		cfg   Config
+		flags []string
+		hits  bool // hit counts as in count mode, else at most 1
+	}{
+		{Config{}, nil, true},
+		{Config{Mode: ModeSet}, nil, false},
+		{Config{BuildFlags: []string{"-race"}}, []string{"-race"}, true},
+	} {
+		t.Run(fmt.Sprint(tt.cfg.Mode, tt.flags), func(t *testing.T) {
+			t.Parallel()
+			got := measureWith(t, r, tt.cfg, tt.flags...)
+			for i, in := range got {
+				want := r.inputs[i]
+				if fmt.Sprint(in.Funcs) != fmt.Sprint(want.Funcs) {
+					t.Errorf("input %q covers %v, count mode %v", in.Input, in.Funcs, want.Funcs)
+				}
+				for name, n := range in.Hits {
+					if tt.hits && n != want.Hits[name] || !tt.hits && n != 1 {
+						t.Errorf("input %q enters %s %d times, count mode %d", in.Input, name, n, want.Hits[name])
+					}
+				}
+			}
+		})
 	}
 }
 

@@ -43,7 +43,7 @@ type Config struct {
 	BuildFlags []string
 	// Env is the environment of the go command; nil means os.Environ().
 	Env []string
-	// Mode is the counter mode. The default is ModeCount, or ModeAtomic
+	// Mode is the counter mode. The default is ModeHits, or ModeAtomic
 	// when BuildFlags contain -race.
 	Mode Mode
 }
@@ -57,7 +57,7 @@ func (c *Config) mode() Mode {
 			return ModeAtomic
 		}
 	}
-	return ModeCount
+	return ModeHits
 }
 
 func (c *Config) check() error {
@@ -74,7 +74,7 @@ func (c *Config) check() error {
 		}
 	}
 	if m := c.mode(); !m.valid() {
-		return fmt.Errorf("coverage: unknown mode %q (want set, count or atomic)", m)
+		return fmt.Errorf("coverage: unknown mode %q (want hits, set, count or atomic)", m)
 	}
 	return nil
 }

@@ -177,18 +177,35 @@ func (e *PanicError) Unwrap() error {
 
 // Measure resets the counters, runs f and returns what it covered. If f
 // panics, Measure recovers, returns the coverage up to the panic and a
-// *[PanicError].
-func (p *Process) Measure(f func()) (res Result, err error) {
+// *[PanicError]. See [Process.MeasureInto] for measuring without
+// allocating.
+func (p *Process) Measure(f func()) (Result, error) {
+	var res Result
+	err := p.MeasureInto(&res, f)
+	return res, err
+}
+
+// MeasureInto is Measure storing the result in res. It reuses res.Funcs
+// and res.Counts if they belong to p's table, so that measuring many inputs
+// allocates nothing; callers keep what they need (res.Funcs.Clone()).
+func (p *Process) MeasureInto(res *Result, f func()) (err error) {
+	if res.Counts == nil || res.Counts.table != p.table {
+		res.Counts = NewCounts(p.table)
+	}
+	if res.Funcs == nil || res.Funcs.table != p.table {
+		res.Funcs = NewFuncSet(p.table)
+	}
 	p.Reset()
 	defer func() {
 		if v := recover(); v != nil {
 			err = &PanicError{Value: v, Stack: debug.Stack()}
 		}
-		res.Counts = p.Snapshot()
-		res.Funcs = res.Counts.Funcs()
+		p.Read(res.Counts)
+		res.Funcs.Clear()
+		res.Counts.addFuncs(res.Funcs)
 	}()
 	f()
-	return res, nil
+	return nil
 }
 
 // Measure is [Process.Measure] on the [Current] process. Without

@@ -85,11 +85,19 @@ func TestProcessMeasure(t *testing.T) {
 	if cov, tot := res.Counts.Statements(bF1); cov != 4 || tot != 6 {
 		t.Errorf("b.F1 statements %d of %d, want 4 of 6", cov, tot)
 	}
+	// MeasureInto reuses the result.
+	counts, funcs := res.Counts, res.Funcs
+	if err := p.MeasureInto(&res, func() { a[0]++ }); err != nil {
+		t.Fatal(err)
+	}
+	if res.Counts != counts || res.Funcs != funcs || res.Funcs.String() != "{example.com/a.F0}" || res.Counts.Hits(aF1) != 0 {
+		t.Errorf("MeasureInto: %v, reused %v %v", res.Funcs, res.Counts == counts, res.Funcs == funcs)
+	}
 	// Read reuses Counts.
 	c := NewCounts(table)
 	b[0] = 1
 	p.Read(c)
-	if c.Block(6+0) != 1 || c.Block(2) != 2 {
+	if c.Block(6+0) != 1 || c.Block(0) != 1 || c.Block(2) != 0 {
 		t.Errorf("Read: %v", c.n)
 	}
 	p.Reset()
@@ -188,20 +196,17 @@ func BenchmarkMeasure(b *testing.B) {
 	}
 }
 
-// BenchmarkResetRead is BenchmarkMeasure without allocations: reset, run
-// and read into reused Counts.
-func BenchmarkResetRead(b *testing.B) {
+// BenchmarkMeasureInto is BenchmarkMeasure reusing one Result.
+func BenchmarkMeasureInto(b *testing.B) {
 	p, ctrs := fakeProcess(b, syntheticMeta("example.com/a", 120, 5), syntheticMeta("example.com/b", 80, 5))
-	c := NewCounts(p.Table())
-	s := NewFuncSet(p.Table())
-	b.ReportAllocs()
-	for b.Loop() {
-		p.Reset()
+	var res Result
+	run := func() {
 		for i := 0; i < 300; i += 5 {
 			ctrs[0][i]++
 		}
-		p.Read(c)
-		s.Clear()
-		c.addFuncs(s)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		p.MeasureInto(&res, run)
 	}
 }

@@ -169,6 +169,30 @@ func TestPanic(t *testing.T) {
 	os.WriteFile(file, stacks, 0o644)
 }
 
+// TestOne runs the input in COVTEST_INPUT, for measuring one input per
+// process with go test -coverprofile.
+func TestOne(t *testing.T) {
+	in, ok := os.LookupEnv("COVTEST_INPUT")
+	if !ok {
+		t.Skip("COVTEST_INPUT not set")
+	}
+	run(in)
+}
+
+// BenchmarkMeasureInputs measures every input once per iteration.
+func BenchmarkMeasureInputs(b *testing.B) {
+	p, err := coverage.Current()
+	if err != nil {
+		b.Skip(err)
+	}
+	b.ReportMetric(float64(len(inputs)), "inputs/op")
+	for b.Loop() {
+		for _, in := range inputs {
+			p.Measure(func() { Run(in) })
+		}
+	}
+}
+
 // FuzzCalc checks that the counters work in fuzz workers.
 func FuzzCalc(f *testing.F) {
 	for _, in := range inputs {
