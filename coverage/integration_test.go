@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -227,6 +228,26 @@ func checkAgreement(t *testing.T, r *innerRun) {
 	}
 	if fmt.Sprint(sortedKeys(goDecls)) != fmt.Sprint(sortedKeys(ourDecls)) {
 		t.Errorf("go tool cover -func covers\n%v\nthe union covers\n%v", sortedKeys(goDecls), sortedKeys(ourDecls))
+	}
+
+	// go tool cover reads our profile as it reads go's.
+	ourFile := filepath.Join(r.out, "ours.out")
+	if err := os.WriteFile(ourFile, []byte(r.total), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ourOut, err := runGo(r.dir, goEnv(), "tool", "cover", "-func="+ourFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ourOut != out {
+		t.Errorf("go tool cover -func on our profile:\n%s\non go's:\n%s", ourOut, out)
+	}
+	html := filepath.Join(r.out, "ours.html")
+	if _, err := runGo(r.dir, goEnv(), "tool", "cover", "-html="+ourFile, "-o="+html); err != nil {
+		t.Fatal(err)
+	}
+	if page, err := os.ReadFile(html); err != nil || !strings.Contains(string(page), path.Base(theirs[0].FileName)) {
+		t.Errorf("go tool cover -html wrote no page for %s: %v", theirs[0].FileName, err)
 	}
 }
 
