@@ -633,3 +633,44 @@ func TestReadProfile(t *testing.T) {
 		t.Error("no error for a missing profile")
 	}
 }
+
+// TestCompileErrorPositions checks that the compiler reports errors in
+// instrumented code at the original file, line and column.
+func TestCompileErrorPositions(t *testing.T) {
+	r := calc(t)
+	dir := filepath.Join(r.dir, "broken")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Counters go in before the errors on lines 4 and 7, moving them in
+	// the copy.
+	src := "package broken\n\nfunc F(x int) string {\n\tif x > 0 { return x }\n\tswitch {\n\tcase x == 0:\n\t\tvar s string = x\n\t\treturn s\n\t}\n\treturn \"\"\n}\n"
+	file := filepath.Join(dir, "broken.go")
+	if err := os.WriteFile(file, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+	ov, err := BuildOverlay(context.Background(), Config{Dir: r.dir, Patterns: []string{"./broken"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ov.Close()
+	plain, err := runGo(r.dir, goEnv(), "build", "./broken")
+	if err == nil {
+		t.Fatal("broken code builds")
+	}
+	instrumented, err := runGo(r.dir, goEnv(), "build", "-overlay="+ov.File, "./broken")
+	if err == nil {
+		t.Fatal("broken code builds instrumented")
+	}
+	// The go command shortens the names of files in the module.
+	for _, want := range []string{"broken/broken.go:4:20: ", "broken/broken.go:7:18: "} {
+		re := regexp.MustCompile("(?m)^" + regexp.QuoteMeta(want))
+		if !re.MatchString(plain) {
+			t.Fatalf("uninstrumented build does not report %s:\n%s", want, plain)
+		}
+		if !re.MatchString(instrumented) {
+			t.Errorf("instrumented build does not report %s:\n%s", want, instrumented)
+		}
+	}
+}
