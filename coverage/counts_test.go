@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/cover"
+
+	"github.com/seed72891827/kfuzz/coverage/internal/meta"
 )
 
 func TestProfileRoundTrip(t *testing.T) {
@@ -60,7 +62,7 @@ example.com/b/f.go:8.10,9.1 3 2
 		t.Errorf("Add: %d, original %d", sum.Block(4), c.Block(4))
 	}
 	set := syntheticMeta("example.com/s", 1, 1)
-	set.mode = ModeSet
+	set.Mode = "set"
 	sp, sctrs := fakeProcess(t, set)
 	sctrs[0][0] = 1
 	sc := sp.Snapshot()
@@ -118,8 +120,23 @@ example.com/other/x.go:1.1,2.1 1 1
 }
 
 func TestTableFuncAt(t *testing.T) {
-	in := instrumentSrc(t, ModeCount, "package p\n\nfunc F() {\n\tg := func() {\n\t\t_ = 1\n\t}\n\tg()\n}\n\nfunc G() {}\n")
-	table := newTableFromMeta([]*pkgMeta{&in.meta})
+	// func F() {          line 3
+	//	g := func() {  line 4, literal from column 7
+	//		_ = 1
+	//	}              line 6, literal to column 3
+	//	g()
+	// }                  line 8
+	//
+	// func G() {}        line 10
+	m := &meta.Package{Mode: "count", Files: []string{"example.com/p/f0.go"}, Funcs: []meta.Func{
+		{Name: "example.com/p.F", Start: meta.Pos{Line: 3, Col: 1}, End: meta.Pos{Line: 8, Col: 2}, Entry: -1},
+		{Name: "example.com/p.F.func1", Start: meta.Pos{Line: 4, Col: 7}, End: meta.Pos{Line: 6, Col: 3}, Entry: -1, Closure: true},
+		{Name: "example.com/p.G", Start: meta.Pos{Line: 10, Col: 1}, End: meta.Pos{Line: 10, Col: 12}, Entry: -1},
+	}}
+	table, err := NewTableFromMetadata([]Metadata{{Path: "example.com/p", Text: m.Encode()}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, tt := range []struct {
 		pos  Pos
 		want string

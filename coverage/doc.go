@@ -3,34 +3,25 @@
 //
 // Go's own coverage gives one profile per process (go test -coverprofile),
 // and runtime/coverage cannot reset counters in go test -cover binaries. So
-// this package instruments code itself: it rewrites the Go files of chosen
-// packages with go/ast into copies that count every basic block (split as go
+// kfuzz instruments code itself: package
+// [github.com/seed72891827/kfuzz/coverage/instrument] rewrites the Go files
+// of chosen packages into copies that count every basic block (split as go
 // tool cover splits them, so profiles agree with Go's) and has the go
-// command build the copies through its -overlay flag. The user's files are
-// never modified, and line directives in the copies keep every position the
-// compiler and the runtime report (panics, stack traces, compiler errors)
-// that of the original.
+// command build them through its -overlay flag:
 //
-// # Building
-//
-// [BuildOverlay] selects packages by pattern as go list does, dependencies
-// in the module cache included, instruments them and writes the overlay:
-//
-//	ov, err := coverage.BuildOverlay(ctx, coverage.Config{Dir: dir, Patterns: []string{"./..."}})
+//	ov, err := instrument.BuildOverlay(ctx, instrument.Config{Dir: dir, Patterns: []string{"./..."}})
 //	...
 //	defer ov.Close()
 //	// go test -overlay=<ov.File> -run='^FuzzX$' ./pkg
 //
-// The module in Dir must require github.com/seed72891827/kfuzz, because
-// instrumented code registers its counters with package
-// [github.com/seed72891827/kfuzz/coverage/rt]. Never add -cover: go test
-// -cover reads the files on disk, not the overlay (golang/go#73802).
+// This package reads the counters in the instrumented binary; it depends
+// on neither go/parser nor the go command, so that test binaries linking it
+// stay small.
 //
 // # Measuring
 //
-// In the instrumented binary, [Current] returns the counters of the
-// instrumented packages linked in, and [Process.Measure] the coverage of one
-// run:
+// [Current] returns the counters of the instrumented packages linked in,
+// and [Process.Measure] the coverage of one run:
 //
 //	p, err := coverage.Current()
 //	if err != nil {
@@ -47,6 +38,6 @@
 // # Profiles
 //
 // [Counts.WriteProfile] writes counts as a Go cover profile for go tool cover
-// -func and -html. [Table.ImportProfiles] and [ReadProfile] map profiles,
-// such as go test -coverprofile writes, onto functions by their extents.
+// -func and -html. [Table.ImportProfiles] maps profiles, such as go test
+// -coverprofile writes, onto functions by their extents.
 package coverage

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -14,7 +13,7 @@ import (
 
 // ErrNotInstrumented is returned (possibly wrapped) when coverage is asked
 // for but the code to measure was not built with instrumentation.
-var ErrNotInstrumented = errors.New("coverage: not instrumented: build or test with the overlay that coverage.BuildOverlay writes, e.g. go test -overlay=FILE (kfuzz cover does this), and never with -cover")
+var ErrNotInstrumented = errors.New("coverage: not instrumented: build or test with the overlay that instrument.BuildOverlay (package github.com/seed72891827/kfuzz/coverage/instrument) writes, e.g. go test -overlay=FILE (kfuzz cover does this), and never with -cover")
 
 // A Process gives access to the counters of the instrumented packages linked
 // into the running binary. Reading and resetting them is cheap: a few
@@ -64,37 +63,38 @@ func Current(paths ...string) (*Process, error) {
 		}
 	}
 	if len(missing) > 0 {
-		return nil, fmt.Errorf("coverage: %s not instrumented in this binary (instrumented: %s): %w",
+		return nil, fmt.Errorf("coverage: %s not instrumented in this binary (instrumented: %s); add it to the patterns of instrument.BuildOverlay: %w",
 			strings.Join(missing, ", "), strings.Join(p.table.Packages(), ", "), ErrNotInstrumented)
 	}
 	return p, nil
 }
 
 func newProcess(pkgs []*rt.Package) (*Process, error) {
-	sorted := append([]*rt.Package(nil), pkgs...)
-	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Path < sorted[j].Path })
-	metas := make([]*pkgMeta, len(sorted))
-	for i, rp := range sorted {
-		if i > 0 && rp.Path == sorted[i-1].Path {
+	md := make([]Metadata, len(pkgs))
+	byPath := make(map[string]*rt.Package)
+	for i, rp := range pkgs {
+		if byPath[rp.Path] != nil {
 			return nil, fmt.Errorf("coverage: package %s registered twice", rp.Path)
 		}
+		byPath[rp.Path] = rp
 		if rp.Meta == "" {
 			return nil, fmt.Errorf("coverage: package %s was instrumented by an incompatible version of kfuzz; build the overlay again", rp.Path)
 		}
-		m, err := decodeMeta(rp.Path, rp.Meta)
-		if err != nil {
-			return nil, err
-		}
-		if len(m.blocks) != len(rp.Counters) {
-			return nil, fmt.Errorf("coverage: package %s has %d counters for %d blocks", rp.Path, len(rp.Counters), len(m.blocks))
-		}
-		metas[i] = m
+		md[i] = Metadata{Path: rp.Path, Text: rp.Meta}
 	}
-	p := &Process{table: newTableFromMeta(metas), nreg: len(pkgs)}
-	for i, rp := range sorted {
-		p.ctrs = append(p.ctrs, rp.Counters)
-		p.base = append(p.base, p.table.pkgs[i].blockBase)
-		p.atomic = p.atomic || metas[i].mode == ModeAtomic
+	t, err := NewTableFromMetadata(md)
+	if err != nil {
+		return nil, err
+	}
+	p := &Process{table: t, nreg: len(pkgs)}
+	for _, tp := range t.pkgs {
+		ctr := byPath[tp.path].Counters
+		if len(ctr) != tp.nblocks {
+			return nil, fmt.Errorf("coverage: package %s has %d counters for %d blocks", tp.path, len(ctr), tp.nblocks)
+		}
+		p.ctrs = append(p.ctrs, ctr)
+		p.base = append(p.base, tp.blockBase)
+		p.atomic = p.atomic || tp.mode == ModeAtomic
 	}
 	return p, nil
 }

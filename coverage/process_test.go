@@ -7,19 +7,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seed72891827/kfuzz/coverage/internal/meta"
 	"github.com/seed72891827/kfuzz/coverage/rt"
 )
 
 // syntheticMeta describes a package with nfuncs functions of per blocks
 // each, the first block of each being its entry.
-func syntheticMeta(path string, nfuncs, per int) *pkgMeta {
-	m := &pkgMeta{path: path, mode: ModeCount, files: []string{path + "/f.go"}}
+func syntheticMeta(path string, nfuncs, per int) *meta.Package {
+	m := &meta.Package{Path: path, Mode: "count", Files: []string{path + "/f.go"}}
 	for f := range nfuncs {
 		line := 1 + f*(per+2)
-		m.funcs = append(m.funcs, metaFunc{name: fmt.Sprintf("%s.F%d", path, f), start: Pos{line, 1},
-			end: Pos{line + per + 1, 2}, entry: len(m.blocks)})
+		m.Funcs = append(m.Funcs, meta.Func{Name: fmt.Sprintf("%s.F%d", path, f), Start: meta.Pos{Line: line, Col: 1},
+			End: meta.Pos{Line: line + per + 1, Col: 2}, Entry: len(m.Blocks)})
 		for b := range per {
-			m.blocks = append(m.blocks, metaBlock{fn: f, start: Pos{line + b, 10}, end: Pos{line + b + 1, 1}, stmts: 1 + b%3})
+			m.Blocks = append(m.Blocks, meta.Block{Func: f, Start: meta.Pos{Line: line + b, Col: 10},
+				End: meta.Pos{Line: line + b + 1, Col: 1}, Stmts: 1 + b%3})
 		}
 	}
 	return m
@@ -27,13 +29,13 @@ func syntheticMeta(path string, nfuncs, per int) *pkgMeta {
 
 // fakeProcess returns a Process for synthetic packages as rt would
 // register them, with their counters.
-func fakeProcess(t testing.TB, metas ...*pkgMeta) (*Process, [][]uint32) {
+func fakeProcess(t testing.TB, metas ...*meta.Package) (*Process, [][]uint32) {
 	var pkgs []*rt.Package
 	var ctrs [][]uint32
 	for _, m := range metas {
-		c := make([]uint32, len(m.blocks))
+		c := make([]uint32, len(m.Blocks))
 		ctrs = append(ctrs, c)
-		pkgs = append(pkgs, &rt.Package{Path: m.path, Counters: c, Meta: m.encode()})
+		pkgs = append(pkgs, &rt.Package{Path: m.Path, Counters: c, Meta: m.Encode()})
 	}
 	p, err := newProcess(pkgs)
 	if err != nil {
@@ -132,9 +134,9 @@ func TestProcessErrors(t *testing.T) {
 		want string
 	}{
 		{[]*rt.Package{{Path: "example.com/a", Counters: make([]uint32, 2)}}, "incompatible version"},
-		{[]*rt.Package{{Path: "example.com/a", Counters: make([]uint32, 3), Meta: m.encode()}}, "3 counters for 2 blocks"},
-		{[]*rt.Package{{Path: "example.com/a", Counters: make([]uint32, 2), Meta: m.encode()},
-			{Path: "example.com/a", Counters: make([]uint32, 2), Meta: m.encode()}}, "registered twice"},
+		{[]*rt.Package{{Path: "example.com/a", Counters: make([]uint32, 3), Meta: m.Encode()}}, "3 counters for 2 blocks"},
+		{[]*rt.Package{{Path: "example.com/a", Counters: make([]uint32, 2), Meta: m.Encode()},
+			{Path: "example.com/a", Counters: make([]uint32, 2), Meta: m.Encode()}}, "registered twice"},
 		{[]*rt.Package{{Path: "example.com/a", Counters: make([]uint32, 2), Meta: "mode count\nblock 7 1 1 1 1 1\n"}}, "block 0 out of range"},
 	}
 	for _, tt := range tests {
@@ -142,43 +144,6 @@ func TestProcessErrors(t *testing.T) {
 			t.Errorf("error %v, want %q", err, tt.want)
 		}
 	}
-}
-
-func TestMetaRoundTrip(t *testing.T) {
-	in := instrumentSrc(t, ModeSet, "package p\n\nvar v = func() {}\n\nfunc (*T) M(x int) {\n\tif x > 0 {\n\t\tgo func() {}()\n\t}\n}\n")
-	m, err := decodeMeta(in.meta.path, in.meta.encode())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if fmt.Sprintf("%+v", *m) != fmt.Sprintf("%+v", in.meta) {
-		t.Errorf("decoded\n%+v\nwant\n%+v", *m, in.meta)
-	}
-	for _, bad := range []string{"", "mode fast", "mode set\nfile x", "mode set\nfunc 0 \"x", "mode set\nfunc 0 \"x\" 1 2",
-		"mode set\nblock 1 2", "mode set\nblock a b c d e f", "mode set\nwhat", "mode set\nfunc 3 \"x\" 1 1 1 1 0 0"} {
-		if _, err := decodeMeta("p", bad); err == nil {
-			t.Errorf("decodeMeta(%q) succeeded", bad)
-		}
-	}
-}
-
-// FuzzDecodeMeta checks that bad metadata never panics and that what
-// decodes encodes back to the same.
-func FuzzDecodeMeta(f *testing.F) {
-	f.Add(syntheticMeta("example.com/a", 2, 2).encode())
-	f.Add("mode count\nfile \"a b.go\"\nfunc 0 \"p.F\" 1 1 2 2 -1 1\n")
-	f.Fuzz(func(t *testing.T, s string) {
-		m, err := decodeMeta("p", s)
-		if err != nil {
-			return
-		}
-		m2, err := decodeMeta("p", m.encode())
-		if err != nil {
-			t.Fatalf("re-decoding: %v", err)
-		}
-		if fmt.Sprintf("%+v", *m) != fmt.Sprintf("%+v", *m2) {
-			t.Fatalf("round trip changed\n%+v\n%+v", *m, *m2)
-		}
-	})
 }
 
 // BenchmarkMeasure measures the overhead per input of Measure (reset, run

@@ -1,6 +1,11 @@
 package coverage
 
-import "fmt"
+import (
+	"fmt"
+	"sort"
+
+	"github.com/seed72891827/kfuzz/coverage/internal/meta"
+)
 
 // A Pos is a position in a source file, as go tool cover records it: a line
 // and a byte column, both counted from 1.
@@ -81,25 +86,46 @@ func NewTable() *Table {
 	return &Table{byName: make(map[string]int), byFile: make(map[string][]int)}
 }
 
-// newTableFromMeta returns a table of the given packages, which must be
-// sorted by import path.
-func newTableFromMeta(metas []*pkgMeta) *Table {
+// Metadata describes the functions and blocks of one instrumented package,
+// as the instrumented code hands it to package rt.
+type Metadata struct {
+	Path string // import path
+	Text string // the description, in an encoding internal to kfuzz
+}
+
+// NewTableFromMetadata returns the table of the instrumented packages that
+// pkgs describe, sorted by import path.
+func NewTableFromMetadata(pkgs []Metadata) (*Table, error) {
+	metas := make([]*meta.Package, len(pkgs))
+	for i, p := range pkgs {
+		m, err := meta.Decode(p.Path, p.Text)
+		if err != nil {
+			return nil, fmt.Errorf("coverage: %v", err)
+		}
+		metas[i] = m
+	}
+	sort.SliceStable(metas, func(i, j int) bool { return metas[i].Path < metas[j].Path })
+	for i := 1; i < len(metas); i++ {
+		if metas[i].Path == metas[i-1].Path {
+			return nil, fmt.Errorf("coverage: package %s described twice", metas[i].Path)
+		}
+	}
 	t := NewTable()
 	for _, m := range metas {
 		fb, bb := len(t.funcs), len(t.blocks)
-		t.pkgs = append(t.pkgs, tablePkg{path: m.path, mode: m.mode, funcBase: fb, blockBase: bb, nblocks: len(m.blocks)})
-		for _, f := range m.funcs {
+		t.pkgs = append(t.pkgs, tablePkg{path: m.Path, mode: Mode(m.Mode), funcBase: fb, blockBase: bb, nblocks: len(m.Blocks)})
+		for _, f := range m.Funcs {
 			entry := -1
-			if f.entry >= 0 {
-				entry = bb + f.entry
+			if f.Entry >= 0 {
+				entry = bb + f.Entry
 			}
-			t.addFunc(Func{Name: f.name, Package: m.path, File: m.files[f.file], Start: f.start, End: f.end, Closure: f.closure}, entry)
+			t.addFunc(Func{Name: f.Name, Package: m.Path, File: m.Files[f.File], Start: Pos(f.Start), End: Pos(f.End), Closure: f.Closure}, entry)
 		}
-		for _, b := range m.blocks {
-			t.blocks = append(t.blocks, Block{Func: fb + b.fn, Start: b.start, End: b.end, NumStmt: b.stmts})
+		for _, b := range m.Blocks {
+			t.blocks = append(t.blocks, Block{Func: fb + b.Func, Start: Pos(b.Start), End: Pos(b.End), NumStmt: b.Stmts})
 		}
 	}
-	return t
+	return t, nil
 }
 
 func (t *Table) addFunc(f Func, entry int) int {

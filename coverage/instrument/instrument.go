@@ -1,4 +1,4 @@
-package coverage
+package instrument
 
 import (
 	"bytes"
@@ -11,32 +11,10 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/seed72891827/kfuzz/coverage"
+	"github.com/seed72891827/kfuzz/coverage/internal/meta"
 )
-
-// A Mode selects how instrumented code updates its counters. Set, count
-// and atomic are the modes of go test -covermode.
-type Mode string
-
-const (
-	// ModeHits counts how often each function is entered and records
-	// whether each other block ran (its counter is 0 or 1 after a run).
-	// It gives the same function sets and hit counts as ModeCount but
-	// costs less in tight loops. It is the default.
-	ModeHits Mode = "hits"
-	// ModeSet records whether each block ran (counters are 0 or 1).
-	ModeSet Mode = "set"
-	// ModeCount counts how often each block ran, like
-	// go test -covermode=count.
-	ModeCount Mode = "count"
-	// ModeAtomic counts like ModeCount with atomic increments, so that
-	// code that runs blocks in several goroutines is free of data races
-	// (needed under -race).
-	ModeAtomic Mode = "atomic"
-)
-
-func (m Mode) valid() bool {
-	return m == ModeHits || m == ModeSet || m == ModeCount || m == ModeAtomic
-}
 
 // Identifiers that instrumented code declares. Source files must not use any
 // identifier starting with reservedPrefix.
@@ -58,14 +36,14 @@ type srcFile struct {
 
 // instrumented is the result of rewriting one package.
 type instrumented struct {
-	meta     pkgMeta
+	meta     meta.Package
 	files    [][]byte // rewritten sources, parallel to the input files
 	registry []byte   // the source of the file that registers the counters
 }
 
 // pkgInstrumenter holds the state shared by the files of one package.
 type pkgInstrumenter struct {
-	meta     pkgMeta
+	meta     meta.Package
 	fset     *token.FileSet
 	litNames map[*ast.FuncLit]string  // names of package-level closures
 	decl     map[*ast.FuncDecl]string // names of init functions
@@ -76,19 +54,19 @@ type pkgInstrumenter struct {
 
 type blockKey struct {
 	file       string
-	start, end Pos
+	start, end meta.Pos
 }
 
 // instrumentPackage rewrites the files of the package with the given import
 // path. The files must be given in the order the go command compiles them
 // (GoFiles, then CgoFiles) so that init functions are numbered as the
 // compiler numbers them. The rewritten code imports the package rtPath.
-func instrumentPackage(importPath string, files []srcFile, mode Mode, rtPath string) (*instrumented, error) {
-	if !mode.valid() {
+func instrumentPackage(importPath string, files []srcFile, mode coverage.Mode, rtPath string) (*instrumented, error) {
+	if !mode.Valid() {
 		return nil, fmt.Errorf("coverage: unknown mode %q (want hits, set, count or atomic)", mode)
 	}
 	p := &pkgInstrumenter{
-		meta: pkgMeta{path: importPath, mode: mode},
+		meta: meta.Package{Path: importPath, Mode: string(mode)},
 		fset: token.NewFileSet(),
 		seen: make(map[blockKey]bool),
 	}
@@ -227,10 +205,9 @@ type fileRewriter struct {
 	path  string
 	src   []byte
 	tf    *token.File
-	mode  Mode
+	mode  coverage.Mode
 	edits []edit
 	stack []int // enclosing functions, innermost last
-	file  int   // index of the current file name in p.meta.files, -1 if none yet
 	err   error
 }
 
@@ -257,7 +234,7 @@ func (r *fileRewriter) rewrite(f *ast.File) ([]byte, error) {
 		// Name the original file in compiler messages and stack traces.
 		r.edits = append(r.edits, edit{off: pkgOff, text: r.lineDirective(pkgOff), directive: true})
 	}
-	if r.mode == ModeAtomic {
+	if r.mode == coverage.ModeAtomic {
 		r.insert(r.offset(f.Name.End()), fmt.Sprintf("; import %s %q", atomicName, "sync/atomic"))
 	}
 	ast.Walk(r, f)
@@ -265,7 +242,7 @@ func (r *fileRewriter) rewrite(f *ast.File) ([]byte, error) {
 		return nil, r.err
 	}
 	out := r.apply(!userDirectives)
-	if r.mode == ModeAtomic {
+	if r.mode == coverage.ModeAtomic {
 		out = append(out, "\n\nvar _ = "+atomicName+".AddUint32\n"...)
 	}
 	return out, nil
@@ -468,7 +445,7 @@ func (r *fileRewriter) litName(n *ast.FuncLit) string {
 	r.p.litCount[outer]++
 	k := strconv.Itoa(r.p.litCount[outer])
 	name := r.p.short[outer]
-	if len(r.stack) == 1 && !r.p.meta.funcs[outer].closure {
+	if len(r.stack) == 1 && !r.p.meta.Funcs[outer].Closure {
 		return name + ".func" + k
 	}
 	return name + "." + k
@@ -477,30 +454,30 @@ func (r *fileRewriter) litName(n *ast.FuncLit) string {
 // enter starts a function.
 func (r *fileRewriter) enter(name string, n ast.Node) {
 	fpos := r.p.fset.Position(n.Pos())
-	file := r.p.meta.path + "/" + filepath.Base(fpos.Filename)
+	file := r.p.meta.Path + "/" + filepath.Base(fpos.Filename)
 	fi := -1
-	for i, f := range r.p.meta.files {
+	for i, f := range r.p.meta.Files {
 		if f == file {
 			fi = i
 			break
 		}
 	}
 	if fi < 0 {
-		fi = len(r.p.meta.files)
-		r.p.meta.files = append(r.p.meta.files, file)
+		fi = len(r.p.meta.Files)
+		r.p.meta.Files = append(r.p.meta.Files, file)
 	}
 	_, isLit := n.(*ast.FuncLit)
-	r.p.meta.funcs = append(r.p.meta.funcs, metaFunc{
-		name:    r.p.meta.path + "." + name,
-		file:    fi,
-		start:   r.position(n.Pos()),
-		end:     r.position(n.End()),
-		entry:   -1,
-		closure: isLit,
+	r.p.meta.Funcs = append(r.p.meta.Funcs, meta.Func{
+		Name:    r.p.meta.Path + "." + name,
+		File:    fi,
+		Start:   r.position(n.Pos()),
+		End:     r.position(n.End()),
+		Entry:   -1,
+		Closure: isLit,
 	})
 	r.p.short = append(r.p.short, name)
 	r.p.litCount = append(r.p.litCount, 0)
-	r.stack = append(r.stack, len(r.p.meta.funcs)-1)
+	r.stack = append(r.stack, len(r.p.meta.Funcs)-1)
 }
 
 func (r *fileRewriter) leave() {
@@ -509,9 +486,9 @@ func (r *fileRewriter) leave() {
 
 // position returns the line and column of p as go tool cover records them
 // (honouring line directives).
-func (r *fileRewriter) position(p token.Pos) Pos {
+func (r *fileRewriter) position(p token.Pos) meta.Pos {
 	pos := r.p.fset.Position(p)
-	return Pos{Line: pos.Line, Col: pos.Column}
+	return meta.Pos{Line: pos.Line, Col: pos.Column}
 }
 
 // addCounters splits the statement list of one block into basic blocks and
@@ -591,21 +568,21 @@ func (r *fileRewriter) newCounter(start, end token.Pos, numStmt int) string {
 	if len(r.stack) > 0 {
 		fn = r.stack[len(r.stack)-1]
 	}
-	idx := len(r.p.meta.blocks)
-	r.p.meta.blocks = append(r.p.meta.blocks, metaBlock{fn: fn, start: key.start, end: key.end, stmts: numStmt})
+	idx := len(r.p.meta.Blocks)
+	r.p.meta.Blocks = append(r.p.meta.Blocks, meta.Block{Func: fn, Start: key.start, End: key.end, Stmts: numStmt})
 	entry := false
-	if fn >= 0 && r.p.meta.funcs[fn].entry < 0 {
-		r.p.meta.funcs[fn].entry = idx
+	if fn >= 0 && r.p.meta.Funcs[fn].Entry < 0 {
+		r.p.meta.Funcs[fn].Entry = idx
 		entry = true
 	}
 	switch r.mode {
-	case ModeHits:
+	case coverage.ModeHits:
 		if !entry {
 			return fmt.Sprintf("%s[%d] = 1;", counterVar, idx)
 		}
-	case ModeSet:
+	case coverage.ModeSet:
 		return fmt.Sprintf("%s[%d] = 1;", counterVar, idx)
-	case ModeAtomic:
+	case coverage.ModeAtomic:
 		return fmt.Sprintf("%s.AddUint32(&%s[%d], 1);", atomicName, counterVar, idx)
 	}
 	return fmt.Sprintf("%s[%d]++;", counterVar, idx)
@@ -700,12 +677,12 @@ func isControl(s ast.Stmt) bool {
 
 // registrySource returns the source of the file that declares the counters
 // of a package and registers them with package rt.
-func registrySource(pkgName, rtPath string, m *pkgMeta) []byte {
+func registrySource(pkgName, rtPath string, m *meta.Package) []byte {
 	var b bytes.Buffer
 	b.WriteString("// Code generated by kfuzz coverage. DO NOT EDIT.\n\n")
 	fmt.Fprintf(&b, "package %s\n\n", pkgName)
 	fmt.Fprintf(&b, "import %s %q\n\n", rtName, rtPath)
-	fmt.Fprintf(&b, "var %s [%d]uint32\n\n", counterVar, len(m.blocks))
-	fmt.Fprintf(&b, "var _ = %s.Register(%d, %q, %s[:], %q)\n", rtName, metaFormat, m.path, counterVar, m.encode())
+	fmt.Fprintf(&b, "var %s [%d]uint32\n\n", counterVar, len(m.Blocks))
+	fmt.Fprintf(&b, "var _ = %s.Register(%d, %q, %s[:], %q)\n", rtName, meta.Format, m.Path, counterVar, m.Encode())
 	return b.Bytes()
 }

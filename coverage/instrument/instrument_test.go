@@ -1,4 +1,4 @@
-package coverage
+package instrument
 
 import (
 	"fmt"
@@ -13,9 +13,12 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/seed72891827/kfuzz/coverage"
+	"github.com/seed72891827/kfuzz/coverage/internal/meta"
 )
 
-func instrumentSrc(t *testing.T, mode Mode, srcs ...string) *instrumented {
+func instrumentSrc(t *testing.T, mode coverage.Mode, srcs ...string) *instrumented {
 	t.Helper()
 	var files []srcFile
 	for i, s := range srcs {
@@ -40,8 +43,8 @@ func F(x int) int {
 	return 0
 }
 `
-	want := map[Mode]string{
-		ModeCount: `/*line /src/p/f0.go:1:1*/package p
+	want := map[coverage.Mode]string{
+		coverage.ModeCount: `/*line /src/p/f0.go:1:1*/package p
 
 func F(x int) int {_kfuzzcov[0]++;/*line /src/p/f0.go:3:20*/
 	if x > 0 {_kfuzzcov[2]++;/*line /src/p/f0.go:4:12*/
@@ -52,7 +55,7 @@ func F(x int) int {_kfuzzcov[0]++;/*line /src/p/f0.go:3:20*/
 	_kfuzzcov[1]++;/*line /src/p/f0.go:9:2*/return 0
 }
 `,
-		ModeHits: `/*line /src/p/f0.go:1:1*/package p
+		coverage.ModeHits: `/*line /src/p/f0.go:1:1*/package p
 
 func F(x int) int {_kfuzzcov[0]++;/*line /src/p/f0.go:3:20*/
 	if x > 0 {_kfuzzcov[2] = 1;/*line /src/p/f0.go:4:12*/
@@ -63,7 +66,7 @@ func F(x int) int {_kfuzzcov[0]++;/*line /src/p/f0.go:3:20*/
 	_kfuzzcov[1] = 1;/*line /src/p/f0.go:9:2*/return 0
 }
 `,
-		ModeSet: `/*line /src/p/f0.go:1:1*/package p
+		coverage.ModeSet: `/*line /src/p/f0.go:1:1*/package p
 
 func F(x int) int {_kfuzzcov[0] = 1;/*line /src/p/f0.go:3:20*/
 	if x > 0 {_kfuzzcov[2] = 1;/*line /src/p/f0.go:4:12*/
@@ -74,7 +77,7 @@ func F(x int) int {_kfuzzcov[0] = 1;/*line /src/p/f0.go:3:20*/
 	_kfuzzcov[1] = 1;/*line /src/p/f0.go:9:2*/return 0
 }
 `,
-		ModeAtomic: `/*line /src/p/f0.go:1:1*/package p; import _kfuzzatomic "sync/atomic"/*line /src/p/f0.go:1:10*/
+		coverage.ModeAtomic: `/*line /src/p/f0.go:1:1*/package p; import _kfuzzatomic "sync/atomic"/*line /src/p/f0.go:1:10*/
 
 func F(x int) int {_kfuzzatomic.AddUint32(&_kfuzzcov[0], 1);/*line /src/p/f0.go:3:20*/
 	if x > 0 {_kfuzzatomic.AddUint32(&_kfuzzcov[2], 1);/*line /src/p/f0.go:4:12*/
@@ -96,7 +99,7 @@ var _ = _kfuzzatomic.AddUint32
 		}
 	}
 
-	in := instrumentSrc(t, ModeCount, src)
+	in := instrumentSrc(t, coverage.ModeCount, src)
 	reg := string(in.registry)
 	for _, s := range []string{"package p\n", `import _kfuzzrt "example.com/rt"`, "var _kfuzzcov [4]uint32",
 		`var _ = _kfuzzrt.Register(1, "example.com/p", _kfuzzcov[:], "mode count\n`} {
@@ -111,24 +114,24 @@ var _ = _kfuzzatomic.AddUint32
 
 // goToolCoverBlocks returns the blocks that go tool cover (in its
 // single-file mode) finds in file, in the order it numbers them.
-func goToolCoverBlocks(t *testing.T, file string) []metaBlock {
+func goToolCoverBlocks(t *testing.T, file string) []meta.Block {
 	t.Helper()
 	out, err := exec.Command("go", "tool", "cover", "-mode=count", "-var=X", file).Output()
 	if err != nil {
 		t.Fatalf("go tool cover %s: %v", file, err)
 	}
-	var blocks []metaBlock
+	var blocks []meta.Block
 	pos := regexp.MustCompile(`(?m)^\t\t(\d+), (\d+), 0x([0-9a-f]+), // \[(\d+)\]$`)
 	for _, m := range pos.FindAllStringSubmatch(string(out), -1) {
 		sl, _ := strconv.Atoi(m[1])
 		el, _ := strconv.Atoi(m[2])
 		cols, _ := strconv.ParseUint(m[3], 16, 32)
-		blocks = append(blocks, metaBlock{start: Pos{sl, int(cols & 0xffff)}, end: Pos{el, int(cols >> 16)}})
+		blocks = append(blocks, meta.Block{Start: meta.Pos{Line: sl, Col: int(cols & 0xffff)}, End: meta.Pos{Line: el, Col: int(cols >> 16)}})
 	}
 	stmts := regexp.MustCompile(`(?m)^\t\t(\d+), // (\d+)$`)
 	for i, m := range stmts.FindAllStringSubmatch(string(out), -1) {
 		if i < len(blocks) {
-			blocks[i].stmts, _ = strconv.Atoi(m[1])
+			blocks[i].Stmts, _ = strconv.Atoi(m[1])
 		}
 	}
 	return blocks
@@ -148,20 +151,20 @@ func TestBlocksMatchGoToolCover(t *testing.T) {
 				t.Fatal(err)
 			}
 			abs, _ := filepath.Abs(file)
-			in, err := instrumentPackage("example.com/blocks", []srcFile{{abs, src}}, ModeCount, "example.com/rt")
+			in, err := instrumentPackage("example.com/blocks", []srcFile{{abs, src}}, coverage.ModeCount, "example.com/rt")
 			if err != nil {
 				t.Fatal(err)
 			}
 			want := goToolCoverBlocks(t, abs)
-			if len(in.meta.blocks) != len(want) {
-				t.Errorf("%d blocks, go tool cover finds %d", len(in.meta.blocks), len(want))
+			if len(in.meta.Blocks) != len(want) {
+				t.Errorf("%d blocks, go tool cover finds %d", len(in.meta.Blocks), len(want))
 			}
-			for i := range min(len(want), len(in.meta.blocks)) {
-				got := in.meta.blocks[i]
-				got.fn = 0
+			for i := range min(len(want), len(in.meta.Blocks)) {
+				got := in.meta.Blocks[i]
+				got.Func = 0
 				if got != want[i] {
 					t.Errorf("block %d: %v-%v %d statements; go tool cover: %v-%v %d statements",
-						i, got.start, got.end, got.stmts, want[i].start, want[i].end, want[i].stmts)
+						i, got.Start, got.End, got.Stmts, want[i].Start, want[i].End, want[i].Stmts)
 				}
 			}
 			checkPositions(t, abs, src, in.files[0])
@@ -252,10 +255,10 @@ var f = func() {}
 
 func init() {}
 `
-	in := instrumentSrc(t, ModeCount, a, b)
+	in := instrumentSrc(t, coverage.ModeCount, a, b)
 	var got []string
-	for _, f := range in.meta.funcs {
-		got = append(got, strings.TrimPrefix(f.name, "example.com/p."))
+	for _, f := range in.meta.Funcs {
+		got = append(got, strings.TrimPrefix(f.Name, "example.com/p."))
 	}
 	want := []string{
 		"init.func4", "init.func3", "init.func3.1", "init.func1", "dep", "init.func2",
@@ -267,13 +270,13 @@ func init() {}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("names\n%v\nwant\n%v", got, want)
 	}
-	for _, f := range in.meta.funcs {
-		closure := strings.Contains(f.name, ".func")
-		if f.closure != closure {
-			t.Errorf("%s: closure = %v", f.name, f.closure)
+	for _, f := range in.meta.Funcs {
+		closure := strings.Contains(f.Name, ".func")
+		if f.Closure != closure {
+			t.Errorf("%s: closure = %v", f.Name, f.Closure)
 		}
-		if f.entry < 0 || in.meta.blocks[f.entry].start.Line != f.start.Line {
-			t.Errorf("%s: entry block %d does not start on line %d", f.name, f.entry, f.start.Line)
+		if f.Entry < 0 || in.meta.Blocks[f.Entry].Start.Line != f.Start.Line {
+			t.Errorf("%s: entry block %d does not start on line %d", f.Name, f.Entry, f.Start.Line)
 		}
 	}
 }
@@ -281,14 +284,14 @@ func init() {}
 func TestInstrumentErrors(t *testing.T) {
 	tests := []struct {
 		srcs []string
-		mode Mode
+		mode coverage.Mode
 		want string
 	}{
-		{[]string{"package p\n\nfunc f() {\n\tx := 1 +\n}\n"}, ModeCount, "/src/p/f0.go:5:1: expected operand"},
-		{[]string{"package p\n\nvar _kfuzzx = 1\n"}, ModeCount, "/src/p/f0.go:3:5: identifier _kfuzzx is reserved"},
-		{[]string{"package p\n", "package q\n"}, ModeCount, "/src/p/f1.go: package q; expected package p"},
+		{[]string{"package p\n\nfunc f() {\n\tx := 1 +\n}\n"}, coverage.ModeCount, "/src/p/f0.go:5:1: expected operand"},
+		{[]string{"package p\n\nvar _kfuzzx = 1\n"}, coverage.ModeCount, "/src/p/f0.go:3:5: identifier _kfuzzx is reserved"},
+		{[]string{"package p\n", "package q\n"}, coverage.ModeCount, "/src/p/f1.go: package q; expected package p"},
 		{[]string{"package p\n"}, "fast", `unknown mode "fast" (want hits, set, count or atomic)`},
-		{nil, ModeCount, "has no Go files"},
+		{nil, coverage.ModeCount, "has no Go files"},
 	}
 	for _, tt := range tests {
 		var files []srcFile
@@ -303,7 +306,7 @@ func TestInstrumentErrors(t *testing.T) {
 	// Syntax errors of several files come sorted and together.
 	_, err := instrumentPackage("example.com/p", []srcFile{
 		{"/b.go", []byte("package p\nfunc (")}, {"/a.go", []byte("package p\nvar = 1")},
-	}, ModeCount, "example.com/rt")
+	}, coverage.ModeCount, "example.com/rt")
 	list, ok := err.(scanner.ErrorList)
 	if !ok || len(list) < 2 || list[0].Pos.Filename != "/a.go" {
 		t.Errorf("error %v, want a sorted list for both files", err)
@@ -325,7 +328,7 @@ func FuzzInstrument(f *testing.F) {
 		if _, err := parser.ParseFile(token.NewFileSet(), "x.go", src, 0); err != nil {
 			return
 		}
-		mode := []Mode{ModeSet, ModeCount, ModeAtomic, ModeHits}[m%4]
+		mode := []coverage.Mode{coverage.ModeSet, coverage.ModeCount, coverage.ModeAtomic, coverage.ModeHits}[m%4]
 		in, err := instrumentPackage("example.com/p", []srcFile{{"/src/x.go", src}}, mode, "example.com/rt")
 		if err != nil {
 			if !strings.Contains(err.Error(), "reserved") {
@@ -333,14 +336,14 @@ func FuzzInstrument(f *testing.F) {
 			}
 			return
 		}
-		if mode == ModeAtomic {
+		if mode == coverage.ModeAtomic {
 			if _, err := parser.ParseFile(token.NewFileSet(), "out.go", in.files[0], 0); err != nil {
 				t.Fatalf("instrumented source does not parse: %v\n%s", err, in.files[0])
 			}
 		} else {
 			checkPositions(t, "/src/x.go", src, in.files[0])
 		}
-		if _, err := decodeMeta("example.com/p", in.meta.encode()); err != nil {
+		if _, err := meta.Decode("example.com/p", in.meta.Encode()); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -1,4 +1,4 @@
-package coverage
+package instrument
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/seed72891827/kfuzz/coverage"
 )
 
 // The benchmarks below build and run the test module in testdata/covtest
@@ -164,8 +166,8 @@ func goBench(b *testing.B, dir, pkg, bench string, ov *Overlay) map[string]float
 // of each counts, which discounts other load on the machine.
 func BenchmarkGoCommandSlowdown(b *testing.B) {
 	m := benchSetup(b)
-	overlays := make(map[Mode]*Overlay)
-	for _, mode := range []Mode{ModeCount, ModeSet} {
+	overlays := make(map[coverage.Mode]*Overlay)
+	for _, mode := range []coverage.Mode{coverage.ModeCount, coverage.ModeSet} {
 		ov, err := BuildOverlay(context.Background(), Config{Dir: m.dir, Patterns: []string{"./cpu"}, Mode: mode})
 		if err != nil {
 			b.Fatal(err)
@@ -177,7 +179,7 @@ func BenchmarkGoCommandSlowdown(b *testing.B) {
 	variants := []struct {
 		name string
 		ov   *Overlay
-	}{{"plain", nil}, {"hits", m.ov}, {"count", overlays[ModeCount]}, {"set", overlays[ModeSet]}}
+	}{{"plain", nil}, {"hits", m.ov}, {"count", overlays[coverage.ModeCount]}, {"set", overlays[coverage.ModeSet]}}
 	best := make(map[string]float64)
 	for _, v := range variants {
 		args := []string{"test", "-c", "-o", filepath.Join(bins, v.name)}

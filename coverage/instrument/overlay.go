@@ -1,4 +1,4 @@
-package coverage
+package instrument
 
 import (
 	"bytes"
@@ -18,6 +18,7 @@ import (
 	"golang.org/x/mod/modfile"
 	"golang.org/x/tools/cover"
 
+	"github.com/seed72891827/kfuzz/coverage"
 	"github.com/seed72891827/kfuzz/coverage/rt"
 )
 
@@ -43,21 +44,21 @@ type Config struct {
 	BuildFlags []string
 	// Env is the environment of the go command; nil means os.Environ().
 	Env []string
-	// Mode is the counter mode. The default is ModeHits, or ModeAtomic
-	// when BuildFlags contain -race.
-	Mode Mode
+	// Mode is the counter mode. The default is coverage.ModeHits, or
+	// coverage.ModeAtomic when BuildFlags contain -race.
+	Mode coverage.Mode
 }
 
-func (c *Config) mode() Mode {
+func (c *Config) mode() coverage.Mode {
 	if c.Mode != "" {
 		return c.Mode
 	}
 	for _, f := range c.BuildFlags {
 		if f == "-race" || f == "--race" || f == "-race=true" {
-			return ModeAtomic
+			return coverage.ModeAtomic
 		}
 	}
-	return ModeHits
+	return coverage.ModeHits
 }
 
 func (c *Config) check() error {
@@ -73,7 +74,7 @@ func (c *Config) check() error {
 			return fmt.Errorf("coverage: build flag %s: coverage writes the overlay itself", f)
 		}
 	}
-	if m := c.mode(); !m.valid() {
+	if m := c.mode(); !m.Valid() {
 		return fmt.Errorf("coverage: unknown mode %q (want hits, set, count or atomic)", m)
 	}
 	return nil
@@ -199,13 +200,14 @@ func (c *Config) dirName() string {
 }
 
 // instrumentListed reads and instruments the files of p.
-func instrumentListed(p *listedPackage, mode Mode) (*instrumented, []string, error) {
+func instrumentListed(p *listedPackage, mode coverage.Mode) (*instrumented, []string, error) {
 	var files []srcFile
 	var paths []string
 	for _, name := range append(append([]string(nil), p.GoFiles...), p.CgoFiles...) {
 		fp := filepath.Join(p.Dir, name)
-		if strings.ContainsAny(fp, "\r\n") {
-			return nil, nil, fmt.Errorf("coverage: cannot instrument %q: newline in file name", fp)
+		if strings.ContainsAny(fp, "\r\n") || strings.Contains(fp, "*/") {
+			// Such a name cannot appear in a line directive.
+			return nil, nil, fmt.Errorf("coverage: cannot instrument %q: newline or */ in file name", fp)
 		}
 		src, err := os.ReadFile(fp)
 		if err != nil {
@@ -223,21 +225,21 @@ func instrumentListed(p *listedPackage, mode Mode) (*instrumented, []string, err
 
 // LoadTable returns the functions and blocks of the packages that cfg
 // selects, as instrumentation would count them, without building anything.
-// It is what profiles are mapped onto (see [Table.ImportProfiles]).
-func LoadTable(ctx context.Context, cfg Config) (*Table, error) {
+// It is what profiles are mapped onto (see [coverage.Table.ImportProfiles]).
+func LoadTable(ctx context.Context, cfg Config) (*coverage.Table, error) {
 	pkgs, err := cfg.selectPackages(ctx, false)
 	if err != nil {
 		return nil, err
 	}
-	var metas []*pkgMeta
+	var md []coverage.Metadata
 	for _, p := range pkgs {
 		in, _, err := instrumentListed(p, cfg.mode())
 		if err != nil {
 			return nil, err
 		}
-		metas = append(metas, &in.meta)
+		md = append(md, coverage.Metadata{Path: in.meta.Path, Text: in.meta.Encode()})
 	}
-	return newTableFromMeta(metas), nil
+	return coverage.NewTableFromMetadata(md)
 }
 
 // An Overlay is a set of instrumented copies of source files, described by
@@ -253,7 +255,7 @@ type Overlay struct {
 	// replaces their module with a directory of links to its files.
 	File string
 	// Table lists the functions and blocks of the instrumented packages.
-	Table *Table
+	Table *coverage.Table
 	// Replace maps each original path to the path of its instrumented
 	// copy, as written to File.
 	Replace map[string]string
@@ -294,13 +296,13 @@ func (ov *Overlay) build(cfg Config, pkgs []*listedPackage, env map[string]strin
 	modcache := env["GOMODCACHE"]
 	mirrors := make(map[string]string) // module directory -> its mirror
 	var replaced []*listedModule
-	var metas []*pkgMeta
+	var md []coverage.Metadata
 	for i, p := range pkgs {
 		in, paths, err := instrumentListed(p, cfg.mode())
 		if err != nil {
 			return err
 		}
-		metas = append(metas, &in.meta)
+		md = append(md, coverage.Metadata{Path: in.meta.Path, Text: in.meta.Encode()})
 		// Where the go command finds the package: its directory, or for
 		// a package in the module cache, the mirror of its module.
 		pkgDir := p.Dir
@@ -351,8 +353,8 @@ func (ov *Overlay) build(cfg Config, pkgs []*listedPackage, env map[string]strin
 	if err := os.WriteFile(ov.File, data, 0o644); err != nil {
 		return fmt.Errorf("coverage: %v", err)
 	}
-	ov.Table = newTableFromMeta(metas)
-	return nil
+	ov.Table, err = coverage.NewTableFromMetadata(md)
+	return err
 }
 
 // replaceModules overlays the main module's go.mod with a copy that
@@ -474,7 +476,7 @@ func (o *Overlay) Close() error {
 // and maps it onto the functions of the packages it covers. The packages
 // are those of cfg.Patterns or, if there are none, those the profile names;
 // cfg.Dir must lie in a module that can load them.
-func ReadProfile(ctx context.Context, cfg Config, file string) (*Counts, error) {
+func ReadProfile(ctx context.Context, cfg Config, file string) (*coverage.Counts, error) {
 	profiles, err := cover.ParseProfiles(file)
 	if err != nil {
 		return nil, fmt.Errorf("coverage: %s: %v", file, err)

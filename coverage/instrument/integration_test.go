@@ -1,4 +1,4 @@
-package coverage
+package instrument
 
 import (
 	"context"
@@ -15,6 +15,8 @@ import (
 	"testing"
 
 	"golang.org/x/tools/cover"
+
+	"github.com/seed72891827/kfuzz/coverage"
 )
 
 // These tests build and run the test modules in testdata with the go
@@ -50,9 +52,9 @@ func (r *innerRun) read(name string) (string, error) {
 // parallel go test -overlay with runMeasured and go test -coverprofile with
 // runAll (with coverpkg for -coverpkg, if set), both in pkgDir.
 //
-// The instrumentation counts in ModeCount, to compare counts with go test's.
+// The instrumentation counts in coverage.ModeCount, to compare counts with go test's.
 func runInner(dir, pkgDir string, patterns []string, runMeasured, runAll, coverpkg string, measuredFlags ...string) (*innerRun, error) {
-	ov, err := BuildOverlay(context.Background(), Config{Dir: dir, Patterns: patterns, Mode: ModeCount})
+	ov, err := BuildOverlay(context.Background(), Config{Dir: dir, Patterns: patterns, Mode: coverage.ModeCount})
 	if err != nil {
 		return nil, err
 	}
@@ -251,6 +253,11 @@ func checkAgreement(t *testing.T, r *innerRun) {
 	}
 }
 
+// before reports whether p comes before q.
+func before(p, q coverage.Pos) bool {
+	return p.Line < q.Line || p.Line == q.Line && p.Col < q.Col
+}
+
 func sortedKeys(m map[string]bool) []string {
 	var s []string
 	for k := range m {
@@ -332,7 +339,7 @@ func TestRuntimeNames(t *testing.T) {
 		for i := range table.Len() {
 			f := table.Func(i)
 			if f.File == file && f.Start.Line <= rec.Line && rec.Line <= f.End.Line &&
-				(best < 0 || table.Func(best).Start.before(f.Start)) {
+				(best < 0 || before(table.Func(best).Start, f.Start)) {
 				best = i
 			}
 		}
@@ -391,7 +398,7 @@ func TestNotInstrumentedMessage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if msg != ErrNotInstrumented.Error() || !strings.Contains(msg, "-overlay") {
+	if msg != coverage.ErrNotInstrumented.Error() || !strings.Contains(msg, "-overlay") {
 		t.Errorf("message %q", msg)
 	}
 }
@@ -519,7 +526,7 @@ func TestModesAgree(t *testing.T) {
 		hits  bool // hit counts as in count mode, else at most 1
 	}{
 		{Config{}, nil, true},
-		{Config{Mode: ModeSet}, nil, false},
+		{Config{Mode: coverage.ModeSet}, nil, false},
 		{Config{BuildFlags: []string{"-race"}}, []string{"-race"}, true},
 	} {
 		t.Run(fmt.Sprint(tt.cfg.Mode, tt.flags), func(t *testing.T) {
