@@ -1,0 +1,453 @@
+package grammar
+
+import (
+	"fmt"
+	"strconv"
+	"sync"
+)
+
+// NodeKind tells what a grammar graph node stands for.
+type NodeKind uint8
+
+// The node kinds. References, literals and character classes are symbolic
+// (they were named by the grammar's author); alternations, concatenations and
+// quantifiers are synthetic (they only arrange symbolic nodes).
+const (
+	KindRef    NodeKind = iota // a reference to a nonterminal; its child is the rule's right-hand side
+	KindLit                    // a literal; no children
+	KindClass                  // a character class; no children, derives one character
+	KindAlt                    // an alternation; one child is derived
+	KindSeq                    // a concatenation; all children are derived in order
+	KindRepeat                 // a quantifier; its one child is derived Min..Max times
+)
+
+var kindNames = [...]string{"ref", "lit", "class", "alt", "seq", "repeat"}
+
+func (k NodeKind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "NodeKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// Symbolic reports whether nodes of kind k are symbolic (count toward k-paths).
+func (k NodeKind) Symbolic() bool { return k <= KindClass }
+
+// A Node is one node of a grammar graph: one occurrence of a grammar element,
+// as TRIBBLE defines it. Nodes are created by Compile and must not be modified.
+type Node struct {
+	ID       int      // unique within the graph; Graph.Nodes[ID] == node
+	Kind     NodeKind //
+	Name     string   // KindRef: the referenced nonterminal
+	Lit      string   // KindLit: the literal's bytes
+	Class    *Class   // KindClass: the class as written
+	Min, Max int      // KindRepeat: repetition bounds; Max is Unbounded or >= Min
+	// Children: for KindRef the right-hand side of the referenced rule (one
+	// node, shared by all references to that rule); for KindAlt the
+	// alternatives; for KindSeq the elements; for KindRepeat the repeated
+	// element.
+	Children []*Node
+	Rule     string // the nonterminal in whose right-hand side this occurrence stands
+	Pos      Pos    // source position of the element
+	Sym      int    // symbol index (see Graph.Symbols) for symbolic nodes, -1 for synthetic ones
+
+	// MinDepth is the least derivation depth of a complete subtree rooted
+	// here: the most references on any root-to-leaf path of that subtree.
+	MinDepth int
+	// MinSize is the least number of tree nodes in a complete subtree rooted
+	// here.
+	MinSize int
+	// MinLen is the least number of bytes a complete subtree rooted here
+	// derives.
+	MinLen int
+
+	set      []Range // KindClass: members after negation
+	setCount int     // KindClass: number of members
+}
+
+// Symbolic reports whether n is a symbolic node.
+func (n *Node) Symbolic() bool { return n.Kind.Symbolic() }
+
+// Label is a short human-readable name: <name>, a quoted literal, a class, or
+// the synthetic node's kind.
+func (n *Node) Label() string {
+	switch n.Kind {
+	case KindRef:
+		return "<" + n.Name + ">"
+	case KindLit:
+		return strconv.Quote(n.Lit)
+	case KindClass:
+		return ExprString(n.Class)
+	case KindRepeat:
+		return "repeat" + repeatSuffix(n.Min, n.Max)
+	default:
+		return n.Kind.String()
+	}
+}
+
+// String returns the label with the node ID, e.g. <AddExpr>#0.
+func (n *Node) String() string { return n.Label() + "#" + strconv.Itoa(n.ID) }
+
+func repeatSuffix(lo, hi int) string {
+	switch {
+	case lo == 0 && hi == 1:
+		return "?"
+	case lo == 0 && hi == Unbounded:
+		return "*"
+	case lo == 1 && hi == Unbounded:
+		return "+"
+	case hi == Unbounded:
+		return fmt.Sprintf("{%d,}", lo)
+	case lo == hi:
+		return fmt.Sprintf("{%d}", lo)
+	default:
+		return fmt.Sprintf("{%d,%d}", lo, hi)
+	}
+}
+
+// Identity selects which symbolic nodes count as the same symbol in k-paths.
+type Identity uint8
+
+const (
+	// ByOccurrence makes every symbolic node its own symbol, as TRIBBLE
+	// defines k-paths: the "+" of a binary sum and the "+" of a unary plus
+	// differ.
+	ByOccurrence Identity = iota
+	// ByNonterminal makes all references to one nonterminal one symbol, as
+	// ISLa's k-paths do; literals and character classes stay per occurrence.
+	ByNonterminal
+)
+
+// A Symbol is what a k-path element stands for: one symbolic node, or under
+// ByNonterminal all references to one nonterminal.
+type Symbol struct {
+	ID    int     // index in Graph.Symbols
+	Nodes []*Node // the symbolic nodes that are this symbol, in ID order
+}
+
+// Label is a human-readable name of the symbol.
+func (s *Symbol) Label() string { return s.Nodes[0].Label() }
+
+// String returns the label with an ID that makes it unique: the node ID under
+// ByOccurrence, nothing more for a nonterminal under ByNonterminal.
+func (s *Symbol) String() string {
+	if len(s.Nodes) > 1 || (s.Nodes[0].Kind == KindRef && s.ID != s.Nodes[0].ID) {
+		return s.Label()
+	}
+	return s.Nodes[0].String()
+}
+
+// A Graph is the grammar graph of a grammar, as TRIBBLE defines it: one node
+// per occurrence of a grammar element, with synthetic nodes for alternations,
+// concatenations and quantifiers, and a reference's child being the
+// right-hand side of the referenced rule. A Graph is immutable and safe for
+// concurrent use.
+type Graph struct {
+	Grammar  *Grammar
+	Root     *Node     // the right-hand side of the start rule
+	Nodes    []*Node   // all nodes, indexed by ID; Nodes[0] is Root
+	Symbols  []*Symbol // the k-path alphabet under Identity
+	Identity Identity
+
+	rhs map[string]*Node // nonterminal -> right-hand side
+
+	distOnce sync.Once
+	dist     []int32 // len(Nodes) x len(Symbols): shortest distance, -1 if unreachable
+
+	kpathMu sync.Mutex
+	kpaths  map[int]*PathTable
+}
+
+// CompileOption configures Compile.
+type CompileOption func(*compileConfig)
+
+type compileConfig struct {
+	identity Identity
+	start    string
+}
+
+// WithIdentity sets the node identity used for k-paths (default ByOccurrence).
+func WithIdentity(id Identity) CompileOption {
+	return func(c *compileConfig) { c.identity = id }
+}
+
+// WithStart compiles the graph from the given nonterminal instead of the
+// grammar's start symbol.
+func WithStart(name string) CompileOption {
+	return func(c *compileConfig) { c.start = name }
+}
+
+// Compile checks g and builds its grammar graph. Only rules reachable from the
+// start symbol become part of the graph. It fails if Check reports an error
+// (warnings such as unreachable rules are ignored).
+func Compile(g *Grammar, opts ...CompileOption) (*Graph, error) {
+	cfg := compileConfig{start: g.Start}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if err := g.Check(); err != nil {
+		return nil, err
+	}
+	if g.Rule(cfg.start) == nil {
+		return nil, fmt.Errorf("grammar: start symbol <%s> is not defined", cfg.start)
+	}
+	b := &builder{g: g, gr: &Graph{Grammar: g, Identity: cfg.identity, rhs: map[string]*Node{}}}
+	b.gr.Root = b.rule(cfg.start)
+	gr := b.gr
+	gr.symbols()
+	if err := gr.minima(); err != nil {
+		return nil, err
+	}
+	return gr, nil
+}
+
+// MustCompile is like Compile but panics on error. It is meant for grammars
+// known to be valid, such as the built-in ones.
+func MustCompile(g *Grammar, opts ...CompileOption) *Graph {
+	gr, err := Compile(g, opts...)
+	if err != nil {
+		panic(err)
+	}
+	return gr
+}
+
+type builder struct {
+	g  *Grammar
+	gr *Graph
+}
+
+func (b *builder) node(n *Node) *Node {
+	n.ID = len(b.gr.Nodes)
+	n.Sym = -1
+	b.gr.Nodes = append(b.gr.Nodes, n)
+	return n
+}
+
+// rule returns the right-hand side node of the named rule, building it on
+// first use. IDs are assigned in depth-first pre-order from the start rule.
+func (b *builder) rule(name string) *Node {
+	if n, ok := b.gr.rhs[name]; ok {
+		return n
+	}
+	r := b.g.Rule(name)
+	// Reserve the slot before building so that recursive references find it.
+	var rhs *Node
+	b.gr.rhs[name] = nil
+	rhs = b.expr(r.Expr, name)
+	b.gr.rhs[name] = rhs
+	// Patch references built while the rule was under construction.
+	for _, n := range b.gr.Nodes {
+		if n.Kind == KindRef && n.Name == name && len(n.Children) == 1 && n.Children[0] == nil {
+			n.Children[0] = rhs
+		}
+	}
+	return rhs
+}
+
+func (b *builder) expr(e Expr, rule string) *Node {
+	switch e := e.(type) {
+	case *Alt:
+		if len(e.X) == 1 {
+			return b.expr(e.X[0], rule)
+		}
+		n := b.node(&Node{Kind: KindAlt, Rule: rule, Pos: e.P})
+		for _, x := range e.X {
+			n.Children = append(n.Children, b.expr(x, rule))
+		}
+		return n
+	case *Seq:
+		if len(e.X) == 1 {
+			return b.expr(e.X[0], rule)
+		}
+		n := b.node(&Node{Kind: KindSeq, Rule: rule, Pos: e.P})
+		for _, x := range e.X {
+			n.Children = append(n.Children, b.expr(x, rule))
+		}
+		return n
+	case *Repeat:
+		n := b.node(&Node{Kind: KindRepeat, Rule: rule, Pos: e.P, Min: e.Min, Max: e.Max})
+		n.Children = []*Node{b.expr(e.X, rule)}
+		return n
+	case *Lit:
+		return b.node(&Node{Kind: KindLit, Rule: rule, Pos: e.P, Lit: e.S})
+	case *Class:
+		n := b.node(&Node{Kind: KindClass, Rule: rule, Pos: e.P, Class: e})
+		n.set = e.Set()
+		for _, r := range n.set {
+			n.setCount += int(r.Hi-r.Lo) + 1
+		}
+		return n
+	case *Ref:
+		n := b.node(&Node{Kind: KindRef, Rule: rule, Pos: e.P, Name: e.Name})
+		n.Children = []*Node{nil}
+		n.Children[0] = b.rule(e.Name) // nil while that rule is being built; patched by rule
+		return n
+	}
+	panic(fmt.Sprintf("grammar: unknown expression type %T", e))
+}
+
+func (gr *Graph) symbols() {
+	byName := map[string]*Symbol{}
+	for _, n := range gr.Nodes {
+		if !n.Symbolic() {
+			continue
+		}
+		if gr.Identity == ByNonterminal && n.Kind == KindRef {
+			if s, ok := byName[n.Name]; ok {
+				s.Nodes = append(s.Nodes, n)
+				n.Sym = s.ID
+				continue
+			}
+		}
+		s := &Symbol{ID: len(gr.Symbols), Nodes: []*Node{n}}
+		gr.Symbols = append(gr.Symbols, s)
+		n.Sym = s.ID
+		if gr.Identity == ByNonterminal && n.Kind == KindRef {
+			byName[n.Name] = s
+		}
+	}
+}
+
+// inf is the value of a minimum not (yet) known to be finite. Sums saturate
+// at inf.
+const inf = 1 << 40
+
+func satAdd(a, b int) int {
+	if a >= inf || b >= inf || a+b >= inf {
+		return inf
+	}
+	return a + b
+}
+
+func satMul(a, b int) int {
+	if a == 0 || b == 0 {
+		return 0
+	}
+	if a >= inf || b >= inf || a > inf/b {
+		return inf
+	}
+	return a * b
+}
+
+// minima computes MinDepth, MinSize and MinLen of every node by fixpoint
+// iteration (the graph is cyclic).
+func (gr *Graph) minima() error {
+	for _, n := range gr.Nodes {
+		n.MinDepth, n.MinSize, n.MinLen = inf, inf, inf
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := len(gr.Nodes) - 1; i >= 0; i-- {
+			n := gr.Nodes[i]
+			d, s, l := gr.minimaOf(n)
+			if d < n.MinDepth || s < n.MinSize || l < n.MinLen {
+				n.MinDepth, n.MinSize, n.MinLen = min(d, n.MinDepth), min(s, n.MinSize), min(l, n.MinLen)
+				changed = true
+			}
+		}
+	}
+	for _, n := range gr.Nodes {
+		if n.MinSize >= inf {
+			return fmt.Errorf("%s: %s derives no finite string", n.Pos, n.Label())
+		}
+	}
+	return nil
+}
+
+func (gr *Graph) minimaOf(n *Node) (depth, size, length int) {
+	switch n.Kind {
+	case KindLit:
+		return 0, 1, len(n.Lit)
+	case KindClass:
+		if n.setCount == 0 {
+			return inf, inf, inf
+		}
+		l := 1
+		if !n.Class.Bytes && n.set[0].Lo >= 0x80 {
+			l = len(string(n.set[0].Lo))
+		}
+		return 0, 1, l
+	case KindRef:
+		c := n.Children[0]
+		return satAdd(c.MinDepth, 1), satAdd(c.MinSize, 1), c.MinLen
+	case KindAlt:
+		depth, size, length = inf, inf, inf
+		for _, c := range n.Children {
+			depth, size, length = min(depth, c.MinDepth), min(size, c.MinSize), min(length, c.MinLen)
+		}
+		return depth, satAdd(size, 1), length
+	case KindSeq:
+		size = 1
+		for _, c := range n.Children {
+			depth, size, length = max(depth, c.MinDepth), satAdd(size, c.MinSize), satAdd(length, c.MinLen)
+		}
+		return depth, size, length
+	case KindRepeat:
+		c := n.Children[0]
+		if n.Min == 0 {
+			return 0, 1, 0
+		}
+		return c.MinDepth, satAdd(1, satMul(n.Min, c.MinSize)), satMul(n.Min, c.MinLen)
+	}
+	return inf, inf, inf
+}
+
+// RHS returns the right-hand side node of the named nonterminal, or nil if the
+// rule is not part of the graph (undefined, or unreachable from the start).
+func (gr *Graph) RHS(name string) *Node { return gr.rhs[name] }
+
+// Nonterminals returns the names of the rules in the graph, in the order their
+// right-hand sides were numbered.
+func (gr *Graph) Nonterminals() []string {
+	names := make([]string, 0, len(gr.rhs))
+	seen := map[string]bool{}
+	for _, n := range gr.Nodes {
+		if !seen[n.Rule] {
+			seen[n.Rule] = true
+			names = append(names, n.Rule)
+		}
+	}
+	return names
+}
+
+// Distance returns the length in edges of a shortest path from node from to
+// any node of symbol sym (0 if from is such a node), or -1 if there is none.
+// The table is computed on first use.
+func (gr *Graph) Distance(from *Node, sym int) int {
+	gr.distOnce.Do(gr.computeDistances)
+	return int(gr.dist[from.ID*len(gr.Symbols)+sym])
+}
+
+func (gr *Graph) computeDistances() {
+	nn, ns := len(gr.Nodes), len(gr.Symbols)
+	parents := make([][]int32, nn)
+	for _, n := range gr.Nodes {
+		for _, c := range n.Children {
+			parents[c.ID] = append(parents[c.ID], int32(n.ID))
+		}
+	}
+	dist := make([]int32, nn*ns)
+	for i := range dist {
+		dist[i] = -1
+	}
+	queue := make([]int32, 0, nn)
+	for s, sym := range gr.Symbols {
+		queue = queue[:0]
+		for _, n := range sym.Nodes {
+			dist[n.ID*ns+s] = 0
+			queue = append(queue, int32(n.ID))
+		}
+		for len(queue) > 0 {
+			v := queue[0]
+			queue = queue[1:]
+			d := dist[int(v)*ns+s]
+			for _, p := range parents[v] {
+				if dist[int(p)*ns+s] < 0 {
+					dist[int(p)*ns+s] = d + 1
+					queue = append(queue, p)
+				}
+			}
+		}
+	}
+	gr.dist = dist
+}
