@@ -1,0 +1,235 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+func init() {
+	register(&command{
+		name:  "grammar check",
+		usage: "FILE|NAME",
+		short: "check a grammar and print its statistics (rules, nodes, k-path counts)",
+		run:   runGrammarCheck,
+	})
+	register(&command{
+		name:  "gen",
+		usage: "-grammar FILE|NAME [-n N] [-seed S] [-max-depth D] [-max-size S] [-quote] [-o DIR]",
+		short: "generate random inputs from a grammar",
+		run:   runGen,
+	})
+	register(&command{
+		name:  "cover-set",
+		usage: "-grammar FILE|NAME [-k K] [-close terse|random] [-seed S] [-quote] [-o DIR]",
+		short: "generate inputs that together cover every k-path of a grammar",
+		run:   runCoverSet,
+	})
+}
+
+func runGrammarCheck(e *env, args []string) error {
+	c := commands["grammar check"]
+	fs := newFlagSet(e, c)
+	list := fs.Bool("list", false, "list the built-in grammars")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *list {
+		for _, n := range grammar.BuiltinNames() {
+			fmt.Fprintln(e.stdout, n)
+		}
+		return nil
+	}
+	if len(pos) != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	g, err := loadGrammar(pos[0])
+	if err != nil {
+		return err
+	}
+	for _, p := range g.Problems() {
+		fmt.Fprintln(e.stderr, p)
+	}
+	gr, err := grammar.Compile(g)
+	if err != nil {
+		return err
+	}
+	symbolic := 0
+	for _, n := range gr.Nodes {
+		if n.Symbolic() {
+			symbolic++
+		}
+	}
+	w := e.stdout
+	fmt.Fprintf(w, "grammar:     %s\n", pos[0])
+	fmt.Fprintf(w, "start:       <%s>\n", g.Start)
+	fmt.Fprintf(w, "rules:       %d (%d reachable)\n", len(g.Rules), len(gr.Nonterminals()))
+	fmt.Fprintf(w, "nodes:       %d (%d symbolic, %d synthetic)\n", len(gr.Nodes), symbolic, len(gr.Nodes)-symbolic)
+	fmt.Fprintf(w, "shortest:    %q (%d nodes, depth %d)\n", grammar.Shortest(gr.Root).String(), gr.Root.MinSize, gr.Root.MinDepth)
+	for k := 1; k <= 4; k++ {
+		fmt.Fprintf(w, "%d-paths:     %d\n", k, gr.CountKPaths(k))
+	}
+	return nil
+}
+
+// output writes inputs one after another to stdout, or one file each to a
+// directory.
+type output struct {
+	e      *env
+	dir    string
+	quote  bool
+	w      *bufio.Writer
+	n      int
+	prefix string
+}
+
+func (o *output) init() error {
+	if o.dir != "" {
+		return os.MkdirAll(o.dir, 0o777)
+	}
+	o.w = bufio.NewWriter(o.e.stdout)
+	return nil
+}
+
+func (o *output) write(input []byte) error {
+	o.n++
+	if o.dir != "" {
+		name := filepath.Join(o.dir, fmt.Sprintf("%s%06d", o.prefix, o.n))
+		return writeNewFile(name, input)
+	}
+	if o.quote {
+		o.w.WriteString(strconv.Quote(string(input)))
+	} else {
+		o.w.Write(input)
+	}
+	return o.w.WriteByte('\n')
+}
+
+func (o *output) close() error {
+	if o.w != nil {
+		return o.w.Flush()
+	}
+	return nil
+}
+
+// writeNewFile writes data to a new file; it never replaces an existing one.
+// The data is written to a temporary file first and linked into place, so a
+// reader never sees a partial file.
+func writeNewFile(name string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(name), ".kfuzz-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Link(tmp.Name(), name); err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return fmt.Errorf("%s already exists; not overwriting it", name)
+		}
+		return err
+	}
+	return nil
+}
+
+func runGen(e *env, args []string) error {
+	c := commands["gen"]
+	fs := newFlagSet(e, c)
+	spec := fs.String("grammar", "", "grammar `file` or built-in name")
+	n := fs.Int("n", 10, "number of inputs")
+	seed := fs.Uint64("seed", 1, "random seed; the same seed gives the same inputs")
+	maxDepth := fs.Int("max-depth", grammar.DefaultMaxDepth, "maximum derivation depth (nested nonterminals)")
+	maxSize := fs.Int("max-size", grammar.DefaultMaxSize, "maximum derivation tree size (nodes)")
+	start := fs.String("start", "", "generate from this nonterminal instead of the start symbol")
+	quote := fs.Bool("quote", false, "print each input as a Go-quoted string (one line per input, always)")
+	dir := fs.String("o", "", "write one file per input into `dir` instead of printing them")
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	var opts []grammar.CompileOption
+	if *start != "" {
+		opts = append(opts, grammar.WithStart(*start))
+	}
+	gr, err := loadGraph(*spec, opts...)
+	if err != nil {
+		return err
+	}
+	gen := grammar.NewGenerator(gr, *seed)
+	gen.MaxDepth, gen.MaxSize = *maxDepth, *maxSize
+	out := &output{e: e, dir: *dir, quote: *quote, prefix: "input-"}
+	if err := out.init(); err != nil {
+		return err
+	}
+	for range *n {
+		t, err := gen.Generate()
+		if err != nil {
+			return err
+		}
+		if err := out.write(t.Bytes()); err != nil {
+			return err
+		}
+	}
+	return out.close()
+}
+
+func runCoverSet(e *env, args []string) error {
+	c := commands["cover-set"]
+	fs := newFlagSet(e, c)
+	spec := fs.String("grammar", "", "grammar `file` or built-in name")
+	k := fs.Int("k", 2, "path length k")
+	closeOff := fs.String("close", "terse", "how to complete trees: terse (shortest) or random (bounded random)")
+	seed := fs.Uint64("seed", 1, "random seed for -close random")
+	quote := fs.Bool("quote", false, "print each input as a Go-quoted string")
+	dir := fs.String("o", "", "write one file per input into `dir`")
+	if _, err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	gr, err := loadGraph(*spec)
+	if err != nil {
+		return err
+	}
+	var closeFn grammar.CloseFunc
+	switch *closeOff {
+	case "terse":
+		closeFn = grammar.CloseTerse
+	case "random":
+		closeFn = grammar.NewGenerator(gr, *seed).Complete
+	default:
+		return fmt.Errorf("-close must be terse or random, not %q", *closeOff)
+	}
+	forest, err := gr.CoveringForest(*k, closeFn)
+	if err != nil {
+		return err
+	}
+	out := &output{e: e, dir: *dir, quote: *quote, prefix: "cover-"}
+	if err := out.init(); err != nil {
+		return err
+	}
+	for _, t := range forest {
+		if err := out.write(t.Bytes()); err != nil {
+			return err
+		}
+	}
+	if err := out.close(); err != nil {
+		return err
+	}
+	pt, err := gr.PathTable(*k)
+	if err != nil {
+		return err
+	}
+	covered, total := pt.Coverage(*k, forest...)
+	fmt.Fprintf(e.stderr, "%d inputs cover %d of %d %d-paths\n", len(forest), covered, total, *k)
+	return nil
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// kfuzz runs the command line in-process and returns stdout, stderr and the
+// exit status.
+func kfuzz(t *testing.T, args ...string) (stdout, stderr string, code int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = run(&env{stdout: &out, stderr: &errb, stdin: strings.NewReader("")}, args)
+	return out.String(), errb.String(), code
+}
+
+func TestHelpAndUnknown(t *testing.T) {
+	out, _, code := kfuzz(t, "help")
+	if code != 0 || !strings.Contains(out, "gen") || !strings.Contains(out, "grammar check") {
+		t.Errorf("help: code %d, output:\n%s", code, out)
+	}
+	if _, errOut, code := kfuzz(t, "frobnicate"); code != 2 || !strings.Contains(errOut, "unknown command") {
+		t.Errorf("unknown command: code %d, stderr %q", code, errOut)
+	}
+	if _, errOut, code := kfuzz(t, "gen", "-nosuchflag"); code != 2 || !strings.Contains(errOut, "usage: kfuzz gen") {
+		t.Errorf("bad flag: code %d, stderr %q", code, errOut)
+	}
+}
+
+func TestGenDeterministicAndFiles(t *testing.T) {
+	a, _, code := kfuzz(t, "gen", "-grammar", "json", "-n", "20", "-seed", "5", "-quote")
+	b, _, _ := kfuzz(t, "gen", "-grammar", "json", "-n", "20", "-seed", "5", "-quote")
+	c, _, _ := kfuzz(t, "gen", "-grammar", "json", "-n", "20", "-seed", "6", "-quote")
+	if code != 0 || a != b || a == c {
+		t.Fatalf("gen is not deterministic per seed (code %d)", code)
+	}
+	if n := strings.Count(a, "\n"); n != 20 {
+		t.Errorf("-quote printed %d lines for 20 inputs", n)
+	}
+	dir := t.TempDir()
+	if _, errOut, code := kfuzz(t, "gen", "-grammar", "expr", "-n", "5", "-o", dir); code != 0 {
+		t.Fatalf("gen -o: %s", errOut)
+	}
+	files, _ := os.ReadDir(dir)
+	if len(files) != 5 {
+		t.Fatalf("gen -o wrote %d files, want 5", len(files))
+	}
+	// A second run must not overwrite the files of the first.
+	if _, errOut, code := kfuzz(t, "gen", "-grammar", "expr", "-n", "5", "-seed", "9", "-o", dir); code == 0 || !strings.Contains(errOut, "already exists") {
+		t.Errorf("gen -o into a full directory: code %d, stderr %q", code, errOut)
+	}
+}
+
+func TestCoverSet(t *testing.T) {
+	dir := t.TempDir()
+	_, errOut, code := kfuzz(t, "cover-set", "-grammar", "expr", "-k", "2", "-o", dir)
+	if code != 0 || !strings.Contains(errOut, "cover 125 of 125 2-paths") {
+		t.Fatalf("cover-set: code %d, stderr %q", code, errOut)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "cover-*"))
+	if want := strings.Fields(errOut)[0]; len(files) == 0 || strconv.Itoa(len(files)) != want {
+		t.Fatalf("cover-set wrote %d files, said %s", len(files), want)
+	}
+}
+
+func TestGrammarCheck(t *testing.T) {
+	out, errOut, code := kfuzz(t, "grammar", "check", "expr")
+	if code != 0 || !strings.Contains(out, "2-paths:     125") || !strings.Contains(out, "start:       <Expr>") {
+		t.Errorf("grammar check expr: code %d\n%s%s", code, out, errOut)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.bnf")
+	os.WriteFile(bad, []byte("<start> ::= <a> \"x\" ;\n<b> ::= \"y\" ;\n<c> ::= <c> ;\n"), 0o666)
+	_, errOut, code = kfuzz(t, "grammar", "check", bad)
+	if code == 0 || !strings.Contains(errOut, "bad.bnf:1:13") {
+		t.Errorf("grammar check of a broken grammar: code %d, stderr:\n%s", code, errOut)
+	}
+}
