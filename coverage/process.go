@@ -188,6 +188,9 @@ func (p *Process) Measure(f func()) (Result, error) {
 // MeasureInto is Measure storing the result in res. It reuses res.Funcs
 // and res.Counts if they belong to p's table, so that measuring many inputs
 // allocates nothing; callers keep what they need (res.Funcs.Clone()).
+//
+// If f calls runtime.Goexit (as t.FailNow does), MeasureInto does not
+// return, but res holds the coverage up to that point.
 func (p *Process) MeasureInto(res *Result, f func()) (err error) {
 	if res.Counts == nil || res.Counts.table != p.table {
 		res.Counts = NewCounts(p.table)

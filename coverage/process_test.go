@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -124,6 +125,25 @@ func TestMeasurePanic(t *testing.T) {
 	}
 	if got := res.Funcs.String(); got != "{example.com/a.F1}" {
 		t.Errorf("coverage up to the panic: %s", got)
+	}
+}
+
+func TestMeasureGoexit(t *testing.T) {
+	p, ctrs := fakeProcess(t, syntheticMeta("example.com/a", 2, 1))
+	var res Result
+	returned := false
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		p.MeasureInto(&res, func() {
+			ctrs[0][0]++
+			runtime.Goexit()
+		})
+		returned = true
+	}()
+	<-done
+	if returned || res.Funcs == nil || res.Funcs.String() != "{example.com/a.F0}" {
+		t.Errorf("returned %v, functions %v", returned, res.Funcs)
 	}
 }
 
