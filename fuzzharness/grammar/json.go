@@ -485,21 +485,26 @@ const maxJSONClass = 1024
 //
 // Constructs the JSON form lacks are expanded into fresh helper
 // nonterminals, named after their rule with a numeric suffix (<expr-1>,
-// <expr-2>, ...) and listed right after it: a nested alternation becomes a
-// helper with one expansion per alternative; a character class becomes a
-// helper (or, as a whole rule body, the rule itself) with one expansion per
-// character; X* becomes <h> with expansions "" and "X<h>"; X+ or X{n,}
-// becomes <h> with "X"(n times) and "X<h>"; X? and X{n,m} become a helper
-// listing or chaining the allowed counts. Literal text that would read as a
+// <expr-2>, ...) and listed right after it. Alternatives of alternatives
+// are flattened into one list, and an alternation inside a concatenation
+// becomes a helper with one expansion per alternative. A character class
+// becomes a helper (or, as a whole rule body, the rule itself) with one
+// expansion per character. X* becomes <h> with the expansions "" and "X<h>";
+// X+ and X{n,} become <h> with "X" (n times) and "X<h>"; X?, X{n} and X{n,m}
+// become a helper that lists the allowed counts, or for more than 8 of them
+// chains optional helpers. Literal text that ParseJSON would read as a
 // reference, such as the "<b>" of an HTML grammar, has its '<' replaced by
-// a reference to a helper <lt> that expands to "<".
+// a reference to a helper <lt> that expands to "<". (Readers that follow
+// the Fuzzing Book's pattern <[^<> ]*> also take "<>" and "<a\tb>" for
+// references; ParseJSON does not.)
 //
-// The start rule is listed first unless it is named "start". JSON fails for
-// what the form cannot hold: literals that are not valid UTF-8, byte classes
-// with bytes above 0x7F, classes of more than 1024 characters, malformed
-// quantifiers and nonterminal names, and a grammar with a rule <start> that
-// is not its start symbol. For a grammar returned by ParseJSON,
-// ParseJSON(g.JSON()) is Equal to g.
+// The start rule is moved to the front unless it is named "start". JSON
+// fails for what the form cannot hold: literals that are not valid UTF-8,
+// byte classes with bytes above 0x7F, classes of more than 1024 characters,
+// malformed quantifiers and nonterminal names, a grammar with a rule
+// <start> that is not its start symbol, and expansions that would exceed
+// about a million rules and parts in all. For a grammar returned by
+// ParseJSON, ParseJSON(g.JSON()) is Equal to g.
 func (g *Grammar) JSON() ([]byte, error) {
 	x := &jsonExporter{names: make(map[string]bool), next: make(map[string]int)}
 	defined := make(map[string]Pos)

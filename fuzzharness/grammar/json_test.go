@@ -420,6 +420,10 @@ func TestJSONExportErrors(t *testing.T) {
 		{`<a> ::= [\x80-\xff] ;`, `f:1:9: byte class [\x80-\xff] has bytes above 0x7F, which the JSON form cannot hold`},
 		{`<a> ::= "x" [^a] ;`, `f:1:13: class [^a] has 1112063 characters: expected at most 1024 to list in the JSON form`},
 		{`<a> ::= "x"{3,2} ;`, `f:1:9: invalid repetition {3,2}`},
+		{`<a> ::= ("a" "b" "c" "d" "e" "f" "g" "h" "i" "j" "k" "l" "m" "n" "o" "p"){65536} ;`,
+			`f:1:9: grammar too large for the JSON form: expected at most 1048576 rules and expansion parts in all`},
+		{`<a> ::= "x"{0,65536}{0,65536}{0,65536}{0,65536}{0,65536}{0,65536}{0,65536}{0,65536}{0,65536}{0,65536}{0,65536}{0,65536}{0,65536}{0,65536}{0,65536}{0,65536} ;`,
+			`f:1:9: grammar too large for the JSON form: expected at most 1048576 rules and expansion parts in all`},
 		{`<a> ::= <start> ; <start> ::= "x" ; <a> ::= "y" ;`, `f:1:37: duplicate definition of <a>: first defined at f:1:1`},
 	}
 	for _, tt := range tests {

@@ -780,12 +780,13 @@ func (p *bnfParser) parseSeq(after string) (Expr, int) {
 }
 
 func (p *bnfParser) parsePostfix() (Expr, int) {
+	start := p.tok.pos // a quantified group starts at its '('
 	x, depth := p.parseAtom()
 	if x == nil {
 		return nil, 0
 	}
 	for {
-		r := &Repeat{X: x, P: x.Position()}
+		r := &Repeat{X: x, P: start}
 		switch p.tok.kind {
 		case bnfQuest:
 			r.Min, r.Max = 0, 1

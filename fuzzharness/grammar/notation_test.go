@@ -381,3 +381,34 @@ func TestNotationNesting(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+func TestNotationPositions(t *testing.T) {
+	src := "<a> ::= \"x\" (\"y\" \"z\")* |\n  [a-z]{2} ;"
+	g, err := Parse("p", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a := g.Rules[0].Expr.(*Alt)
+	first := a.X[0].(*Seq)
+	group := first.X[1].(*Repeat)
+	inner := group.X.(*Seq)
+	class := a.X[1].(*Repeat)
+	for _, tt := range []struct {
+		what string
+		x    Expr
+		want string
+		at   byte // the source byte at the position
+	}{
+		{"alternation", a, "p:1:9", '"'},
+		{"sequence", first, "p:1:9", '"'},
+		{"quantified group", group, "p:1:13", '('},
+		{"sequence in the group", inner, "p:1:14", '"'},
+		{"quantified class", class, "p:2:3", '['},
+		{"class", class.X, "p:2:3", '['},
+	} {
+		p := tt.x.Position()
+		if p.String() != tt.want || src[p.Offset] != tt.at {
+			t.Errorf("%s at %s (offset %d), want %s at %q", tt.what, p, p.Offset, tt.want, tt.at)
+		}
+	}
+}
