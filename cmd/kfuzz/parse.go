@@ -1,0 +1,122 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+func init() {
+	register(&command{
+		name:  "parse",
+		usage: "-grammar FILE|NAME [-start NAME] [-tree] [-all] [-kpaths K] [-identity occurrence|nonterminal] [-max-items N] FILE...",
+		short: "parse input files with a grammar: accept or reject each, print derivation trees and k-paths",
+		run:   runParse,
+	})
+}
+
+// runParse parses every file (or standard input for "-") with the Earley
+// parser. Accepted files print "FILE: ok" with the number of parses if
+// there is more than one; rejected ones print "FILE:line:col: ..." on
+// stderr and make the exit status 1.
+func runParse(e *env, args []string) error {
+	c := commands["parse"]
+	fs := newFlagSet(e, c)
+	spec := fs.String("grammar", "", "grammar `file` or built-in name")
+	start := fs.String("start", "", "parse from nonterminal `name` instead of the start symbol")
+	tree := fs.Bool("tree", false, "print the derivation tree (the first, if the input is ambiguous)")
+	all := fs.Bool("all", false, "with -tree, show synthetic nodes (alternations, sequences, quantifiers) too")
+	k := fs.Int("kpaths", 0, "print the l-paths for l = 1..`K` present in any derivation")
+	identity := fs.String("identity", "occurrence", "node identity for k-paths: occurrence (TRIBBLE) or nonterminal (ISLa)")
+	maxItems := fs.Int("max-items", 0, "bound on Earley items and links per input (0: the parser's default)")
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		fs.Usage()
+		return errUsage
+	}
+	if *k < 0 {
+		return fmt.Errorf("-kpaths must not be negative")
+	}
+	var id grammar.Identity
+	switch *identity {
+	case "occurrence":
+		id = grammar.ByOccurrence
+	case "nonterminal":
+		id = grammar.ByNonterminal
+	default:
+		return fmt.Errorf("-identity must be occurrence or nonterminal, not %q", *identity)
+	}
+	gr, err := loadGraph(*spec, grammar.WithIdentity(id))
+	if err != nil {
+		return err
+	}
+	opts := []grammar.ParserOption{grammar.MaxItems(*maxItems)}
+	if *start != "" {
+		opts = append(opts, grammar.ParseFrom(*start))
+	}
+	p, err := grammar.NewParser(gr, opts...)
+	if err != nil {
+		return err
+	}
+	var pt *grammar.PathTable
+	if *k > 0 {
+		if pt, err = gr.PathTable(*k); err != nil {
+			return err
+		}
+	}
+	rejected := 0
+	for _, name := range files {
+		data, err := readInput(e, name)
+		if err != nil {
+			return err
+		}
+		f, err := p.Parse(data)
+		var se *grammar.SyntaxError
+		switch {
+		case errors.As(err, &se):
+			fmt.Fprintf(e.stderr, "%s:%v\n", name, err)
+			rejected++
+			continue
+		case err != nil:
+			fmt.Fprintf(e.stderr, "%s: %v\n", name, err)
+			rejected++
+			continue
+		}
+		switch {
+		case f.Infinite():
+			fmt.Fprintf(e.stdout, "%s: ok (ambiguous: infinitely many parses)\n", name)
+		case f.Count() > 1:
+			fmt.Fprintf(e.stdout, "%s: ok (ambiguous: %d parses)\n", name, f.Count())
+		default:
+			fmt.Fprintf(e.stdout, "%s: ok\n", name)
+		}
+		if *tree {
+			if err := f.Tree().Format(e.stdout, *all); err != nil {
+				return err
+			}
+		}
+		if pt != nil {
+			for _, id := range pt.ForestPathIDs(f) {
+				fmt.Fprintf(e.stdout, "\t%s\n", pt.Path(id).Format(gr))
+			}
+		}
+	}
+	if rejected > 0 {
+		return &exitError{code: 1, err: fmt.Errorf("%d of %d inputs rejected", rejected, len(files))}
+	}
+	return nil
+}
+
+// readInput reads the named file, or standard input for "-".
+func readInput(e *env, name string) ([]byte, error) {
+	if name == "-" {
+		return io.ReadAll(e.stdin)
+	}
+	return os.ReadFile(name)
+}

@@ -1,0 +1,794 @@
+package grammar
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unicode/utf8"
+)
+
+// A Parser is an Earley parser for a grammar graph. It accepts every grammar
+// that Compile accepts — empty rules, left and right recursion, cycles,
+// quantifiers, character classes and ambiguity — and returns all
+// derivations of an input as a shared packed parse forest (a Forest), from
+// which trees in grammar-graph terms, the number of parses and k-paths are
+// taken.
+//
+// The parser works on bytes. It compiles the graph into a grammar of byte
+// terminals: a rune class matches one UTF-8 encoded character of its set (so
+// invalid UTF-8 never matches it), a byte class matches one byte. It uses
+// Aycock and Horspool's handling of nullable symbols, one byte of lookahead
+// to skip items that cannot take part in a parse, and Leo's optimization,
+// which keeps right recursion linear. On an unambiguous grammar parsing takes
+// time and memory linear in the input.
+//
+// # Bounds
+//
+// Memory grows with the number of Earley items and forest links, about 20
+// bytes each: typically 3 to 10 per input byte on unambiguous grammars
+// (60 to 200 bytes per input byte), but up to quadratic in the input length
+// for ambiguous ones, and the number of links up to cubic. MaxItems bounds
+// their total (default DefaultMaxItems, about 1.3 GB); Parse fails with an
+// error wrapping ErrItemLimit when a parse would exceed it.
+//
+// A Parser is safe for concurrent use; scratch buffers are reused between
+// parses.
+type Parser struct {
+	g        *egrammar
+	graph    *Graph
+	start    *Node
+	maxItems int
+	pool     sync.Pool // *parseState
+
+	itemsPerByte atomic.Uint32 // items per input byte of the last large parse, times 16
+}
+
+// DefaultMaxItems is the default bound on Earley items plus forest links of
+// one parse (see MaxItems).
+const DefaultMaxItems = 1 << 26
+
+// ErrItemLimit is wrapped by the error Parse returns when the parse of an
+// input would need more items than the parser's MaxItems.
+var ErrItemLimit = errors.New("grammar: Earley item limit exceeded")
+
+// A ParserOption configures NewParser.
+type ParserOption func(*parserConfig)
+
+type parserConfig struct {
+	start    string
+	maxItems int
+}
+
+// ParseFrom makes the parser recognize the nonterminal name instead of the
+// graph's start symbol. The rule must be part of the graph (reachable from
+// the start symbol the graph was compiled with; see WithStart). Trees then
+// have the right-hand side of that rule as their root.
+func ParseFrom(name string) ParserOption {
+	return func(c *parserConfig) { c.start = name }
+}
+
+// MaxItems bounds the number of Earley items plus forest links of one
+// parse, and with it the memory a parse takes (about 20 bytes each). Zero or
+// less means DefaultMaxItems.
+func MaxItems(n int) ParserOption {
+	return func(c *parserConfig) { c.maxItems = n }
+}
+
+// NewParser returns a parser for gr. It fails if the start symbol chosen by
+// ParseFrom is not part of the graph, or if the grammar is too large once
+// bounded quantifiers are expanded (x{0,65536} of a long element).
+func NewParser(gr *Graph, opts ...ParserOption) (*Parser, error) {
+	var cfg parserConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
+	start := gr.Root
+	if cfg.start != "" {
+		start = gr.RHS(cfg.start)
+		if start == nil {
+			return nil, fmt.Errorf("grammar: nonterminal <%s> is not part of the grammar graph", cfg.start)
+		}
+	}
+	if cfg.maxItems <= 0 {
+		cfg.maxItems = DefaultMaxItems
+	}
+	g, err := compileEarley(gr, start)
+	if err != nil {
+		return nil, err
+	}
+	return &Parser{g: g, graph: gr, start: start, maxItems: cfg.maxItems}, nil
+}
+
+// Graph returns the grammar graph the parser parses with.
+func (p *Parser) Graph() *Graph { return p.graph }
+
+// Start returns the graph node the parser's trees are rooted at: the
+// right-hand side of the start rule.
+func (p *Parser) Start() *Node { return p.start }
+
+// Parse parses input and returns the forest of all its derivations. If the
+// input is not in the language, the error is a *SyntaxError. If the parse
+// would exceed the parser's MaxItems, the error wraps ErrItemLimit. The
+// forest keeps a copy of input.
+func (p *Parser) Parse(input []byte) (*Forest, error) {
+	s := p.getState()
+	defer p.putState(s)
+	s.input = slices.Clone(input)
+	s.links = true
+	// Allocate about what the last parse needed per byte, which avoids both
+	// regrowing the item array and reserving much more than is used.
+	perByte := float64(p.itemsPerByte.Load()) / 16
+	if perByte == 0 {
+		perByte = 4
+	}
+	s.items = make([]item, 0, min(int(perByte*1.1*float64(len(input)))+64, p.maxItems))
+	s.xlinks, s.multi = nil, nil
+	root, err := s.run()
+	if err != nil {
+		return nil, err
+	}
+	if len(input) >= 1024 {
+		p.itemsPerByte.Store(uint32(16 * len(s.items) / len(input)))
+	}
+	f := &Forest{g: p.g, start: p.start, input: s.input, items: s.items, links: s.xlinks, multi: s.multi, root: root}
+	if len(s.leos) > 0 {
+		if err := s.materializeLeo(f); err != nil {
+			return nil, err
+		}
+	}
+	s.items, s.xlinks, s.multi, s.input = nil, nil, nil, nil
+	return f, nil
+}
+
+// Recognize reports whether input is in the language: it returns nil if it
+// is, a *SyntaxError if it is not, and an error wrapping ErrItemLimit if the
+// parse would exceed the parser's MaxItems. It builds no forest and reuses
+// its memory between calls, so it is faster than Parse.
+func (p *Parser) Recognize(input []byte) error {
+	s := p.getState()
+	defer p.putState(s)
+	s.input = input
+	s.links = false
+	s.items, s.xlinks, s.multi = s.items[:0], s.xlinks[:0], s.multi[:0]
+	_, err := s.run()
+	s.input = nil
+	return err
+}
+
+func (p *Parser) getState() *parseState {
+	if s, _ := p.pool.Get().(*parseState); s != nil {
+		return s
+	}
+	return &parseState{g: p.g, maxItems: p.maxItems, predStamp: make([]uint32, p.g.numNT),
+		ruleGen: make([]uint32, len(p.g.dots)), ruleItem: make([]int32, len(p.g.dots))}
+}
+
+// putState returns s to the pool; the pool drops it, with its buffers, at
+// the next garbage collections.
+func (p *Parser) putState(s *parseState) {
+	s.leos = s.leos[:0]
+	p.pool.Put(s)
+}
+
+// An item is an Earley item with its first forest link inline: the dotted
+// rule (never at dot 0: predicted items are not stored), the origin, and a
+// link (pred, child) giving one derivation of the part before the dot:
+// pred is the item before the last symbol was advanced over (-1 if that was
+// at dot 0) and child what that symbol derived (see the child* encoding).
+type item struct {
+	rule, origin int32
+	pred, child  int32
+}
+
+// An xlink is a further derivation of an item that has more than one. The
+// xlinks of a parse are sorted by item, and the items that have any are
+// marked in a bitmap.
+type xlink struct {
+	item, pred, child int32
+}
+
+// Link children: a complete item (>= 0), a scanned byte, the ε-derivations
+// of nonterminal B (childEps - B), or a Leo chain (childEps - numNT - k,
+// only during parsing).
+const (
+	childNone int32 = -1
+	childTerm int32 = -2
+	childEps  int32 = -3
+)
+
+// A group lists the items of one Earley set that wait for one nonterminal.
+// A waiting item is an item index, or ^rule for a rule predicted in the
+// group's set (at dot 0, so not stored).
+type group struct {
+	sym, start, n int32
+	set           int32
+	top           int32 // Leo: -2 not computed, -1 no path, else the top group
+	depth         int32 // Leo: the number of steps to top
+}
+
+type scanEntry struct{ rule, origin, pred int32 }
+
+type leoLink struct{ group, bottom int32 }
+
+type wpair struct{ sym, item int32 }
+
+// parseState is the state of one parse; its buffers are reused.
+type parseState struct {
+	g        *egrammar
+	maxItems int
+	input    []byte
+	links    bool
+
+	items  []item
+	xlinks []xlink
+	multi  []uint64 // bitmap of the items with xlinks
+	xstart int      // the first xlink of the current set
+	nlinks int      // further links made, also when they are not kept
+
+	setStart   []int32 // set j is items[setStart[j]:setStart[j+1]]
+	waiters    []int32
+	groups     []group
+	groupStart []int32 // groups of set j are groups[groupStart[j]:groupStart[j+1]]
+	leos       []leoLink
+
+	scanIn, scanOut []scanEntry
+	wpairs          []wpair
+	leoPath         []int32
+	predQueue       []int32
+	predStamp       []uint32
+	stamp           uint32
+
+	// dedup of the current set: the first item of each rule, and a hash
+	// table (rule, origin) -> item for the others
+	ruleGen  []uint32
+	ruleItem []int32
+	hkeys    []uint64
+	hvals    []int32
+	hgen     []uint32
+	gen      uint32
+	hused    int
+
+	// the current set
+	set      int32
+	la       int  // lookahead byte, or -1 at the end of the input
+	filter   bool // use the lookahead
+	overflow bool
+}
+
+// run parses s.input and returns the accepting item.
+func (s *parseState) run() (int32, error) {
+	n := len(s.input)
+	s.setStart = append(s.setStart[:0], 0)
+	s.groupStart = append(s.groupStart[:0], 0)
+	s.waiters, s.groups, s.leos = s.waiters[:0], s.groups[:0], s.leos[:0]
+	s.xstart, s.nlinks = 0, 0
+	s.scanIn, s.scanOut = s.scanIn[:0], s.scanOut[:0]
+	s.overflow = false
+	s.filter = true
+	for j := 0; ; j++ {
+		s.beginSet(j)
+		if j == 0 {
+			s.predictRule(s.g.rootDot)
+		} else {
+			for _, e := range s.scanIn {
+				s.add(e.rule, e.origin, e.pred, childTerm)
+			}
+			if int(s.setStart[j]) == len(s.items) {
+				return -1, s.syntaxError(j)
+			}
+		}
+		s.process()
+		if s.overflow {
+			return -1, s.limitError(j)
+		}
+		s.finishSet()
+		if j == n {
+			break
+		}
+		if len(s.scanOut) == 0 {
+			return -1, s.syntaxError(j)
+		}
+		s.scanIn, s.scanOut = s.scanOut, s.scanIn[:0]
+	}
+	root := s.lookup(s.g.rootDot+1, 0)
+	if root < 0 {
+		return -1, s.syntaxError(n)
+	}
+	return root, nil
+}
+
+// beginSet starts Earley set j.
+func (s *parseState) beginSet(j int) {
+	s.set = int32(j)
+	if len(s.setStart) == j {
+		s.setStart = append(s.setStart, int32(len(s.items)))
+	}
+	s.la = -1
+	if j < len(s.input) {
+		s.la = int(s.input[j])
+	}
+	s.stamp++
+	if s.stamp == 0 {
+		clear(s.predStamp)
+		s.stamp = 1
+	}
+	s.gen++
+	if s.gen == 0 {
+		clear(s.hgen)
+		clear(s.ruleGen)
+		s.gen = 1
+	}
+	s.hused = 0
+	if s.hkeys == nil {
+		s.growHash(64)
+	}
+}
+
+func (s *parseState) growHash(size int) {
+	old := s.hkeys
+	oldv, oldg := s.hvals, s.hgen
+	s.hkeys = make([]uint64, size)
+	s.hvals = make([]int32, size)
+	s.hgen = make([]uint32, size)
+	s.hused = 0
+	for i, k := range old {
+		if oldg[i] == s.gen {
+			s.hinsert(k, oldv[i])
+		}
+	}
+}
+
+func hashKey(k uint64) uint64 {
+	k ^= k >> 29
+	k *= 0xbf58476d1ce4e5b9
+	k ^= k >> 32
+	return k
+}
+
+func (s *parseState) hinsert(k uint64, v int32) {
+	mask := uint64(len(s.hkeys) - 1)
+	for h := hashKey(k) & mask; ; h = (h + 1) & mask {
+		if s.hgen[h] != s.gen {
+			s.hgen[h], s.hkeys[h], s.hvals[h] = s.gen, k, v
+			s.hused++
+			return
+		}
+	}
+}
+
+// lookup returns the item of the current set with the given rule and
+// origin, or -1.
+func (s *parseState) lookup(rule, origin int32) int32 {
+	if s.ruleGen[rule] != s.gen {
+		return -1
+	}
+	if i := s.ruleItem[rule]; s.items[i].origin == origin {
+		return i
+	}
+	k := uint64(uint32(rule))<<32 | uint64(uint32(origin))
+	mask := uint64(len(s.hkeys) - 1)
+	for h := hashKey(k) & mask; ; h = (h + 1) & mask {
+		if s.hgen[h] != s.gen {
+			return -1
+		}
+		if s.hkeys[h] == k {
+			return s.hvals[h]
+		}
+	}
+}
+
+// add adds the item (rule, origin) with the link (pred, child) to the
+// current set, or only the link if the item is there. Items are found by
+// rule first (most rules occur once in a set) and by rule and origin in a
+// hash table otherwise. With the lookahead on, items that cannot take part
+// in a parse are dropped.
+func (s *parseState) add(rule, origin, pred, child int32) {
+	if s.filter {
+		if s.la >= 0 {
+			if s.g.viable[rule][s.la>>6]&(1<<(s.la&63)) == 0 {
+				return
+			}
+		} else if s.g.dots[rule].flags&dotViableEOF == 0 {
+			return
+		}
+	}
+	idx := int32(len(s.items))
+	if s.ruleGen[rule] != s.gen {
+		s.ruleGen[rule], s.ruleItem[rule] = s.gen, idx
+		s.items = append(s.items, item{rule: rule, origin: origin, pred: pred, child: child})
+		return
+	}
+	if first := s.ruleItem[rule]; s.items[first].origin == origin {
+		s.link(first, pred, child)
+		return
+	}
+	k := uint64(uint32(rule))<<32 | uint64(uint32(origin))
+	mask := uint64(len(s.hkeys) - 1)
+	h := hashKey(k) & mask
+	for s.hgen[h] == s.gen {
+		if s.hkeys[h] == k {
+			s.link(s.hvals[h], pred, child)
+			return
+		}
+		h = (h + 1) & mask
+	}
+	s.items = append(s.items, item{rule: rule, origin: origin, pred: pred, child: child})
+	s.hgen[h], s.hkeys[h], s.hvals[h] = s.gen, k, idx
+	s.hused++
+	if 2*s.hused > len(s.hkeys) {
+		s.growHash(2 * len(s.hkeys))
+	}
+}
+
+// link adds the link (pred, child) to item i.
+func (s *parseState) link(i, pred, child int32) {
+	s.nlinks++
+	if s.links {
+		s.xlinks = append(s.xlinks, xlink{item: i, pred: pred, child: child})
+		for int(i>>6) >= len(s.multi) {
+			s.multi = append(s.multi, 0)
+		}
+		s.multi[i>>6] |= 1 << (i & 63)
+	}
+}
+
+// process runs the Earley closure of the current set: prediction,
+// completion and the advance over nullable symbols. Items waiting for a
+// terminal go to scanOut.
+func (s *parseState) process() {
+	g := s.g
+	j := s.set
+	limit := s.maxItems
+	i := int(s.setStart[j])
+	for {
+		for ; i < len(s.items); i++ {
+			if len(s.items)+s.nlinks > limit {
+				s.overflow = true
+				return
+			}
+			it := &s.items[i]
+			rule, origin := it.rule, it.origin
+			d := &g.dots[rule]
+			switch next := d.next; {
+			case next == dotEnd:
+				if origin != j {
+					s.complete(int32(i), d.lhs, origin)
+				}
+			case next < 0:
+				s.scanOut = append(s.scanOut, scanEntry{rule: rule + 1, origin: origin, pred: int32(i)})
+			default:
+				s.wpairs = append(s.wpairs, wpair{sym: next, item: int32(i)})
+				s.needPrediction(next)
+				if d.flags&dotNullNext != 0 {
+					s.add(rule+1, origin, int32(i), childEps-next)
+				}
+			}
+		}
+		if len(s.predQueue) == 0 {
+			return
+		}
+		a := s.predQueue[len(s.predQueue)-1]
+		s.predQueue = s.predQueue[:len(s.predQueue)-1]
+		s.predict(a)
+	}
+}
+
+// needPrediction queues nonterminal a for prediction in the current set,
+// once.
+func (s *parseState) needPrediction(a int32) {
+	if s.predStamp[a] != s.stamp {
+		s.predStamp[a] = s.stamp
+		s.predQueue = append(s.predQueue, a)
+	}
+}
+
+// predict predicts the productions of nonterminal a that can start with
+// the lookahead.
+func (s *parseState) predict(a int32) {
+	g := s.g
+	if !s.filter {
+		for _, p := range g.ntProds[a] {
+			s.predictRule(g.prodBase[p])
+		}
+		return
+	}
+	if s.la < 0 || !g.ntFirst[a].has(byte(s.la)) {
+		return
+	}
+	if tab := g.ntPredict[a]; tab != nil {
+		for _, r := range tab[257+tab[s.la] : 257+tab[s.la+1]] {
+			s.predictRule(r)
+		}
+		return
+	}
+	for _, p := range g.ntProds[a] {
+		if g.prodFst[p].has(byte(s.la)) {
+			s.predictRule(g.prodBase[p])
+		}
+	}
+}
+
+// predictRule predicts dotted rule r (at dot 0) in the current set. The
+// predicted item itself is not stored: if it waits for a terminal it goes
+// to scanOut, if it waits for a nonterminal it joins that nonterminal's
+// group as ^r.
+func (s *parseState) predictRule(r int32) {
+	j := s.set
+	d := &s.g.dots[r]
+	switch next := d.next; {
+	case next == dotEnd:
+		// An empty production: its derivation is the nonterminal's ε-forest.
+	case next < 0:
+		s.scanOut = append(s.scanOut, scanEntry{rule: r + 1, origin: j, pred: -1})
+	default:
+		s.wpairs = append(s.wpairs, wpair{sym: next, item: ^r})
+		s.needPrediction(next)
+		if d.flags&dotNullNext != 0 {
+			s.add(r+1, j, -1, childEps-next)
+		}
+	}
+}
+
+// waiter returns the dotted rule, origin and link predecessor of the
+// waiting item w of a group of set j.
+func (s *parseState) waiter(w, j int32) (rule, origin, pred int32) {
+	if w < 0 {
+		return ^w, j, -1
+	}
+	it := &s.items[w]
+	return it.rule, it.origin, w
+}
+
+// complete advances the items of set origin waiting for a over the complete
+// item c of the current set.
+func (s *parseState) complete(c, a, origin int32) {
+	gi := s.findGroup(origin, a)
+	if gi < 0 {
+		return
+	}
+	if top := s.leoTop(gi, origin); top >= 0 {
+		tg := &s.groups[top]
+		rule, orig, pred := s.waiter(s.waiters[tg.start], tg.set)
+		s.leos = append(s.leos, leoLink{group: gi, bottom: c})
+		s.add(rule+1, orig, pred, childEps-int32(s.g.numNT)-int32(len(s.leos)-1))
+		return
+	}
+	gr := s.groups[gi]
+	for _, w := range s.waiters[gr.start : gr.start+gr.n] {
+		rule, orig, pred := s.waiter(w, origin)
+		s.add(rule+1, orig, pred, c)
+	}
+}
+
+// findGroup returns the group of set j waiting for a, or -1.
+func (s *parseState) findGroup(j, a int32) int32 {
+	lo, hi := s.groupStart[j], s.groupStart[j+1]
+	if hi-lo <= 8 {
+		for i := lo; i < hi; i++ {
+			if s.groups[i].sym == a {
+				return i
+			}
+		}
+		return -1
+	}
+	for lo < hi {
+		m := int32(uint32(lo+hi) >> 1)
+		if s.groups[m].sym < a {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < s.groupStart[j+1] && s.groups[lo].sym == a {
+		return lo
+	}
+	return -1
+}
+
+// leoEligible reports whether group gi has a single waiting item, whose
+// symbol after the dot is the last of its production: completing it
+// completes that item, deterministically.
+func (s *parseState) leoEligible(gi int32) bool {
+	gr := &s.groups[gi]
+	if gr.n != 1 {
+		return false
+	}
+	rule, _, _ := s.waiter(s.waiters[gr.start], gr.set)
+	return s.g.dots[rule].flags&dotPenult != 0
+}
+
+// leoMinChain is the shortest deterministic reduction path that Leo's
+// optimization skips. Shorter paths are completed item by item, which costs
+// at most leoMinChain items per completion and keeps right recursion linear
+// without the bookkeeping of a Leo link for every short path.
+const leoMinChain = 8
+
+// leoTop returns the topmost group of the deterministic reduction path
+// starting at group gi of set j, if that path has at least leoMinChain
+// steps, and -1 otherwise. A path continues from a group whose single
+// waiting item (A -> α . B, k) has k < j to the group of set k waiting for
+// A, if that is eligible too.
+func (s *parseState) leoTop(gi, j int32) int32 {
+	if t := s.groups[gi].top; t != -2 {
+		if t >= 0 && s.groups[gi].depth < leoMinChain {
+			return -1
+		}
+		return t
+	}
+	if !s.leoEligible(gi) {
+		s.groups[gi].top = -1
+		return -1
+	}
+	// Walk up the path until a group whose top is known or that ends it.
+	path := append(s.leoPath[:0], gi)
+	cur := gi
+	var top, depth int32
+	for {
+		rule, origin, _ := s.waiter(s.waiters[s.groups[cur].start], j)
+		next := int32(-1)
+		if origin < j {
+			next = s.findGroup(origin, s.g.dots[rule].lhs)
+			if next >= 0 && !s.leoEligible(next) {
+				next = -1
+			}
+		}
+		if next < 0 {
+			top, depth = cur, 0
+			break
+		}
+		if t := s.groups[next].top; t != -2 {
+			if t == -1 {
+				top, depth = next, 1
+			} else {
+				top, depth = t, s.groups[next].depth+1
+			}
+			break
+		}
+		path = append(path, next)
+		cur, j = next, origin
+	}
+	// depth is now the number of steps from the last group of path to top.
+	for k := len(path) - 1; k >= 0; k-- {
+		p := path[k]
+		if p == top {
+			s.groups[p].top = -1
+		} else {
+			s.groups[p].top, s.groups[p].depth = top, depth
+		}
+		depth++
+	}
+	s.leoPath = path
+	if t := s.groups[gi].top; t >= 0 && s.groups[gi].depth >= leoMinChain {
+		return t
+	}
+	return -1
+}
+
+// finishSet sorts the waiting items of the current set into groups, and
+// the set's xlinks by item (they only link items of the set, so all xlinks
+// stay sorted).
+func (s *parseState) finishSet() {
+	if xs := s.xlinks[s.xstart:]; len(xs) > 1 {
+		slices.SortStableFunc(xs, func(a, b xlink) int { return int(a.item) - int(b.item) })
+	}
+	s.xstart = len(s.xlinks)
+	ws := s.wpairs
+	switch {
+	case len(ws) > 8:
+		slices.SortFunc(ws, func(a, b wpair) int { return int(a.sym) - int(b.sym) })
+	case len(ws) > 1:
+		for i := 1; i < len(ws); i++ {
+			for k := i; k > 0 && ws[k].sym < ws[k-1].sym; k-- {
+				ws[k], ws[k-1] = ws[k-1], ws[k]
+			}
+		}
+	}
+	for i := 0; i < len(ws); {
+		k := i
+		for k < len(ws) && ws[k].sym == ws[i].sym {
+			s.waiters = append(s.waiters, ws[k].item)
+			k++
+		}
+		s.groups = append(s.groups, group{sym: ws[i].sym, start: int32(len(s.waiters) - (k - i)), n: int32(k - i), set: s.set, top: -2})
+		i = k
+	}
+	s.groupStart = append(s.groupStart, int32(len(s.groups)))
+	s.wpairs = ws[:0]
+}
+
+func (s *parseState) limitError(j int) error {
+	return fmt.Errorf("%w: more than %d items and links at offset %d of %d; raise MaxItems or shorten the input",
+		ErrItemLimit, s.maxItems, j, len(s.input))
+}
+
+// A SyntaxError reports an input that the parser rejects: the first
+// position at which no derivation of a prefix of the input can be extended.
+type SyntaxError struct {
+	Offset int // byte offset of the position, 0-based
+	Line   int // line of the position, 1-based
+	Col    int // column of the position in bytes, 1-based
+	// Expected are the terminals that could continue the input at Offset:
+	// quoted literals such as "true" (a literal in progress is named in
+	// full) and classes such as [0-9], sorted and without duplicates.
+	Expected []string
+	// Found is what the input holds at Offset: the character (or the byte,
+	// if it is not valid UTF-8) as a Go quoted string, or "EOF".
+	Found string
+}
+
+// Error formats the error as "line:col: unexpected X, expected one of A, B, C".
+func (e *SyntaxError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d:%d: unexpected %s", e.Line, e.Col, e.Found)
+	switch len(e.Expected) {
+	case 0:
+	case 1:
+		b.WriteString(", expected " + e.Expected[0])
+	default:
+		b.WriteString(", expected one of ")
+		b.WriteString(strings.Join(e.Expected, ", "))
+	}
+	return b.String()
+}
+
+// syntaxError builds the error for a parse that cannot extend set f. It
+// recomputes set f without lookahead to find everything that could come
+// next.
+func (s *parseState) syntaxError(f int) *SyntaxError {
+	e := &SyntaxError{Offset: f, Line: 1, Col: f + 1, Found: "EOF"}
+	in := s.input
+	if nl := strings.LastIndexByte(string(in[:f]), '\n'); nl >= 0 {
+		e.Line = 1 + strings.Count(string(in[:f]), "\n")
+		e.Col = f - nl
+	}
+	if f < len(in) {
+		if r, size := utf8.DecodeRune(in[f:]); r != utf8.RuneError || size > 1 {
+			e.Found = strconv.QuoteRune(r)
+		} else {
+			e.Found = strconv.Quote(string(in[f : f+1]))
+		}
+	}
+	// Recompute set f unfiltered. Sets before f are final; set f is rebuilt
+	// from the scanned items that started it.
+	s.filter = false
+	s.items = s.items[:s.setStart[f]]
+	s.setStart = s.setStart[:f]
+	s.groupStart = s.groupStart[:f+1]
+	s.groups = s.groups[:s.groupStart[f]]
+	s.wpairs = s.wpairs[:0]
+	s.scanOut = s.scanOut[:0]
+	links := s.links
+	s.links = false
+	s.predQueue = s.predQueue[:0]
+	s.beginSet(f)
+	if f == 0 {
+		s.predictRule(s.g.rootDot)
+	} else {
+		for _, e := range s.scanIn {
+			s.add(e.rule, e.origin, e.pred, childTerm)
+		}
+	}
+	saved := s.maxItems
+	s.maxItems = int(^uint(0) >> 1)
+	s.process()
+	s.maxItems = saved
+	s.links = links
+	s.filter = true
+	seen := map[int32]bool{}
+	for _, se := range s.scanOut {
+		d := &s.g.dots[se.rule-1]
+		lbl := s.g.prodLbl[d.prod][d.dot]
+		if lbl >= 0 && !seen[lbl] {
+			seen[lbl] = true
+			e.Expected = append(e.Expected, s.g.gr.Nodes[lbl].Label())
+		}
+	}
+	slices.Sort(e.Expected)
+	e.Expected = slices.Compact(e.Expected)
+	s.wpairs = s.wpairs[:0]
+	return e
+}

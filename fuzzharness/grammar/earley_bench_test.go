@@ -1,0 +1,170 @@
+package grammar
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// benchJSON returns a JSON document of about size bytes with a realistic
+// mix of objects, arrays, strings (with escapes and non-ASCII text),
+// numbers and literals, made from seed.
+func benchJSON(size int, seed uint64) []byte {
+	rng := rand.New(rand.NewPCG(seed, 7))
+	var b strings.Builder
+	words := []string{"alpha", "beta", "gamma", "delta", "\\u00e9t\\u00e9", "naïve", "line\\nbreak", "quote\\\"d", "tab\\t", "Zürich", "日本語"}
+	var value func(depth int)
+	str := func() {
+		b.WriteByte('"')
+		for n := 1 + rng.IntN(3); n > 0; n-- {
+			b.WriteString(words[rng.IntN(len(words))])
+			if n > 1 {
+				b.WriteByte(' ')
+			}
+		}
+		b.WriteByte('"')
+	}
+	value = func(depth int) {
+		switch k := rng.IntN(10); {
+		case k < 2 && depth < 6:
+			b.WriteString("{\n")
+			for i, n := 0, 1+rng.IntN(6); i < n; i++ {
+				if i > 0 {
+					b.WriteString(",\n")
+				}
+				b.WriteString(strings.Repeat("  ", depth+1))
+				str()
+				b.WriteString(": ")
+				value(depth + 1)
+			}
+			b.WriteString("\n" + strings.Repeat("  ", depth) + "}")
+		case k < 4 && depth < 6:
+			b.WriteByte('[')
+			for i, n := 0, rng.IntN(6); i < n; i++ {
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				value(depth + 1)
+			}
+			b.WriteByte(']')
+		case k < 6:
+			str()
+		case k < 8:
+			b.WriteString(strconv.FormatFloat(rng.NormFloat64()*1e3, 'g', -1, 64))
+		case k < 9:
+			b.WriteString(strconv.Itoa(rng.IntN(100000)))
+		default:
+			b.WriteString([]string{"true", "false", "null"}[rng.IntN(3)])
+		}
+	}
+	b.WriteString("[\n")
+	for first := true; b.Len() < size; first = false {
+		if !first {
+			b.WriteString(",\n")
+		}
+		value(1)
+	}
+	b.WriteString("\n]\n")
+	return []byte(b.String())
+}
+
+var benchSizes = []int{1 << 10, 10 << 10, 100 << 10, 1 << 20}
+
+func sizeName(n int) string {
+	if n >= 1<<20 {
+		return fmt.Sprintf("%dMB", n>>20)
+	}
+	return fmt.Sprintf("%dKB", n>>10)
+}
+
+func earleyJSONParser(b *testing.B) *Parser {
+	p, err := NewParser(MustCompile(MustBuiltin("json")))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p
+}
+
+// BenchmarkParseJSON parses JSON documents of 1 KB to 1 MB into a forest.
+// bytes/B is the memory allocated per input byte, forest/B the forest size
+// (items + links) per input byte.
+func BenchmarkParseJSON(b *testing.B) {
+	p := earleyJSONParser(b)
+	for _, size := range benchSizes {
+		in := benchJSON(size, 1)
+		if !json.Valid(in) {
+			b.Fatal("invalid benchmark input")
+		}
+		b.Run(sizeName(size), func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			var ms0, ms1 runtime.MemStats
+			runtime.ReadMemStats(&ms0)
+			cpu := processCPU()
+			var f *Forest
+			for b.Loop() {
+				var err error
+				if f, err = p.Parse(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu, len(in))
+			runtime.ReadMemStats(&ms1)
+			b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(b.N)/float64(len(in)), "alloc/B")
+			b.ReportMetric(float64(f.Size())/float64(len(in)), "forest/B")
+		})
+	}
+}
+
+// BenchmarkRecognizeJSON only recognizes (no forest).
+func BenchmarkRecognizeJSON(b *testing.B) {
+	p := earleyJSONParser(b)
+	for _, size := range benchSizes {
+		in := benchJSON(size, 1)
+		b.Run(sizeName(size), func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			cpu := processCPU()
+			for b.Loop() {
+				if err := p.Recognize(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu, len(in))
+		})
+	}
+}
+
+// BenchmarkJSONValid is the practical ceiling: encoding/json.Valid on the
+// same inputs.
+func BenchmarkJSONValid(b *testing.B) {
+	for _, size := range benchSizes {
+		in := benchJSON(size, 1)
+		b.Run(sizeName(size), func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			cpu := processCPU()
+			for b.Loop() {
+				if !json.Valid(in) {
+					b.Fatal("invalid")
+				}
+			}
+			reportCPU(b, cpu, len(in))
+		})
+	}
+}
+
+// reportCPU reports the throughput per CPU second since cpu0 (all threads
+// of the process, so garbage collection counts), which unlike MB/s does not
+// depend on how many other processes share the machine.
+func reportCPU(b *testing.B, cpu0 time.Duration, size int) {
+	cpu := processCPU() - cpu0
+	if cpu <= 0 {
+		return
+	}
+	b.ReportMetric(float64(size)*float64(b.N)/cpu.Seconds()/1e6, "cpuMB/s")
+}

@@ -1,0 +1,85 @@
+package grammar_test
+
+import (
+	"fmt"
+	"log"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+func ExampleParser() {
+	g, err := grammar.Parse("sum.bnf", []byte(`
+<sum>    ::= <sum> "+" <sum> | <number> ;
+<number> ::= [0-9]+ ;
+`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := grammar.NewParser(grammar.MustCompile(g))
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	f, err := p.Parse([]byte("1+20"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("parses:", f.Count())
+	fmt.Print(f.Tree().Outline())
+
+	// "1+2+3" can be grouped in two ways.
+	f, err = p.Parse([]byte("1+2+3"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("parses of 1+2+3:", f.Count(), "ambiguous:", f.Ambiguous())
+
+	_, err = p.Parse([]byte("1+x"))
+	fmt.Println(err)
+	// Output:
+	// parses: 1
+	// <sum>#2  "1"
+	//   <number>#5  "1"
+	//     "1"#7
+	// "+"#3
+	// <sum>#4  "20"
+	//   <number>#5  "20"
+	//     "2"#7
+	//     "0"#7
+	// parses of 1+2+3: 2 ambiguous: true
+	// 1:3: unexpected 'x', expected [0-9]
+}
+
+func ExamplePathTable_ForestPaths() {
+	// The expression grammar of TRIBBLE reads "--x" in two ways: as the
+	// decrement operator "--" applied to x, or as "-" applied to "-x". The
+	// k-paths of the input, CODEINE's features, are those of both readings.
+	gr := grammar.MustCompile(grammar.MustBuiltin("expr"), grammar.WithIdentity(grammar.ByNonterminal))
+	p, err := grammar.NewParser(gr)
+	if err != nil {
+		log.Fatal(err)
+	}
+	f, err := p.Parse([]byte("--x"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	pt, err := gr.PathTable(2)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("parses:", f.Count())
+	for _, id := range pt.ForestPathIDs(f) {
+		if pt.Length(id) == 2 {
+			fmt.Println(pt.Path(id).Format(gr))
+		}
+	}
+	// Output:
+	// parses: 2
+	// <AddExpr> -> <MultExpr>
+	// <MultExpr> -> <UnaryExpr>
+	// <UnaryExpr> -> <UnaryExpr>
+	// <UnaryExpr> -> <Identifier>
+	// <UnaryExpr> -> "-"#15
+	// <UnaryExpr> -> "--"#21
+	// <Identifier> -> "x"#8
+}

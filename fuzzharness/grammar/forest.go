@@ -1,0 +1,488 @@
+package grammar
+
+import (
+	"math"
+	"slices"
+	"sync"
+)
+
+// A Forest is a shared packed parse forest: all derivations of one input,
+// as Parser.Parse returns them. Derivations share their common parts, so a
+// forest stays small (at most cubic in the input length) even when the
+// number of derivations is exponential or, for grammars with cycles,
+// infinite. Count, Ambiguous, Tree, Trees and PathTable.ForestPaths read it
+// without enumerating derivations where they can.
+//
+// A Forest is immutable and safe for concurrent use.
+type Forest struct {
+	g     *egrammar
+	start *Node
+	input []byte
+	items []item
+	links []xlink  // further links, sorted by item
+	multi []uint64 // bitmap of the items with further links
+	root  int32
+
+	countOnce sync.Once
+	count     uint64
+	infinite  bool
+}
+
+// Input returns the parsed input. The caller must not modify it.
+func (f *Forest) Input() []byte { return f.input }
+
+// Graph returns the grammar graph the forest's trees are built from.
+func (f *Forest) Graph() *Graph { return f.g.gr }
+
+// Size returns the number of forest nodes (Earley items kept for the parse)
+// plus the number of extra derivation links: a measure of the memory the
+// forest takes, about 20 bytes a unit.
+func (f *Forest) Size() int { return len(f.items) + len(f.links) }
+
+// Count returns the number of derivation trees of the input, saturating at
+// math.MaxUint64. A forest with a cycle (a grammar that derives a
+// nonterminal from itself, A =>+ A, over some part of the input) has
+// infinitely many; then Count returns math.MaxUint64 and Infinite reports
+// true.
+func (f *Forest) Count() uint64 {
+	f.countOnce.Do(f.computeCount)
+	return f.count
+}
+
+// Infinite reports whether the input has infinitely many derivation trees.
+func (f *Forest) Infinite() bool {
+	f.countOnce.Do(f.computeCount)
+	return f.infinite
+}
+
+// Ambiguous reports whether the input has more than one derivation tree.
+func (f *Forest) Ambiguous() bool { return f.Count() > 1 }
+
+// extra returns the further links of item i.
+func (f *Forest) extra(i int32) []xlink {
+	if int(i>>6) >= len(f.multi) || f.multi[i>>6]&(1<<(i&63)) == 0 {
+		return nil
+	}
+	lo, _ := slices.BinarySearchFunc(f.links, i, func(l xlink, i int32) int { return int(l.item - i) })
+	hi := lo
+	for hi < len(f.links) && f.links[hi].item == i {
+		hi++
+	}
+	return f.links[lo:hi]
+}
+
+// forEachLink calls fn for every link of item i, the first one first.
+func (f *Forest) forEachLink(i int32, fn func(pred, child int32)) {
+	it := &f.items[i]
+	fn(it.pred, it.child)
+	for _, l := range f.extra(i) {
+		fn(l.pred, l.child)
+	}
+}
+
+// numLinks returns the number of links of item i.
+func (f *Forest) numLinks(i int32) int32 { return 1 + int32(len(f.extra(i))) }
+
+// link returns the k-th link of item i.
+func (f *Forest) link(i, k int32) (pred, child int32) {
+	if k == 0 {
+		it := &f.items[i]
+		return it.pred, it.child
+	}
+	l := f.extra(i)[k-1]
+	return l.pred, l.child
+}
+
+func (f *Forest) computeCount() {
+	const (
+		white = iota
+		gray
+		black
+	)
+	g := f.g
+	state := make([]uint8, len(f.items))
+	cnt := make([]uint64, len(f.items))
+	stack := []int32{f.root}
+	infinite := false
+	for len(stack) > 0 && !infinite {
+		i := stack[len(stack)-1]
+		switch state[i] {
+		case white:
+			state[i] = gray
+			f.forEachLink(i, func(pred, child int32) {
+				for _, x := range [2]int32{pred, child} {
+					if x < 0 {
+						continue
+					}
+					switch state[x] {
+					case white:
+						stack = append(stack, x)
+					case gray:
+						infinite = true
+					}
+				}
+				if child <= childEps && g.epsInf[childEps-child] {
+					infinite = true
+				}
+			})
+		case gray:
+			var total uint64
+			f.forEachLink(i, func(pred, child int32) {
+				c := uint64(1)
+				if pred >= 0 {
+					c = cnt[pred]
+				}
+				switch {
+				case child >= 0:
+					c = satMul64(c, cnt[child])
+				case child <= childEps:
+					c = satMul64(c, g.epsCount[childEps-child])
+				}
+				total = satAdd64(total, c)
+			})
+			cnt[i] = total
+			state[i] = black
+			stack = stack[:len(stack)-1]
+		default:
+			stack = stack[:len(stack)-1]
+		}
+	}
+	if infinite {
+		f.count, f.infinite = math.MaxUint64, true
+		return
+	}
+	f.count = cnt[f.root]
+}
+
+// Tree returns one derivation tree of the input, in grammar-graph terms:
+// its root is the right-hand side of the start rule, and for an
+// unambiguous input it is the tree a Generator derived the input from,
+// node for node. For an ambiguous input it is the first of Trees.
+func (f *Forest) Tree() *Tree {
+	b := f.newBuilder()
+	t, _ := b.build()
+	return t
+}
+
+// maxTreeAttempts bounds the derivations Trees tries per tree it returns;
+// in a cyclic forest most choices may lead into a cycle.
+const maxTreeAttempts = 64
+
+// Trees returns up to limit different derivation trees of the input, Tree
+// first. If Count is finite and at most limit, it returns all of them. A
+// cyclic forest has infinitely many trees; Trees then returns trees without
+// repeated forest nodes on a path (there are finitely many) and gives up
+// after trying maxTreeAttempts*limit+1024 choices. The trees share no nodes.
+func (f *Forest) Trees(limit int) []*Tree {
+	var out []*Tree
+	b := f.newBuilder()
+	budget := maxTreeAttempts*limit + 1024
+	for attempt := 0; len(out) < limit && attempt < budget; attempt++ {
+		b.pos = 0
+		if t, ok := b.build(); ok {
+			out = append(out, t)
+		}
+		if !b.advance() {
+			break
+		}
+	}
+	return out
+}
+
+// A kid is one right-hand side position of a production in a derivation.
+type kid struct {
+	kind       uint8 // kidTerm, kidItem or kidEps
+	ref        int32 // the complete item, or the nullable nonterminal
+	start, end int32
+}
+
+const (
+	kidTerm uint8 = iota
+	kidItem
+	kidEps
+)
+
+// A bframe is a production instance whose tree is being built.
+type bframe struct {
+	prod       int32
+	item       int32 // the complete item, or -1 for an ε-derivation
+	eps        int32 // the nonterminal of an ε-derivation
+	start, end int32
+	kids       int // offset of the kids in treeBuilder.kids; -1 until collected
+	nkids      int
+	next       int // next kid to build
+}
+
+// A treeBuilder builds one derivation tree of a forest at a time, making
+// the choice between the links of an item (or the ε-productions of a
+// nullable nonterminal) at every choice point as recorded in choices; an
+// odometer over the choices enumerates all derivations.
+type treeBuilder struct {
+	f       *Forest
+	choices []int32
+	widths  []int32
+	pos     int
+
+	frames  []bframe
+	kids    []kid
+	vals    [][]*Tree // value of each kid, parallel to kids
+	onStack []bool    // complete items on the frame stack
+	epsOn   []bool    // nonterminals with an ε-frame on the stack
+	open    []*Tree
+}
+
+func (f *Forest) newBuilder() *treeBuilder {
+	return &treeBuilder{f: f, onStack: make([]bool, len(f.items)), epsOn: make([]bool, f.g.numNT)}
+}
+
+// choose returns the choice at the next choice point with n alternatives.
+func (b *treeBuilder) choose(n int32) int32 {
+	if n <= 1 {
+		return 0
+	}
+	if b.pos < len(b.choices) {
+		c := b.choices[b.pos]
+		b.pos++
+		return c
+	}
+	b.choices = append(b.choices, 0)
+	b.widths = append(b.widths, n)
+	b.pos++
+	return 0
+}
+
+// advance moves to the next choice sequence, and reports false when all
+// have been tried.
+func (b *treeBuilder) advance() bool {
+	for i := len(b.choices) - 1; i >= 0; i-- {
+		if b.choices[i]+1 < b.widths[i] {
+			b.choices[i]++
+			b.choices, b.widths = b.choices[:i+1], b.widths[:i+1]
+			return true
+		}
+	}
+	return false
+}
+
+// build builds the derivation the current choices select. It reports false
+// if the choices lead into a cycle.
+func (b *treeBuilder) build() (*Tree, bool) {
+	f := b.f
+	b.frames, b.kids, b.vals = b.frames[:0], b.kids[:0], b.vals[:0]
+	b.pushItem(f.root, int32(len(f.input)))
+	var result []*Tree
+	ok := true
+	for len(b.frames) > 0 {
+		fr := &b.frames[len(b.frames)-1]
+		if fr.kids < 0 {
+			b.collect(fr)
+		}
+		if fr.next < fr.nkids {
+			k := b.kids[fr.kids+fr.next]
+			switch k.kind {
+			case kidItem:
+				if b.onStack[k.ref] {
+					ok = false
+				} else {
+					b.pushItem(k.ref, k.end)
+				}
+			case kidEps:
+				if b.epsOn[k.ref] {
+					ok = false
+				} else {
+					b.pushEps(k.ref, k.start)
+				}
+			default:
+				fr.next++
+			}
+			if !ok {
+				break
+			}
+			continue
+		}
+		v := b.apply(fr)
+		if fr.item >= 0 {
+			b.onStack[fr.item] = false
+		} else {
+			b.epsOn[fr.eps] = false
+		}
+		b.kids, b.vals = b.kids[:fr.kids], b.vals[:fr.kids]
+		b.frames = b.frames[:len(b.frames)-1]
+		if len(b.frames) == 0 {
+			result = v
+			break
+		}
+		parent := &b.frames[len(b.frames)-1]
+		b.vals[parent.kids+parent.next] = v
+		parent.next++
+	}
+	if !ok {
+		for _, fr := range b.frames {
+			if fr.item >= 0 {
+				b.onStack[fr.item] = false
+			} else {
+				b.epsOn[fr.eps] = false
+			}
+		}
+		return nil, false
+	}
+	return result[0], true
+}
+
+func (b *treeBuilder) pushItem(i, end int32) {
+	it := &b.f.items[i]
+	b.onStack[i] = true
+	b.frames = append(b.frames, bframe{prod: b.f.g.dots[it.rule].prod, item: i, start: it.origin, end: end, kids: -1})
+}
+
+func (b *treeBuilder) pushEps(a, at int32) {
+	g := b.f.g
+	b.epsOn[a] = true
+	ps := g.epsProds[a]
+	p := ps[b.choose(int32(len(ps)))]
+	b.frames = append(b.frames, bframe{prod: p, item: -1, eps: a, start: at, end: at, kids: -1})
+}
+
+// collect lists the kids of frame fr, choosing links along the way.
+func (b *treeBuilder) collect(fr *bframe) {
+	f := b.f
+	g := f.g
+	n := int(g.prodLen[fr.prod])
+	fr.kids, fr.nkids = len(b.kids), n
+	for range n {
+		b.kids = append(b.kids, kid{})
+		b.vals = append(b.vals, nil)
+	}
+	ks := b.kids[fr.kids:]
+	if fr.item < 0 {
+		for d := range n {
+			ks[d] = kid{kind: kidEps, ref: g.rhs[g.prodBase[fr.prod]+int32(d)], start: fr.start, end: fr.start}
+		}
+		return
+	}
+	cur, end := fr.item, fr.end
+	for d := n - 1; d >= 0; d-- {
+		pred, child := f.link(cur, b.choose(f.numLinks(cur)))
+		var k kid
+		switch {
+		case child >= 0:
+			k = kid{kind: kidItem, ref: child, start: f.items[child].origin, end: end}
+		case child == childTerm:
+			k = kid{kind: kidTerm, start: end - 1, end: end}
+		default:
+			k = kid{kind: kidEps, ref: childEps - child, start: end, end: end}
+		}
+		ks[d] = k
+		end = k.start
+		cur = pred
+	}
+}
+
+// apply runs the template of frame fr over its kids' values.
+func (b *treeBuilder) apply(fr *bframe) []*Tree {
+	f := b.f
+	nodes := f.g.gr.Nodes
+	ks := b.kids[fr.kids : fr.kids+fr.nkids]
+	vs := b.vals[fr.kids : fr.kids+fr.nkids]
+	var out []*Tree
+	base := len(b.open)
+	add := func(t *Tree) {
+		if len(b.open) > base {
+			p := b.open[len(b.open)-1]
+			p.Children = append(p.Children, t)
+		} else {
+			out = append(out, t)
+		}
+	}
+	for _, o := range f.g.prodOps[fr.prod] {
+		switch o.code {
+		case opOpen:
+			b.open = append(b.open, &Tree{Node: nodes[o.node]})
+		case opClose:
+			t := b.open[len(b.open)-1]
+			b.open = b.open[:len(b.open)-1]
+			add(t)
+		case opSlot:
+			v := vs[o.a]
+			if len(b.open) > base {
+				p := b.open[len(b.open)-1]
+				if len(p.Children) == 0 {
+					p.Children = v
+				} else {
+					p.Children = append(p.Children, v...)
+				}
+			} else if len(out) == 0 {
+				out = v
+			} else {
+				out = append(out, v...)
+			}
+		case opLit:
+			n := nodes[o.node]
+			add(&Tree{Node: n, Value: n.Lit})
+		case opSpan:
+			add(&Tree{Node: nodes[o.node], Value: string(f.input[ks[o.a].start:ks[o.b-1].end])})
+		}
+	}
+	return out
+}
+
+// materializeLeo replaces the Leo links reachable from the root of f by
+// the chains of items they stand for.
+func (s *parseState) materializeLeo(f *Forest) error {
+	g := s.g
+	leoBase := childEps - int32(g.numNT)
+	seen := make([]bool, len(f.items))
+	stack := []int32{f.root}
+	resolve := func(child int32) int32 {
+		if child > leoBase {
+			return child
+		}
+		ll := s.leos[leoBase-child]
+		gi, prev := ll.group, ll.bottom
+		top := s.groups[gi].top
+		for gi != top {
+			// Groups below the top wait with a stored item (a predicted
+			// one has its origin in its own set, which ends a path).
+			w := s.waiters[s.groups[gi].start]
+			wt := f.items[w]
+			f.items = append(f.items, item{rule: wt.rule + 1, origin: wt.origin, pred: w, child: prev})
+			seen = append(seen, false)
+			prev = int32(len(f.items) - 1)
+			gi = s.findGroup(wt.origin, g.dots[wt.rule].lhs)
+		}
+		return prev
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[i] {
+			continue
+		}
+		seen[i] = true
+		if len(f.items)+len(f.links) > s.maxItems {
+			return s.limitError(len(f.input))
+		}
+		it := &f.items[i]
+		if it.child <= leoBase {
+			c := resolve(it.child)
+			f.items[i].child = c
+		}
+		it = &f.items[i]
+		push := func(xs ...int32) {
+			for _, x := range xs {
+				if x >= 0 && !seen[x] {
+					stack = append(stack, x)
+				}
+			}
+		}
+		push(it.pred, it.child)
+		ex := f.extra(i) // a window of f.links: patched in place
+		for k := range ex {
+			if ex[k].child <= leoBase {
+				ex[k].child = resolve(ex[k].child)
+			}
+			push(ex[k].pred, ex[k].child)
+		}
+	}
+	return nil
+}
