@@ -11,6 +11,7 @@ package z3
 #endif
 #include <stdbool.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <z3.h>
 
@@ -114,12 +115,20 @@ static Z3_model kz_model(Z3_context c, Z3_solver s) {
 // kz_eval returns the value of the constant d in m, completing the model
 // if needed, with one reference; or NULL.
 static Z3_ast kz_eval(Z3_context c, Z3_model m, Z3_func_decl d) {
+	Z3_ast v = Z3_model_get_const_interp(c, m, d);
+	if (v != NULL && Z3_get_error_code(c) == Z3_OK) {
+		Z3_inc_ref(c, v);
+		if (Z3_is_string(c, v) || Z3_is_numeral_ast(c, v) || Z3_get_bool_value(c, v) != Z3_L_UNDEF) {
+			return v;
+		}
+		Z3_dec_ref(c, v);
+	}
 	Z3_ast a = Z3_mk_app(c, d, 0, NULL);
 	if (a == NULL) {
 		return NULL;
 	}
 	Z3_inc_ref(c, a);
-	Z3_ast v = NULL;
+	v = NULL;
 	bool ok = Z3_model_eval(c, m, a, true, &v);
 	if (ok && v != NULL && Z3_get_error_code(c) == Z3_OK) {
 		Z3_inc_ref(c, v);
@@ -138,44 +147,45 @@ static Z3_ast kz_eval(Z3_context c, Z3_model m, Z3_func_decl d) {
 	return v;
 }
 
-// kz_string_contains_backslash reports whether the string literal v has
-// a backslash character.
-static int kz_string_contains_backslash(Z3_context c, Z3_ast v) {
+// kz_index_of_backslash returns the index of the first backslash
+// character at or after from in the string literal v, -1 if there is none,
+// or -2 on failure.
+static long long kz_index_of_backslash(Z3_context c, Z3_ast v, unsigned from) {
 	Z3_ast bs = Z3_mk_string(c, "\\u{5c}");
 	Z3_inc_ref(c, bs);
-	Z3_ast t = Z3_mk_seq_contains(c, v, bs);
+	Z3_ast off = Z3_mk_unsigned_int(c, from, Z3_mk_int_sort(c));
+	Z3_inc_ref(c, off);
+	Z3_ast t = Z3_mk_seq_index(c, v, bs, off);
 	Z3_inc_ref(c, t);
 	Z3_ast r = Z3_simplify(c, t);
-	int res = -1;
-	if (r != NULL) {
-		Z3_lbool b = Z3_get_bool_value(c, r);
-		res = b == Z3_L_TRUE ? 1 : b == Z3_L_FALSE ? 0 : -1;
+	int64_t res = -2;
+	if (r == NULL || !Z3_is_numeral_ast(c, r) || !Z3_get_numeral_int64(c, r, &res) || res < -1) {
+		res = -2;
 	}
 	Z3_dec_ref(c, t);
+	Z3_dec_ref(c, off);
 	Z3_dec_ref(c, bs);
 	return res;
 }
 
-// kz_char_at returns the code point at index i of the string literal v,
-// or -1.
-static long kz_char_at(Z3_context c, Z3_ast v, unsigned i) {
-	Z3_ast idx = Z3_mk_unsigned_int(c, i, Z3_mk_int_sort(c));
-	Z3_inc_ref(c, idx);
-	Z3_ast at = Z3_mk_seq_at(c, v, idx);
-	Z3_inc_ref(c, at);
-	Z3_ast r = Z3_simplify(c, at);
-	long res = -1;
+// kz_substring returns the text Z3_get_string gives for the substring of
+// the string literal v of length n at offset i, or NULL. The text lasts
+// until the next call on c.
+static const char *kz_substring(Z3_context c, Z3_ast v, unsigned i, unsigned n) {
+	Z3_ast off = Z3_mk_unsigned_int(c, i, Z3_mk_int_sort(c));
+	Z3_inc_ref(c, off);
+	Z3_ast len = Z3_mk_unsigned_int(c, n, Z3_mk_int_sort(c));
+	Z3_inc_ref(c, len);
+	Z3_ast t = Z3_mk_seq_extract(c, v, off, len);
+	Z3_inc_ref(c, t);
+	Z3_ast r = Z3_simplify(c, t);
+	const char *res = NULL;
 	if (r != NULL && Z3_is_string(c, r)) {
-		Z3_string s = Z3_get_string(c, r);
-		size_t n = strlen(s);
-		if (n == 1) {
-			res = (unsigned char)s[0];
-		} else if (n > 4 && s[0] == '\\' && s[1] == 'u' && s[2] == '{' && s[n-1] == '}') {
-			res = strtol(s + 3, NULL, 16);
-		}
+		res = Z3_get_string(c, r);
 	}
-	Z3_dec_ref(c, at);
-	Z3_dec_ref(c, idx);
+	Z3_dec_ref(c, t);
+	Z3_dec_ref(c, len);
+	Z3_dec_ref(c, off);
 	return res;
 }
 
@@ -638,35 +648,56 @@ func (s *Solver) goValue(d decl, v C.Z3_ast) (any, error) {
 	return nil, fmt.Errorf("value of %s is not a %s value: %s", d.name, d.sort, C.GoString(C.Z3_ast_to_string(s.c, v)))
 }
 
-// goString decodes the string literal v exactly. Z3_get_string escapes
-// every character outside printable ASCII as \u{h} but leaves backslashes
-// as they are, so its text is ambiguous only if the string has a
-// backslash; then the characters are read one by one.
+// goString decodes the string literal v exactly. Z3_get_string's text
+// for it is ambiguous only if the string has a backslash followed by
+// "u{h}" (see decodeZ3); then the parts between backslashes are read one
+// by one.
 func (s *Solver) goString(v C.Z3_ast) (string, error) {
 	enc := C.GoString(C.Z3_get_string(s.c, v))
 	if !strings.Contains(enc, `\`) {
 		return enc, nil
 	}
-	switch C.kz_string_contains_backslash(s.c, v) {
-	case 0:
-		return decodeEscaped(enc)
-	case 1:
-	default:
-		return "", errors.New("cannot decode a string value: " + enc)
+	text, count, err := decodeZ3(enc)
+	if err != nil {
+		return "", err
 	}
+	fail := errors.New("cannot decode the string value " + enc)
 	n, ok := s.stringLength(v)
-	if !ok {
-		return "", errors.New("cannot decode a string value: " + enc)
+	switch {
+	case !ok:
+		return "", fail
+	case count == n:
+		return text, nil
 	}
-	var b []byte
-	for i := 0; i < n; i++ {
-		cp := C.kz_char_at(s.c, v, C.uint(i))
-		if cp < 0 || cp > MaxChar {
-			return "", errors.New("cannot decode a string value: " + enc)
+	var b strings.Builder
+	for i := 0; i < n; {
+		j := int(C.kz_index_of_backslash(s.c, v, C.uint(i)))
+		switch {
+		case j == -1:
+			j = n
+		case j < i || j >= n:
+			return "", fail
 		}
-		b = appendCodePoint(b, rune(cp))
+		if j > i {
+			part := C.kz_substring(s.c, v, C.uint(i), C.uint(j-i))
+			if part == nil {
+				return "", fail
+			}
+			text, count, err := decodeZ3(C.GoString(part))
+			if err != nil {
+				return "", err
+			}
+			if count != j-i {
+				return "", fail
+			}
+			b.WriteString(text)
+		}
+		if j < n {
+			b.WriteByte('\\')
+		}
+		i = j + 1
 	}
-	return string(b), nil
+	return b.String(), nil
 }
 
 // stringLength returns the length of the string literal v.

@@ -567,7 +567,7 @@ func quoteSamples() []string {
 		"", "plain", `"`, `""`, `say "hi"`, `\`, `\\`, `\u{41}`, `\u0041`, `a\u{5c}b`, `\u{`, `\ud800`,
 		"é", "日本語", "😀", "\u00ff", "\u0100", "\uffff", "\U00010000", "\U0002FFFF", "\U00030000",
 		"\U0010FFFF", "\uFFFD", "\xff\xfe", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xc3", "a\x00b",
-		"tab\there\nnewline\r\x7f", "mixed \\ é \xff \U000E0001 end",
+		"tab\there\nnewline\r\x7f", `\é\\`, "é\\", "mixed \\ é \xff \U000E0001 end",
 	}
 	all := make([]byte, 256)
 	for b := range 256 {
@@ -820,6 +820,8 @@ func FuzzQuoteRoundTrip(f *testing.F) {
 	}
 	s := newSolver(f, "x", String, "n", Int)
 	f.Fuzz(func(t *testing.T, want string) {
+		os.WriteFile("/tmp/lastinput", []byte(strconv.Quote(want)), 0o644)
 		roundTrip(t, s, want)
+		os.WriteFile("/tmp/lastinput", []byte("done"), 0o644)
 	})
 }

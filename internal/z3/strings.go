@@ -70,26 +70,31 @@ func appendCodePoint(b []byte, c rune) []byte {
 	return utf8.AppendRune(b, c)
 }
 
-// decodeEscaped decodes the text Z3 4.8.12's Z3_get_string returns for a
-// string none of whose characters is a backslash: printable ASCII as it is,
-// and \u{h} escapes (1 to 5 hexadecimal digits) for all other characters.
-func decodeEscaped(enc string) (string, error) {
+// decodeZ3 decodes the text Z3 4.8.12's Z3_get_string returns for a
+// string: characters outside printable ASCII are written as \u{h} escapes
+// (1 to 5 hexadecimal digits), and all others, the backslash included, as
+// they are. So the text is ambiguous when the string has a backslash
+// followed by "u{h}". decodeZ3 reads every \u{h} as an escape, and returns
+// the string and its number of code points: reading one of them as six or
+// more characters instead would give a longer string, so the result is
+// exact if and only if that number is the string's length.
+func decodeZ3(enc string) (string, int, error) {
 	b := make([]byte, 0, len(enc))
-	for i := 0; i < len(enc); {
+	n := 0
+	for i := 0; i < len(enc); n++ {
 		c := enc[i]
-		if c != '\\' {
-			b = append(b, c)
-			i++
+		if c < 0x20 || c >= 0x80 {
+			return "", 0, fmt.Errorf("z3: unescaped byte %#02x at byte %d of Z3 string %q", c, i, enc)
+		}
+		if cp, size, ok := parseEscape(enc[i:]); ok {
+			b = appendCodePoint(b, cp)
+			i += size
 			continue
 		}
-		cp, n, ok := parseEscape(enc[i:])
-		if !ok {
-			return "", fmt.Errorf("z3: malformed escape at byte %d of Z3 string %q", i, enc)
-		}
-		b = appendCodePoint(b, cp)
-		i += n
+		b = append(b, c)
+		i++
 	}
-	return string(b), nil
+	return string(b), n, nil
 }
 
 // parseEscape parses a \u{h} escape at the start of s, returning its code

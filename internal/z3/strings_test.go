@@ -120,9 +120,9 @@ func checkMapping(t *testing.T, s string) {
 		t.Fatalf("Quote(%q) = %s reads as %U, %v; want %U", s, q, read, err, cps)
 	}
 	if !strings.Contains(s, `\`) {
-		got, err := decodeEscaped(encodeLikeZ3(cps))
-		if err != nil || got != s {
-			t.Fatalf("decodeEscaped(%s) = %q, %v; want %q", encodeLikeZ3(cps), got, err, s)
+		got, n, err := decodeZ3(encodeLikeZ3(cps))
+		if err != nil || got != s || n != len(cps) {
+			t.Fatalf("decodeZ3(%s) = %q, %d, %v; want %q, %d", encodeLikeZ3(cps), got, n, err, s, len(cps))
 		}
 	}
 }
@@ -162,62 +162,60 @@ func TestAppendCodePoint(t *testing.T) {
 	}
 }
 
-func TestDecodeEscaped(t *testing.T) {
+func TestDecodeZ3(t *testing.T) {
 	tests := []struct {
 		in, want string
+		n        int
 		ok       bool
 	}{
-		{"", "", true},
-		{"plain text", "plain text", true},
-		{`\u{0}\u{a}\u{e9}\u{1f600}\u{dcff}`, "\x00\né😀\xff", true},
-		{`a\u{2ffff}`, "a\U0002FFFF", true},
-		{`\u{30000}`, "", false},
-		{`\u{}`, "", false},
-		{`\u{123456}`, "", false},
-		{`\u{zz}`, "", false},
-		{`\u{41`, "", false},
-		{`\x`, "", false},
-		{`\`, "", false},
+		{"", "", 0, true},
+		{"plain text", "plain text", 10, true},
+		{`\u{0}\u{a}\u{e9}\u{1f600}\u{dcff}`, "\x00\né😀\xff", 5, true},
+		{`a\u{2ffff}`, "a\U0002FFFF", 2, true},
+		// Backslashes that start no escape are characters.
+		{`\u{30000}`, `\u{30000}`, 9, true},
+		{`\u{}`, `\u{}`, 4, true},
+		{`\u{123456}`, `\u{123456}`, 10, true},
+		{`\u{zz}`, `\u{zz}`, 6, true},
+		{`\u{41`, `\u{41`, 5, true},
+		{`a\b\`, `a\b\`, 4, true},
+		// Text that may be an escape is read as one.
+		{`\u{5c}u{41}`, `\u{41}`, 6, true},
+		{"\x92", "", 0, false}, // Z3 escapes every byte outside printable ASCII
+		{"a\nb", "", 0, false},
+		{"\x7f", "\x7f", 1, true},
 	}
 	for _, tt := range tests {
-		got, err := decodeEscaped(tt.in)
-		if (err == nil) != tt.ok || got != tt.want {
-			t.Errorf("decodeEscaped(%q) = %q, %v; want %q, ok %v", tt.in, got, err, tt.want, tt.ok)
+		got, n, err := decodeZ3(tt.in)
+		if (err == nil) != tt.ok || got != tt.want || n != tt.n {
+			t.Errorf("decodeZ3(%q) = %q, %d, %v; want %q, %d, ok %v", tt.in, got, n, err, tt.want, tt.n, tt.ok)
 		}
 	}
 }
 
-func FuzzDecodeEscaped(f *testing.F) {
-	for _, s := range []string{"", `\u{41}`, `a\u{2ffff}b`, `\u{`, `\u{fffff}`} {
+// FuzzDecodeZ3 checks the claim that decodeZ3's result is exact when its
+// count is the length of the string Z3 printed.
+func FuzzDecodeZ3(f *testing.F) {
+	for _, s := range []string{"", `\u{41}`, `a\\u{2ffff}b`, `\u{`, "\xff\\u{5c}"} {
 		f.Add(s)
 	}
-	f.Fuzz(func(t *testing.T, enc string) {
-		s, err := decodeEscaped(enc)
+	f.Fuzz(func(t *testing.T, s string) {
+		cps := codePoints(s)
+		enc := encodeLikeZ3(cps)
+		got, n, err := decodeZ3(enc)
 		if err != nil {
-			return
+			t.Fatalf("decodeZ3(%q): %v", enc, err)
 		}
-		// Decoding is the inverse of Z3's encoding: encoding what was
-		// decoded gives the same code points back.
-		again, err := decodeEscaped(encodeLikeZ3(codePointsOfEscaped(t, enc)))
-		if err != nil || again != s {
-			t.Fatalf("re-encoding %q gave %q, %v; want %q", enc, again, err, s)
+		if n == len(cps) && got != s {
+			t.Fatalf("decodeZ3(%q) = %q with %d code points, the length of %q", enc, got, n, s)
+		}
+		if n > len(cps) {
+			t.Fatalf("decodeZ3(%q) counted %d code points, more than the %d of %q", enc, n, len(cps), s)
+		}
+		if !strings.Contains(s, `\`) && (n != len(cps) || got != s) {
+			t.Fatalf("decodeZ3(%q) = %q, %d; want %q, %d", enc, got, n, s, len(cps))
 		}
 	})
-}
-
-// codePointsOfEscaped returns the code points of Z3 text with \u{h} escapes.
-func codePointsOfEscaped(t *testing.T, enc string) []rune {
-	var cps []rune
-	for i := 0; i < len(enc); {
-		if cp, n, ok := parseEscape(enc[i:]); ok {
-			cps = append(cps, cp)
-			i += n
-			continue
-		}
-		cps = append(cps, rune(enc[i]))
-		i++
-	}
-	return cps
 }
 
 func TestModelAccessors(t *testing.T) {
