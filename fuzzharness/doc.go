@@ -1,0 +1,115 @@
+// Package fuzzharness makes Go's native fuzzing grammar-aware. A fuzz test
+// wraps its target in a Harness with a grammar; go test -fuzz keeps mutating
+// plain bytes, and the harness decodes every byte string into a derivation
+// tree of the grammar, so the target only ever sees structured, valid
+// inputs:
+//
+//	func FuzzCalc(f *testing.F) {
+//		g := grammar.MustBuiltin("expr")
+//		fuzzharness.New(f, g, fuzzharness.WithExamples("(x+1)*2")).
+//			Fuzz(func(t *testing.T, in fuzzharness.Input) {
+//				v, err := calc.Eval(in.String(), nil)
+//				...
+//			})
+//	}
+//
+// The harness seeds the fuzzer with a k-path covering forest of the grammar
+// (every k-path in some seed, WithKPathSeeds) and with parsed examples
+// (WithExamples); go test adds the entries of testdata/fuzz/FuzzX as usual.
+// All three modes of go test work unchanged: go test runs the seeds and
+// testdata entries as regression tests, go test -fuzz=FuzzX fuzzes, and go
+// test -run=FuzzX/NAME runs one entry. A validity predicate (WithValidity)
+// can reject decoded inputs before the target runs; rejected inputs are
+// skipped and counted (Harness.Stats). When the target fails or panics, the
+// harness logs the input, quoted, and its tree outline.
+//
+// # Decoding bytes into trees
+//
+// A Codec does the decoding. It walks the tree it builds in depth-first
+// pre-order, left to right, and makes one decision wherever the grammar
+// offers a choice: which alternative an alternation derives, how many times
+// a quantifier repeats, which member a character class derives. Nodes
+// without a choice (references, concatenations, literals, quantifiers with
+// a fixed count, classes of one member) read nothing. Each decision reads
+// the next w bytes of the input as a big-endian number v, where w is fixed
+// for the graph node: the fewest bytes that can count its options (one byte
+// for up to 256 options, two for up to 65536, three beyond). The option
+// taken is v modulo the number of options:
+//
+//   - an alternation's option 0 is the alternative with the smallest
+//     completion within the remaining depth (the one the shortest close-off
+//     takes); options 1, 2, ... are the other alternatives in grammar order;
+//   - a quantifier's option i repeats the element Min+i times, for i up to
+//     MaxRepeat (and Max-Min);
+//   - a class's option i is its i-th member in code point (byte) order.
+//
+// So a byte flip changes one decision only: decisions read fixed-size
+// chunks at positions that depend only on the decisions before them, and as
+// long as the changed decision keeps the tree's shape (a different digit,
+// character or operator), every later decision reads the same bytes as
+// before. Past the end of the input every decision reads zeros, which is
+// the shortest close-off: alternatives with the smallest completion,
+// quantifiers at their minimum, classes at their first member. Hence the
+// empty input decodes to the smallest tree, and appending zeros to an input
+// changes nothing.
+//
+// The chunk is one byte, and wide decisions take several, because the
+// fuzzer mutates bytes: with one byte per ordinary decision, nearly every
+// mutation of Go's fuzzer (flip, replace, insert, delete a byte) changes
+// exactly one decision. A fixed width of three bytes for every decision,
+// which the widest classes need, would triple every input and let most
+// mutations hit bytes that mean nothing. Three bytes count 16,777,216
+// options, more than the 1,112,064 Unicode scalar values, so every member of
+// every class (for example [^"\\], all of Unicode but two characters) can be
+// chosen, including any character of a parsed example; there is no
+// limitation here.
+//
+// Decoding keeps TRIBBLE's bounds exactly as grammar.Generator does: a table
+// of the least size of a subtree at each node within each remaining depth
+// lets it commit, before every decision, the least size of everything still
+// to derive. An alternative or a repetition count that would break
+// MaxDepth or MaxSize is replaced by the shortest alternative or by the
+// largest count that fits. Every byte string therefore decodes to a complete
+// tree within the Bounds, and Codec.Encode inverts decoding: every complete
+// tree within the bounds, whether generated, a k-path seed or parsed from an
+// example, encodes to bytes that decode to exactly that tree.
+//
+// What bytes mean depends on the grammar (its rules, their order and the
+// start symbol) and on the bounds: corpus entries decode to the same inputs
+// only under the same grammar and bounds. Adding or reordering alternatives
+// changes the meaning of stored entries.
+//
+// # Measure mode
+//
+// Tools such as kfuzz cover need to run a fuzz test's own target over chosen
+// inputs, inside the user's test binary, with coverage instrumentation added
+// by an overlay. Environment variables switch Fuzz into that mode:
+//
+//   - KFUZZ_INPUTS (EnvInputs) names a file of JSON lines, each an
+//     InputRecord ({"id": ..., "data": base64 bytes} or {"id": ..., "text":
+//     input}), or a corpus directory of go test fuzz v1 files (one []byte or
+//     string value each). Fuzz then adds exactly these inputs with f.Add and
+//     runs the target once over each, in order, instead of seeding and
+//     fuzzing; entries of testdata/fuzz are ignored. A panic is recovered and
+//     recorded; the run goes on with the next input.
+//   - KFUZZ_OUT (EnvOut) names a file to which one Record per input is
+//     appended as a JSON line: the input, its status (pass, fail, panic,
+//     skip, invalid, timeout, error), the panic message and stack, the
+//     duration, and whatever the hook put in Run.Extra.
+//   - KFUZZ_TIMEOUT (EnvTimeout) limits each input (default 10s). Because
+//     a running goroutine cannot be stopped, a timeout is recorded and the
+//     process exits with status 3 (TimeoutExitCode); the caller starts it
+//     again with the inputs after the one that timed out.
+//   - KFUZZ_GRAMMAR_OUT (EnvGrammarOut) names a file to which Fuzz appends a
+//     Description of the harness (its grammar in the notation, start symbol,
+//     bounds and seed options) as a JSON line; unless KFUZZ_INPUTS is set
+//     too, the fuzz test is then skipped. Description.Codec rebuilds the
+//     harness's codec from it.
+//
+// A MeasureHook set with SetMeasureHook (typically from an init function in
+// a file that the tool adds to the test package) is called with Begin right
+// before and End right after each input, so that it can reset and read
+// coverage counters. The data flows one way: fuzzharness calls the hook and
+// knows nothing of coverage. Run the test binary with -test.run='^FuzzX$'
+// and a large -test.timeout in this mode.
+package fuzzharness

@@ -1,0 +1,96 @@
+package fuzzharness_test
+
+import (
+	"fmt"
+
+	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+// A fuzz test wraps its target in a harness:
+//
+//	func FuzzCalc(f *testing.F) {
+//		g := grammar.MustBuiltin("expr")
+//		fuzzharness.New(f, g, fuzzharness.WithExamples("(x+1)*2")).
+//			Fuzz(func(t *testing.T, in fuzzharness.Input) {
+//				if _, err := calc.Eval(in.String(), nil); err != nil { ... }
+//			})
+//	}
+//
+// go test -fuzz=FuzzCalc then mutates bytes, and the harness decodes each
+// byte string with its Codec into an input of the grammar before calling
+// the target. This example shows that decoding.
+func ExampleNew() {
+	gr := grammar.MustCompile(grammar.MustBuiltin("expr"))
+	codec, err := fuzzharness.NewCodec(gr)
+	if err != nil {
+		panic(err)
+	}
+	for _, data := range [][]byte{
+		nil,                                     // no bytes: the shortest input
+		{0x01},                                  // the expression is a sum, closed off shortest
+		{0x01, 0x00, 0x00, 0x06, 0x00, 0x07},    // its left operand a number of one digit, 7
+		{0x01, 0x00, 0x00, 0x06, 0x02, 0x07},    // ... of three digits
+		{0x01, 0x00, 0x00, 0x06, 0x00, 0x07, 1}, // the operator is the second one
+		{0x01, 0x00, 0x00, 0x06, 0x00, 0x11},    // 0x11 = 17 wraps around the ten digits
+	} {
+		fmt.Printf("% x -> %q\n", data, codec.Decode(data))
+	}
+	// Output:
+	//  -> "x"
+	// 01 -> "x+x"
+	// 01 00 00 06 00 07 -> "7+x"
+	// 01 00 00 06 02 07 -> "700+x"
+	// 01 00 00 06 00 07 01 -> "7-x"
+	// 01 00 00 06 00 11 -> "7+x"
+}
+
+// Example inputs and generated trees encode to bytes that decode to exactly
+// the same tree, so they can be seeds of the fuzzer.
+func ExampleCodec_Encode() {
+	gr := grammar.MustCompile(grammar.MustBuiltin("expr"))
+	codec, err := fuzzharness.NewCodec(gr)
+	if err != nil {
+		panic(err)
+	}
+	tree, err := codec.Parse("(x+1)*2")
+	if err != nil {
+		panic(err)
+	}
+	data, err := codec.Encode(tree)
+	if err != nil {
+		panic(err)
+	}
+	in := codec.Decode(data)
+	fmt.Printf("%d bytes -> %q, same tree: %v\n", len(data), in, in.Tree().Equal(tree))
+
+	_, err = codec.Parse("(x+1)*")
+	fmt.Println(err)
+	// Output:
+	// 18 bytes -> "(x+1)*2", same tree: true
+	// 1:7: unexpected EOF, expected one of "(", "+", "++", "-", "--", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "x", "y", "z"
+}
+
+// Seeds returns the seeds a harness adds: here the 1-path covering forest,
+// in which every symbol of the grammar occurs, and an example. A plain
+// string fuzz target can add their text to start from the same inputs.
+func ExampleSeeds() {
+	g, err := grammar.Parse("sign.bnf", []byte(`
+		<num>  ::= "-"? <digits> ;
+		<digits> ::= [0-9]+ | "0x" [0-9a-f]+ ;
+	`))
+	if err != nil {
+		panic(err)
+	}
+	seeds, err := fuzzharness.Seeds(grammar.MustCompile(g), fuzzharness.WithKPathSeeds(1), fuzzharness.WithExamples("-0xff"))
+	if err != nil {
+		panic(err)
+	}
+	for _, t := range seeds {
+		fmt.Printf("%q\n", t)
+	}
+	// Output:
+	// "-0"
+	// "0x0"
+	// "-0xff"
+}

@@ -1,0 +1,382 @@
+package fuzzharness
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/seed72891827/kfuzz/corpus"
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+var exprGraph = grammar.MustCompile(grammar.MustBuiltin("expr"))
+
+// helperEnv selects what FuzzHelper does in a child process.
+const helperEnv = "FUZZHARNESS_HELPER"
+
+// recordingHook puts the order of its calls into Run.Extra.
+type recordingHook struct{ calls int }
+
+func (h *recordingHook) Begin(r *Run) {
+	h.calls++
+	r.Extra = map[string]int{"begin": h.calls}
+}
+
+func (h *recordingHook) End(r *Run) {
+	h.calls++
+	m, _ := r.Extra.(map[string]int)
+	if m == nil {
+		m = map[string]int{}
+	}
+	m["end"] = h.calls
+	r.Extra = m
+}
+
+// FuzzHelper is the fuzz test that the tests below run in a child process
+// (the test binary itself) to see the harness from the outside, as go test
+// runs it. Outside such a child it skips.
+func FuzzHelper(f *testing.F) {
+	mode := os.Getenv(helperEnv)
+	switch mode {
+	case "":
+		f.Skip("run by the harness tests in a child process")
+	case "fail":
+		NewGraph(f, exprGraph, WithKPathSeeds(0), WithExamples("(x+1)*2", "7")).FuzzString(func(t *testing.T, s string) {
+			if strings.Contains(s, "(") {
+				t.Errorf("found a parenthesis")
+			}
+		})
+	case "panic":
+		NewGraph(f, exprGraph, WithKPathSeeds(0), WithExamples("7", "(x+1)*2")).Fuzz(func(t *testing.T, in Input) {
+			if strings.Contains(in.String(), "(") {
+				panic("boom")
+			}
+		})
+	case "validity":
+		valid := func(t *grammar.Tree) bool { return !strings.Contains(t.String(), "+") }
+		NewGraph(f, exprGraph, WithKPathSeeds(0), WithExamples("1+2", "3", "x+y", "z"), WithValidity(valid)).FuzzString(func(t *testing.T, s string) {
+			if strings.Contains(s, "+") {
+				t.Errorf("the target ran on %q", s)
+			}
+		})
+	case "badexample":
+		NewGraph(f, exprGraph, WithExamples("1+2", "1+*2")).FuzzString(func(t *testing.T, s string) {})
+	case "measure":
+		SetMeasureHook(&recordingHook{})
+		valid := func(t *grammar.Tree) bool { return t.String() != "6" }
+		NewGraph(f, exprGraph, WithValidity(valid)).FuzzString(func(t *testing.T, s string) {
+			switch s {
+			case "2":
+				t.Error("two")
+			case "3":
+				panic("three")
+			case "4":
+				t.Skip("four")
+			case "5":
+				time.Sleep(time.Hour)
+			}
+		})
+	default:
+		f.Fatalf("unknown %s=%q", helperEnv, mode)
+	}
+}
+
+// runHelper runs FuzzHelper in a child process with the mode and extra
+// environment and returns its output and exit code.
+func runHelper(t *testing.T, mode string, env []string, args ...string) (string, int) {
+	t.Helper()
+	args = append([]string{"-test.run=^FuzzHelper$", "-test.v", "-test.count=1"}, args...)
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(append(os.Environ(), helperEnv+"="+mode), env...)
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if err != nil {
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) {
+			t.Fatal(err)
+		}
+		code = ee.ExitCode()
+	}
+	return string(out), code
+}
+
+func TestFailureIsReported(t *testing.T) {
+	out, code := runHelper(t, "fail", nil)
+	if code == 0 {
+		t.Fatalf("the failing fuzz test passed:\n%s", out)
+	}
+	for _, want := range []string{
+		"--- FAIL: FuzzHelper/seed#0",
+		"found a parenthesis",
+		`fuzzharness: the target failed on this input (7 bytes): "(x+1)*2"`,
+		`<AddExpr>#0  "(x+1)*2"`,
+		`"("#`,
+		"--- PASS: FuzzHelper/seed#1",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestPanicIsReportedAndRaised(t *testing.T) {
+	out, code := runHelper(t, "panic", nil)
+	if code == 0 {
+		t.Fatalf("the panicking fuzz test passed:\n%s", out)
+	}
+	for _, want := range []string{
+		"--- PASS: FuzzHelper/seed#0",
+		`fuzzharness: the target panicked on this input (7 bytes): "(x+1)*2"`,
+		`<AddExpr>#0  "(x+1)*2"`,
+		"panic: boom",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestValidityRejects(t *testing.T) {
+	out, code := runHelper(t, "validity", nil)
+	if code != 0 {
+		t.Fatalf("exit code %d:\n%s", code, out)
+	}
+	for _, want := range []string{
+		"--- SKIP: FuzzHelper/seed#0",
+		"--- PASS: FuzzHelper/seed#1",
+		"--- SKIP: FuzzHelper/seed#2",
+		"--- PASS: FuzzHelper/seed#3",
+		"the validity predicate rejected 2 of 4 inputs (50.0%)",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestBadExampleIsFatal(t *testing.T) {
+	out, code := runHelper(t, "badexample", nil)
+	if code == 0 {
+		t.Fatalf("the fuzz test passed:\n%s", out)
+	}
+	want := `fuzzharness: example 2 "1+*2": 1:3: unexpected '*', expected one of "(", "+"`
+	if !strings.Contains(out, want) {
+		t.Errorf("the output lacks %q:\n%s", want, out)
+	}
+}
+
+// writeInputs writes measure-mode input records.
+func writeInputs(t *testing.T, recs ...InputRecord) string {
+	t.Helper()
+	var b bytes.Buffer
+	for _, r := range recs {
+		data, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(data)
+		b.WriteByte('\n')
+	}
+	path := filepath.Join(t.TempDir(), "inputs.jsonl")
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+func text(s string) *string { return &s }
+
+func mustEncode(t *testing.T, c *Codec, s string) []byte {
+	t.Helper()
+	tr, err := c.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := c.Encode(tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+func readRecords(t *testing.T, path string) []Record {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := ReadRecords(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func TestMeasureMode(t *testing.T) {
+	c, err := NewCodec(exprGraph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := writeInputs(t,
+		InputRecord{ID: "one", Text: text("1")},
+		InputRecord{ID: "two", Data: mustEncode(t, c, "2")},
+		InputRecord{ID: "three", Text: text("3")},
+		InputRecord{ID: "four", Text: text("4")},
+		InputRecord{ID: "bad", Text: text("1+")},
+		InputRecord{ID: "six", Text: text("6")},
+		InputRecord{ID: "one again", Text: text("1")},
+		InputRecord{ID: "empty"},
+	)
+	// An entry of testdata/fuzz would run too; the measure mode ignores it.
+	dir := t.TempDir()
+	if _, _, err := corpus.Add(filepath.Join(dir, "testdata", "fuzz", "FuzzHelper"), mustEncode(t, c, "2")); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "records.jsonl")
+	cmd := exec.Command(os.Args[0], "-test.run=^FuzzHelper$", "-test.count=1")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), helperEnv+"=measure", EnvInputs+"="+inputs, EnvOut+"="+out)
+	output, _ := cmd.CombinedOutput()
+	recs := readRecords(t, out)
+	got := map[string]Record{}
+	for _, r := range recs {
+		got[r.ID] = r
+		if r.Target != "FuzzHelper" {
+			t.Errorf("record %+v has target %q", r, r.Target)
+		}
+	}
+	if len(recs) != 8 {
+		t.Fatalf("got %d records, want 8:\n%+v\n%s", len(recs), recs, output)
+	}
+	for _, tc := range []struct {
+		id     string
+		index  int
+		input  string
+		status Status
+		msg    string
+	}{
+		{"one", 0, "1", StatusPass, ""},
+		{"two", 1, "2", StatusFail, ""},
+		{"three", 2, "3", StatusPanic, "three"},
+		{"four", 3, "4", StatusSkip, ""},
+		{"bad", 4, "1+", StatusError, "unexpected EOF"},
+		{"six", 5, "6", StatusInvalid, ""},
+		{"one again", 6, "1", StatusPass, ""},
+		{"empty", 7, "x", StatusPass, ""},
+	} {
+		r := got[tc.id]
+		if r.Index != tc.index || r.Input != tc.input || r.Status != tc.status || !strings.Contains(r.Message, tc.msg) {
+			t.Errorf("record %q = %+v, want index %d, input %q, status %s, message with %q", tc.id, r, tc.index, tc.input, tc.status, tc.msg)
+		}
+		ran := tc.status != StatusError && tc.status != StatusInvalid
+		extra, _ := r.Extra.(map[string]any)
+		if ran != (extra != nil && extra["begin"] != nil && extra["end"] != nil) {
+			t.Errorf("record %q: Extra %v, want begin and end calls: %v", tc.id, r.Extra, ran)
+		}
+		if tc.status == StatusPanic && !strings.Contains(r.Stack, "goroutine") {
+			t.Errorf("record %q has no stack: %+v", tc.id, r)
+		}
+	}
+	// Begin and End alternate, in input order.
+	last := 0.0
+	for _, r := range recs {
+		if extra, ok := r.Extra.(map[string]any); ok {
+			b, e := extra["begin"].(float64), extra["end"].(float64)
+			if b != last+1 || e != b+1 {
+				t.Errorf("record %q: begin %v, end %v after %v", r.ID, b, e, last)
+			}
+			last = e
+		}
+	}
+}
+
+func TestMeasureTimeout(t *testing.T) {
+	inputs := writeInputs(t,
+		InputRecord{ID: "one", Text: text("1")},
+		InputRecord{ID: "five", Text: text("5")},
+		InputRecord{ID: "seven", Text: text("7")},
+	)
+	out := filepath.Join(t.TempDir(), "records.jsonl")
+	output, code := runHelper(t, "measure", []string{EnvInputs + "=" + inputs, EnvOut + "=" + out, EnvTimeout + "=200ms"})
+	if code != TimeoutExitCode {
+		t.Errorf("exit code %d, want %d:\n%s", code, TimeoutExitCode, output)
+	}
+	recs := readRecords(t, out)
+	if len(recs) != 2 || recs[0].Status != StatusPass || recs[1].Status != StatusTimeout || recs[1].ID != "five" {
+		t.Fatalf("records %+v, want a pass and a timeout", recs)
+	}
+	if d := time.Duration(recs[1].DurationNS); d < 200*time.Millisecond {
+		t.Errorf("timeout after %v, want at least 200ms", d)
+	}
+}
+
+func TestMeasureCorpusDir(t *testing.T) {
+	c, err := NewCodec(exprGraph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	names := map[string]string{}
+	for _, v := range []any{mustEncode(t, c, "1"), "2", mustEncode(t, c, "(3)")} {
+		name, _, err := corpus.Add(dir, v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		names[name] = map[bool]string{true: "text"}[func() bool { _, ok := v.(string); return ok }()]
+	}
+	out := filepath.Join(t.TempDir(), "records.jsonl")
+	output, _ := runHelper(t, "measure", []string{EnvInputs + "=" + dir, EnvOut + "=" + out})
+	recs := readRecords(t, out)
+	if len(recs) != 3 {
+		t.Fatalf("records %+v, want 3:\n%s", recs, output)
+	}
+	inputs := map[string]Status{}
+	for _, r := range recs {
+		if _, ok := names[r.ID]; !ok {
+			t.Errorf("record ID %q is not a corpus file name", r.ID)
+		}
+		inputs[r.Input] = r.Status
+	}
+	if inputs["1"] != StatusPass || inputs["2"] != StatusFail || inputs["(3)"] != StatusPass {
+		t.Errorf("statuses %v", inputs)
+	}
+}
+
+func TestGrammarOut(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "grammar.jsonl")
+	out, code := runHelper(t, "validity", []string{EnvGrammarOut + "=" + path})
+	if code != 0 || !strings.Contains(out, "--- SKIP: FuzzHelper") {
+		t.Fatalf("exit code %d, want the fuzz test skipped:\n%s", code, out)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ds, err := ReadDescriptions(f)
+	if err != nil || len(ds) != 1 {
+		t.Fatalf("ReadDescriptions: %v, %v", ds, err)
+	}
+	d := ds[0]
+	if d.Target != "FuzzHelper" || d.Start != "Expr" || !d.Validity || d.K != 0 || len(d.Examples) != 4 ||
+		d.Bounds != (Bounds{DefaultMaxDepth, DefaultMaxSize, DefaultMaxRepeat}) {
+		t.Errorf("description %+v", d)
+	}
+	c2, err := d.Codec()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := NewCodec(exprGraph)
+	for _, data := range [][]byte{nil, {1, 2, 3}, bytes.Repeat([]byte{0x9d, 7}, 50)} {
+		if a, b := c.Decode(data).String(), c2.Decode(data).String(); a != b {
+			t.Errorf("the described codec decodes %x to %q, the original to %q", data, b, a)
+		}
+	}
+}

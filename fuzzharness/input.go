@@ -1,0 +1,94 @@
+package fuzzharness
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+// An Input is one structured input: the text a derivation tree derives,
+// together with the tree. Codec.Decode makes one from fuzzer bytes; the
+// harness passes one to the fuzz target.
+type Input struct {
+	s  string
+	b  []byte
+	st *inputState
+}
+
+// inputState is the part of an Input that the tree is built into on demand.
+type inputState struct {
+	tree  *grammar.Tree
+	used  int
+	codec *Codec // with raw: the tree is yet to be decoded
+	raw   []byte
+}
+
+// String returns the input text.
+func (in Input) String() string { return in.s }
+
+// Bytes returns the input text as bytes. The slice belongs to the caller,
+// who may modify it; it is the same slice on every call, and modifying it
+// changes neither String nor the tree.
+func (in Input) Bytes() []byte { return in.b }
+
+// Len returns the length of the input text in bytes.
+func (in Input) Len() int { return len(in.s) }
+
+// Tree returns the derivation tree of the input. The harness builds it on
+// the first call, not while decoding, unless a validity predicate needs it;
+// every call returns the same tree. The tree must not be modified while the
+// harness may still use it (during the fuzz target's call). Tree is not safe
+// for concurrent use with itself on the first call.
+func (in Input) Tree() *grammar.Tree {
+	st := in.st
+	if st == nil {
+		return nil
+	}
+	if st.tree == nil && st.codec != nil {
+		st.tree = st.codec.Decode(st.raw).Tree()
+		st.codec, st.raw = nil, nil
+	}
+	return st.tree
+}
+
+// Used returns how many bytes the decisions read: bytes after them do not
+// influence the input. It is more than the length of the decoded data if the
+// decisions ran past its end and read zeros.
+func (in Input) Used() int {
+	if in.st == nil {
+		return 0
+	}
+	return in.st.used
+}
+
+// maxOutlineLines bounds the tree outline that Describe prints.
+const maxOutlineLines = 200
+
+// Describe returns a report of the input for humans: its length, the text
+// quoted as a Go string, and the outline of its tree (grammar.Tree.Outline),
+// cut after a few hundred lines.
+func (in Input) Describe() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "input (%d bytes): %s\n", len(in.s), strconv.Quote(in.s))
+	tree := in.Tree()
+	if tree == nil {
+		return b.String()
+	}
+	b.WriteString("tree:\n")
+	outline := tree.Outline()
+	lines := strings.SplitAfter(outline, "\n")
+	if len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	for i, l := range lines {
+		if i == maxOutlineLines {
+			fmt.Fprintf(&b, "  ... (%d more lines)\n", len(lines)-i)
+			break
+		}
+		b.WriteString("  ")
+		b.WriteString(l)
+	}
+	return b.String()
+}

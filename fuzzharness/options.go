@@ -1,0 +1,97 @@
+package fuzzharness
+
+import "github.com/seed72891827/kfuzz/fuzzharness/grammar"
+
+// Default bounds of a harness and a Codec. MaxDepth is that of
+// grammar.Generator. MaxRepeat is larger than the Generator's, because the
+// fuzzer picks counts uniformly and example inputs often repeat more than
+// four times (the characters of a JSON string, the digits of a number).
+// MaxSize is smaller than the Generator's: every byte of a harness input
+// makes a decision, so inputs up to MaxSize nodes keep hundreds of
+// meaningful bytes, and go test -fuzz minimizes every input that finds new
+// coverage with an algorithm quadratic in its length. With 2000 nodes, the
+// fuzzer spent most of its time minimizing (see kfuzz eval harness).
+const (
+	DefaultMaxDepth  = grammar.DefaultMaxDepth
+	DefaultMaxSize   = 500
+	DefaultMaxRepeat = 16
+	// DefaultK is the k of the k-path covering forest added as seeds.
+	DefaultK = 2
+)
+
+// Bounds limit the trees that a Codec decodes and encodes. A tree is within
+// the bounds when its Tree.Depth is at most MaxDepth, its Tree.Size at most
+// MaxSize, and every quantifier of it repeats its element at most MaxRepeat
+// times beyond the quantifier's minimum. Decoding always yields a tree within
+// the bounds; encoding accepts exactly the complete trees within them.
+type Bounds struct {
+	MaxDepth  int `json:"max_depth"`
+	MaxSize   int `json:"max_size"`
+	MaxRepeat int `json:"max_repeat"`
+}
+
+// An Option configures a Harness, a Codec or Seeds. Options that concern
+// only the harness (seeds, validity) are ignored by a Codec.
+type Option func(*config)
+
+type config struct {
+	bounds   Bounds
+	k        int
+	examples []string
+	trees    []*grammar.Tree
+	valid    func(*grammar.Tree) bool
+}
+
+func newConfig(opts []Option) config {
+	c := config{
+		bounds: Bounds{MaxDepth: DefaultMaxDepth, MaxSize: DefaultMaxSize, MaxRepeat: DefaultMaxRepeat},
+		k:      DefaultK,
+	}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
+}
+
+// WithMaxDepth sets Bounds.MaxDepth, the most nested nonterminal expansions
+// of a tree (default DefaultMaxDepth).
+func WithMaxDepth(d int) Option { return func(c *config) { c.bounds.MaxDepth = d } }
+
+// WithMaxSize sets Bounds.MaxSize, the most nodes of a tree (default
+// DefaultMaxSize).
+func WithMaxSize(n int) Option { return func(c *config) { c.bounds.MaxSize = n } }
+
+// WithMaxRepeat sets Bounds.MaxRepeat, how many repetitions beyond its
+// minimum a quantifier may derive (default DefaultMaxRepeat). Raise it when
+// example inputs repeat more often, for example long strings.
+func WithMaxRepeat(n int) Option { return func(c *config) { c.bounds.MaxRepeat = n } }
+
+// WithBounds sets all three bounds at once.
+func WithBounds(b Bounds) Option { return func(c *config) { c.bounds = b } }
+
+// WithKPathSeeds makes the harness seed the fuzzer with a k-path covering
+// forest (TRIBBLE's Algorithm 1): a set of trees that together contain every
+// k-path of the grammar. The default k is DefaultK; k = 0 adds no such seeds.
+func WithKPathSeeds(k int) Option { return func(c *config) { c.k = k } }
+
+// WithExamples adds example inputs as seeds. Each is parsed with the grammar;
+// an example outside the language, or whose tree exceeds the bounds, is an
+// error that names it.
+func WithExamples(inputs ...string) Option {
+	return func(c *config) { c.examples = append(c.examples, inputs...) }
+}
+
+// WithSeedTrees adds derivation trees as seeds, for example trees made by a
+// constraint solver. They must be complete trees of the harness's graph
+// within the bounds.
+func WithSeedTrees(trees ...*grammar.Tree) Option {
+	return func(c *config) { c.trees = append(c.trees, trees...) }
+}
+
+// WithValidity sets a predicate that every decoded input must satisfy before
+// the target runs; inputs it rejects are skipped and counted (see
+// Harness.Stats). A constraint checker such as an ISLa validator plugs in
+// here. The predicate must not modify the tree.
+func WithValidity(valid func(*grammar.Tree) bool) Option {
+	return func(c *config) { c.valid = valid }
+}
