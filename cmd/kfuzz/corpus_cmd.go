@@ -1,0 +1,310 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/seed72891827/kfuzz/corpus"
+	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+func init() {
+	register(&command{
+		name:  "corpus show",
+		usage: "[-grammar FILE|NAME] [-start NAME] [-max-depth D] [-max-size N] [-max-repeat R] [-tree] FILE...",
+		short: "print the inputs that fuzz corpus entries decode to",
+		run:   runCorpusShow,
+	})
+	register(&command{
+		name:  "corpus ls",
+		usage: "[-grammar FILE|NAME] [-start NAME] [-max-depth D] [-max-size N] [-max-repeat R] DIR",
+		short: "list the entries of a fuzz corpus directory with their decoded inputs",
+		run:   runCorpusLs,
+	})
+}
+
+// corpusFlags are the flags that choose how corpus entries are decoded.
+type corpusFlags struct {
+	fs        *flag.FlagSet
+	spec      *string
+	start     *string
+	maxDepth  *int
+	maxSize   *int
+	maxRepeat *int
+}
+
+func newCorpusFlags(fs *flag.FlagSet) *corpusFlags {
+	return &corpusFlags{
+		fs:        fs,
+		spec:      fs.String("grammar", "", "decode with this grammar `file` or built-in name (default: ask the fuzz test, with go test)"),
+		start:     fs.String("start", "", "start the grammar at this nonterminal (with -grammar)"),
+		maxDepth:  fs.Int("max-depth", fuzzharness.DefaultMaxDepth, "the harness's MaxDepth (default: the fuzz test's)"),
+		maxSize:   fs.Int("max-size", fuzzharness.DefaultMaxSize, "the harness's MaxSize (default: the fuzz test's)"),
+		maxRepeat: fs.Int("max-repeat", fuzzharness.DefaultMaxRepeat, "the harness's MaxRepeat (default: the fuzz test's)"),
+	}
+}
+
+// codec returns the codec that decodes the entries of the corpus directory
+// dir (testdata/fuzz/FuzzX or a go test fuzz cache directory). With
+// -grammar it is built from the flags; otherwise the fuzz test FuzzX is run
+// with go test in its package to describe its harness, and the bound flags
+// that were set override the description's bounds.
+func (cf *corpusFlags) codec(dir string) (*fuzzharness.Codec, error) {
+	set := map[string]bool{}
+	cf.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	var (
+		gr     *grammar.Graph
+		bounds fuzzharness.Bounds
+		err    error
+	)
+	if *cf.spec != "" {
+		var opts []grammar.CompileOption
+		if *cf.start != "" {
+			opts = append(opts, grammar.WithStart(*cf.start))
+		}
+		if gr, err = loadGraph(*cf.spec, opts...); err != nil {
+			return nil, err
+		}
+		bounds = fuzzharness.Bounds{MaxDepth: *cf.maxDepth, MaxSize: *cf.maxSize, MaxRepeat: *cf.maxRepeat}
+	} else {
+		d, err := describeTarget(dir)
+		if err != nil {
+			return nil, err
+		}
+		if gr, err = d.Graph(); err != nil {
+			return nil, fmt.Errorf("the grammar of %s: %v", d.Target, err)
+		}
+		bounds = d.Bounds
+		if set["max-depth"] {
+			bounds.MaxDepth = *cf.maxDepth
+		}
+		if set["max-size"] {
+			bounds.MaxSize = *cf.maxSize
+		}
+		if set["max-repeat"] {
+			bounds.MaxRepeat = *cf.maxRepeat
+		}
+	}
+	return fuzzharness.NewCodec(gr, fuzzharness.WithBounds(bounds))
+}
+
+// describeTarget finds the fuzz test and the package of a corpus directory
+// and runs the test with go test and fuzzharness.EnvGrammarOut set, to learn
+// its grammar and bounds.
+func describeTarget(dir string) (*fuzzharness.Description, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	target := filepath.Base(abs)
+	pkgDir := ""
+	if parent := filepath.Dir(abs); filepath.Base(parent) == "fuzz" && filepath.Base(filepath.Dir(parent)) == "testdata" {
+		pkgDir = filepath.Dir(filepath.Dir(parent)) // pkg/testdata/fuzz/FuzzX
+	} else if gocache, err := corpus.GoCache(context.Background()); err == nil {
+		// gocache/fuzz/import/path/FuzzX
+		if rel, err := filepath.Rel(filepath.Join(gocache, "fuzz"), parent); err == nil && !strings.HasPrefix(rel, "..") {
+			out, err := exec.Command("go", "list", "-f", "{{.Dir}}", filepath.ToSlash(rel)).Output()
+			if err != nil {
+				return nil, fmt.Errorf("finding the package %s of %s: %v", filepath.ToSlash(rel), dir, err)
+			}
+			pkgDir = strings.TrimSpace(string(out))
+		}
+	}
+	if pkgDir == "" || !strings.HasPrefix(target, "Fuzz") {
+		return nil, fmt.Errorf("%s is not a corpus directory pkg/testdata/fuzz/FuzzX or in the go test fuzz cache; give the grammar with -grammar", dir)
+	}
+	tmp, err := os.MkdirTemp("", "kfuzz-describe-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	out := filepath.Join(tmp, "describe.jsonl")
+	cmd := exec.Command("go", "test", "-count=1", "-run=^"+target+"$", ".")
+	cmd.Dir = pkgDir
+	cmd.Env = append(os.Environ(), fuzzharness.EnvGrammarOut+"="+out)
+	if output, err := cmd.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("go test -run=^%s$ in %s: %v\n%s", target, pkgDir, err, output)
+	}
+	f, err := os.Open(out)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, fmt.Errorf("%s in %s does not use fuzzharness (it described no grammar); give the grammar with -grammar", target, pkgDir)
+	} else if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	ds, err := fuzzharness.ReadDescriptions(f)
+	if err != nil {
+		return nil, err
+	}
+	for i := range ds {
+		if ds[i].Target == target {
+			return &ds[i], nil
+		}
+	}
+	return nil, fmt.Errorf("%s in %s described no grammar for itself", target, pkgDir)
+}
+
+// decodable reports whether the entry holds fuzzer bytes for a harness: one
+// []byte value.
+func decodable(e corpus.Entry) ([]byte, bool) {
+	if len(e.Values) != 1 {
+		return nil, false
+	}
+	data, ok := e.Values[0].([]byte)
+	return data, ok
+}
+
+// lazyCodec builds the codec on first use, so that corpora whose entries
+// need no decoding do not run go test.
+type lazyCodec struct {
+	cf    *corpusFlags
+	dir   string
+	codec *fuzzharness.Codec
+	err   error
+	done  bool
+}
+
+func (l *lazyCodec) get() (*fuzzharness.Codec, error) {
+	if !l.done {
+		l.codec, l.err = l.cf.codec(l.dir)
+		l.done = true
+	}
+	return l.codec, l.err
+}
+
+func runCorpusShow(e *env, args []string) error {
+	c := commands["corpus show"]
+	fs := newFlagSet(e, c)
+	cf := newCorpusFlags(fs)
+	tree := fs.Bool("tree", false, "print the derivation tree too")
+	files, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(files) == 0 {
+		fs.Usage()
+		return errUsage
+	}
+	codecs := map[string]*lazyCodec{}
+	w := e.stdout
+	for i, path := range files {
+		entry, err := corpus.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s:\n", path)
+		data, ok := decodable(entry)
+		if !ok {
+			for _, v := range entry.Values {
+				fmt.Fprintf(w, "value: %T %s\n", v, quoteValue(v))
+			}
+			continue
+		}
+		dir := filepath.Dir(path)
+		if codecs[dir] == nil {
+			codecs[dir] = &lazyCodec{cf: cf, dir: dir}
+		}
+		codec, err := codecs[dir].get()
+		if err != nil {
+			return err
+		}
+		in := codec.Decode(data)
+		fmt.Fprintf(w, "data:   %d bytes, %d read by the decoder\n", len(data), min(in.Used(), len(data)))
+		fmt.Fprintf(w, "input:  %d bytes %s\n", in.Len(), strconv.Quote(in.String()))
+		fmt.Fprintf(w, "raw:\n%s", in.String())
+		if !strings.HasSuffix(in.String(), "\n") {
+			fmt.Fprintln(w)
+		}
+		if *tree {
+			fmt.Fprintf(w, "tree:\n")
+			if err := in.Tree().Format(w, false); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// quoteValue formats a corpus value for a listing.
+func quoteValue(v any) string {
+	switch v := v.(type) {
+	case string:
+		return strconv.Quote(v)
+	case []byte:
+		return strconv.Quote(string(v))
+	}
+	return fmt.Sprint(v)
+}
+
+// maxListed is how many bytes of an input corpus ls prints.
+const maxListed = 100
+
+func runCorpusLs(e *env, args []string) error {
+	c := commands["corpus ls"]
+	fs := newFlagSet(e, c)
+	cf := newCorpusFlags(fs)
+	dirs, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(dirs) != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	dir := dirs[0]
+	if st, err := os.Stat(dir); err != nil {
+		return err
+	} else if !st.IsDir() {
+		return fmt.Errorf("%s is not a directory", dir)
+	}
+	entries, readErr := corpus.ReadDir(dir)
+	lc := &lazyCodec{cf: cf, dir: dir}
+	var b bytes.Buffer
+	for _, entry := range entries {
+		data, ok := decodable(entry)
+		if !ok {
+			var vs []string
+			for _, v := range entry.Values {
+				vs = append(vs, quoteValue(v))
+			}
+			fmt.Fprintf(&b, "%s  %s\n", entry.Name, strings.Join(vs, " "))
+			continue
+		}
+		codec, err := lc.get()
+		if err != nil {
+			return err
+		}
+		in := codec.Decode(data)
+		fmt.Fprintf(&b, "%s  %4d B -> %4d B  %s\n", entry.Name, len(data), in.Len(), clipQuote(in.String(), maxListed))
+	}
+	fmt.Fprintf(&b, "%d entries\n", len(entries))
+	if _, err := e.stdout.Write(b.Bytes()); err != nil {
+		return err
+	}
+	return readErr
+}
+
+// clipQuote quotes s, cut after about n bytes of s.
+func clipQuote(s string, n int) string {
+	if len(s) <= n {
+		return strconv.Quote(s)
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return strconv.Quote(s[:cut]) + fmt.Sprintf("... (%d bytes)", len(s))
+}

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/seed72891827/kfuzz/corpus"
+)
+
+const calcCorpus = "../../examples/calc/testdata/fuzz/FuzzCalc"
+
+func TestCorpusLsWithGrammar(t *testing.T) {
+	out, errOut, code := kfuzz(t, "corpus", "ls", "-grammar", "expr", calcCorpus)
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		`265416b1ffdb2b2f    26 B ->   11 B  "(x+1)*(y-2)"`,
+		`806a25b8019eb39a    15 B ->    9 B  "++x/--y%3"`,
+		"3 entries",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+	// Other bounds decode the same bytes differently.
+	out, _, _ = kfuzz(t, "corpus", "ls", "-grammar", "expr", "-max-depth", "3", calcCorpus)
+	if strings.Contains(out, "(x+1)*(y-2)") {
+		t.Errorf("with -max-depth 3 the entry still decodes to (x+1)*(y-2):\n%s", out)
+	}
+}
+
+// TestCorpusShowAsksTheFuzzTest runs go test on examples/calc to learn
+// FuzzCalc's grammar.
+func TestCorpusShowAsksTheFuzzTest(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not available")
+	}
+	out, errOut, code := kfuzz(t, "corpus", "show", "-tree", filepath.Join(calcCorpus, "265416b1ffdb2b2f"))
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"data:   26 bytes, 26 read by the decoder",
+		`input:  11 bytes "(x+1)*(y-2)"`,
+		"raw:\n(x+1)*(y-2)\n",
+		"tree:\n<AddExpr>#0  \"(x+1)*(y-2)\"\n",
+		`    <MultExpr>#42  "(x+1)"`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestCorpusPlainEntries(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "FuzzPlain")
+	name, _, err := corpus.Add(dir, "1+\x00", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := kfuzz(t, "corpus", "ls", dir)
+	if code != 0 || !strings.Contains(out, name+`  "1+\x00" 3`) {
+		t.Errorf("ls: code %d, stderr %q, output:\n%s", code, errOut, out)
+	}
+	out, errOut, code = kfuzz(t, "corpus", "show", filepath.Join(dir, name))
+	if code != 0 || !strings.Contains(out, `value: string "1+\x00"`) || !strings.Contains(out, "value: int 3") {
+		t.Errorf("show: code %d, stderr %q, output:\n%s", code, errOut, out)
+	}
+}
+
+func TestCorpusErrors(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "entries")
+	if _, _, err := corpus.Add(dir, []byte{1, 2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, errOut, code := kfuzz(t, "corpus", "ls", dir); code != 1 || !strings.Contains(errOut, "give the grammar with -grammar") {
+		t.Errorf("ls of bytes without a grammar: code %d, stderr %q", code, errOut)
+	}
+	if _, errOut, code := kfuzz(t, "corpus", "show", filepath.Join(dir, "nosuchfile")); code != 1 || !strings.Contains(errOut, "no such file") {
+		t.Errorf("show of a missing file: code %d, stderr %q", code, errOut)
+	}
+	if _, errOut, code := kfuzz(t, "corpus", "ls"); code != 2 || !strings.Contains(errOut, "usage: kfuzz corpus ls") {
+		t.Errorf("ls without a directory: code %d, stderr %q", code, errOut)
+	}
+}
