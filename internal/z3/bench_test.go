@@ -73,3 +73,31 @@ func query(tb testing.TB, s *Solver, ctx context.Context, term string, want Resu
 	}
 	return m
 }
+
+// BenchmarkAssert measures asserting five terms in one call and one by one
+// (each Assert call makes Z3 set up a parser).
+func BenchmarkAssert(b *testing.B) {
+	terms := []string{"(> n 3)", "(< n 60)", "(= k (+ n 1))", `(= x (str.++ "ab" (str.from_int n)))`, "(distinct n 4)"}
+	b.Run("together", func(b *testing.B) {
+		s := newBenchSolver(b, "x", String, "n", Int, "k", Int)
+		for b.Loop() {
+			s.Push()
+			if err := s.Assert(terms...); err != nil {
+				b.Fatal(err)
+			}
+			s.Pop()
+		}
+	})
+	b.Run("one-by-one", func(b *testing.B) {
+		s := newBenchSolver(b, "x", String, "n", Int, "k", Int)
+		for b.Loop() {
+			s.Push()
+			for _, t := range terms {
+				if err := s.Assert(t); err != nil {
+					b.Fatal(err)
+				}
+			}
+			s.Pop()
+		}
+	})
+}

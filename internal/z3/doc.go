@@ -14,8 +14,8 @@
 //	...
 //	defer s.Close()
 //	s.Declare("x", z3.String)
-//	s.Assert(`(str.in_re x (re.+ (re.union (str.to_re "a") (str.to_re "b"))))`)
-//	s.Assert(`(= (str.len x) 5)`)
+//	s.Assert(`(str.in_re x (re.+ (re.union (str.to_re "a") (str.to_re "b"))))`,
+//		`(= (str.len x) 5)`)
 //	res, err := s.Check(ctx)
 //	m, err := s.Model()
 //	x, err := m.StringValue("x")

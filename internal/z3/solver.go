@@ -237,7 +237,9 @@ import (
 // A Solver is a Z3 solver with its own Z3 context: a stack of assertion
 // scopes over a set of declared constants. Its methods may be called from
 // several goroutines but run one at a time (see the package documentation).
-// A Solver must be closed with [Solver.Close] to free its memory.
+// [Solver.Close] frees its memory. (A Solver dropped without Close is freed
+// when the garbage collector finds it, but that may be late: a Z3 context
+// holds megabytes.)
 type Solver struct {
 	mu      sync.Mutex
 	c       C.Z3_context
@@ -718,7 +720,7 @@ func (s *Solver) stringLength(v C.Z3_ast) (int, bool) {
 // one of the constants named in over (all declared constants if over is
 // empty). Fewer than n models are returned when no more exist. The
 // assertions that exclude earlier models are removed before Models
-// returns. If a check returns Unknown, Models returns the models found so
+// returns, and [Solver.Model] then needs a new Check. If a check returns Unknown, Models returns the models found so
 // far and an error: ctx's error, or one that gives Z3's reason.
 func (s *Solver) Models(ctx context.Context, n int, over ...string) ([]*Model, error) {
 	s.mu.Lock()

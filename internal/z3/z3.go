@@ -21,7 +21,8 @@ type Error struct {
 	// was found before the input reached Z3.
 	Code int
 	// Msg is the message: Z3's own text, with line and column numbers
-	// counted from the start of the text given to Op.
+	// (from 1) counted in the term given to Op, after "term i: " if Op
+	// was given several.
 	Msg string
 }
 
