@@ -1,0 +1,896 @@
+package isla
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+// DefaultMaxDerivations is the default number of derivations of an
+// ambiguous input that Check evaluates (see MaxDerivations).
+const DefaultMaxDerivations = 16
+
+// maxMatchVariants bounds the match expressions a pattern with optional
+// parts flattens into (2 to the number of optionals).
+const maxMatchVariants = 1 << 10
+
+// A Spec is a constraint compiled against a grammar graph: checked, and
+// ready to evaluate derivation trees (EvalTree) and inputs (Check). A Spec
+// is safe for concurrent use.
+type Spec struct {
+	constraint *Constraint
+	graph      *grammar.Graph
+	lb         *labels
+	rootLabel  string // the label of the constant's node
+	virtual    bool   // the root is a virtual <start> above the start symbol
+	parseFrom  string // the nonterminal inputs are parsed from; "" for the start symbol
+	parser     *grammar.Parser
+
+	root   cnode
+	nslots int
+	nlets  int
+
+	maxDerivations int
+	preds          map[string]Predicate
+}
+
+// An Option configures Compile.
+type Option func(*config)
+
+type config struct {
+	preds          []Predicate
+	maxDerivations int
+	parserOpts     []grammar.ParserOption
+}
+
+// WithPredicates makes semantic predicates available to the constraint, in
+// addition to the built-in count.
+func WithPredicates(ps ...Predicate) Option {
+	return func(c *config) { c.preds = append(c.preds, ps...) }
+}
+
+// MaxDerivations bounds the number of derivations of an ambiguous input that
+// Check evaluates (default DefaultMaxDerivations). An input is valid if one
+// of them satisfies the constraint.
+func MaxDerivations(n int) Option {
+	return func(c *config) { c.maxDerivations = n }
+}
+
+// WithParserOptions passes options to the Earley parser Check uses, such as
+// grammar.MaxItems.
+func WithParserOptions(opts ...grammar.ParserOption) Option {
+	return func(c *config) { c.parserOpts = append(c.parserOpts, opts...) }
+}
+
+// Constraint returns the constraint the spec was compiled from.
+func (s *Spec) Constraint() *Constraint { return s.constraint }
+
+// Graph returns the grammar graph the spec was compiled against.
+func (s *Spec) Graph() *grammar.Graph { return s.graph }
+
+// StartSymbol returns the nonterminal the inputs of Check are parsed from:
+// the grammar's start symbol, or the type of the constant if the constraint
+// declares one.
+func (s *Spec) StartSymbol() string {
+	if s.parseFrom != "" {
+		return s.parseFrom
+	}
+	return s.graph.Root.Rule
+}
+
+// vkind is the kind of a variable.
+type vkind uint8
+
+const (
+	vTree vkind = iota // bound to a tree node
+	vInt               // a numeric quantifier's variable
+	vLet               // bound by let to an SMT-LIB value
+)
+
+type varInfo struct {
+	name string
+	kind vkind
+	slot int
+	typ  string // vTree: the nonterminal
+	sort srt    // vLet: the sort
+}
+
+// Compiled formulas.
+type cnode interface{ source() Formula }
+
+type cSMT struct {
+	src  *SMT
+	t    cterm
+	vars []varInfo
+	pin  *pin
+}
+
+// pin records that an SMT formula (= n t) or (= (str.to_int n) t) fixes the
+// value of the numeric variable in slot.
+type pin struct {
+	slot   int
+	viaInt bool
+	other  cterm
+}
+
+type cPred struct {
+	src    *Pred
+	impl   Predicate // nil for a structural predicate
+	args   []carg
+	vars   []varInfo
+	level  string // level: the relation
+	label  int32  // level: the nonterminal
+	numArg int    // index of the numeric argument, or -1
+}
+
+// carg is a compiled predicate argument: a variable's slot, or a literal.
+type carg struct {
+	kind  Param
+	slot  int // -1 for a literal
+	isInt bool
+	lit   string
+}
+
+type cNot struct {
+	src  *Not
+	x    cnode
+	vars []varInfo
+}
+
+type cBin struct {
+	src  *Binary
+	x, y cnode
+	vars []varInfo
+}
+
+type cQuant struct {
+	src    *Quantifier
+	exists bool
+	label  int32
+	in     int // slot of the in-variable
+	slot   int
+	match  *cmatch
+	child  int // > 0: only the child-th direct child (an XPath step)
+	body   cnode
+	vars   []varInfo
+	bound  []varInfo // the variable and the match expression's binders
+	inType string
+}
+
+type cIntQ struct {
+	src  *IntQuantifier
+	slot int
+	body cnode
+	vars []varInfo
+}
+
+func (n *cSMT) source() Formula   { return n.src }
+func (n *cPred) source() Formula  { return n.src }
+func (n *cNot) source() Formula   { return n.src }
+func (n *cBin) source() Formula   { return n.src }
+func (n *cQuant) source() Formula { return n.src }
+func (n *cIntQ) source() Formula  { return n.src }
+
+// cmatch is a compiled match expression: its flattened variants.
+type cmatch struct {
+	variants [][]pelem
+	binders  []int // slots of the binders, in order
+}
+
+// pelem is an element of a flattened match expression: literal bytes, or a
+// nonterminal (label), possibly bound (bind indexes cmatch.binders).
+type pelem struct {
+	lit   string
+	label int32 // -1 for a literal
+	bind  int   // -1 if not bound
+}
+
+type compiler struct {
+	s      *Spec
+	errs   grammar.ErrorList
+	scope  map[string][]varInfo
+	reach  map[string]map[string]bool
+	direct map[string]map[string]bool
+}
+
+// Compile checks the constraint against the grammar graph and prepares it
+// for evaluation. It reports, as a grammar.ErrorList with positions:
+// nonterminals the grammar does not define; quantifiers over a nonterminal
+// that cannot occur inside the tree searched; match expressions with
+// nonterminals that cannot occur inside the quantified one; XPath steps to a
+// nonterminal that is never such a direct child; unbound variables; unknown
+// predicates and functions; arguments of the wrong kind or number; and
+// SMT-LIB terms of the wrong sort.
+func Compile(c *Constraint, gr *grammar.Graph, opts ...Option) (*Spec, error) {
+	cfg := config{maxDerivations: DefaultMaxDerivations}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	s := &Spec{constraint: c, graph: gr, maxDerivations: max(cfg.maxDerivations, 1),
+		preds: map[string]Predicate{Count.Name(): Count}}
+	cp := &compiler{s: s, scope: map[string][]varInfo{},
+		reach: map[string]map[string]bool{}, direct: map[string]map[string]bool{}}
+	for _, p := range cfg.preds {
+		name := p.Name()
+		switch {
+		case structural[name] != nil || smtFuncs[name] || keywords[name]:
+			cp.errs.Add(Pos{}, fmt.Sprintf("predicate %s: the name is taken by a built-in", name))
+		case name == Count.Name():
+			cp.errs.Add(Pos{}, "predicate count: the name is taken by the built-in count")
+		default:
+			s.preds[name] = p
+		}
+	}
+	start := gr.Root.Rule
+	switch ct := c.ConstType; {
+	case ct == "" || ct == "start" && gr.RHS("start") == nil:
+		s.rootLabel = "start"
+		s.virtual = start != "start"
+	case ct == start:
+		s.rootLabel = start
+	case gr.RHS(ct) != nil:
+		s.rootLabel, s.parseFrom = ct, ct
+	default:
+		cp.errs.Add(c.ConstPos, fmt.Sprintf("the constant's type <%s> is not a nonterminal of the grammar", ct))
+	}
+	s.lb = newLabels(gr, "start")
+	if len(cp.errs) == 0 {
+		konst := varInfo{name: c.Const, kind: vTree, slot: 0, typ: s.rootLabel}
+		s.nslots = 1
+		cp.push(konst)
+		s.root = cp.formula(c.Formula)
+	}
+	if len(cp.errs) > 0 {
+		cp.errs.Sort()
+		return nil, cp.errs
+	}
+	var popts []grammar.ParserOption
+	if s.parseFrom != "" {
+		popts = append(popts, grammar.ParseFrom(s.parseFrom))
+	}
+	p, err := grammar.NewParser(gr, append(popts, cfg.parserOpts...)...)
+	if err != nil {
+		return nil, err
+	}
+	s.parser = p
+	return s, nil
+}
+
+func (cp *compiler) errorf(pos Pos, format string, args ...any) {
+	cp.errs.Add(pos, fmt.Sprintf(format, args...))
+}
+
+func (cp *compiler) push(vs ...varInfo) {
+	for _, v := range vs {
+		cp.scope[v.name] = append(cp.scope[v.name], v)
+	}
+}
+
+func (cp *compiler) pop(vs ...varInfo) {
+	for _, v := range vs {
+		s := cp.scope[v.name]
+		cp.scope[v.name] = s[:len(s)-1]
+	}
+}
+
+func (cp *compiler) lookup(name string) (varInfo, bool) {
+	if s := cp.scope[name]; len(s) > 0 {
+		return s[len(s)-1], true
+	}
+	return varInfo{}, false
+}
+
+func (cp *compiler) newSlot() int {
+	cp.s.nslots++
+	return cp.s.nslots - 1
+}
+
+// freeInfo returns the variables free in f, as currently bound.
+func (cp *compiler) freeInfo(f Formula) []varInfo {
+	var out []varInfo
+	for _, n := range FreeVars(f) {
+		if v, ok := cp.lookup(n); ok && v.kind != vLet {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// isNonterminal reports whether name is a label the spec knows: a
+// nonterminal of the graph, or the virtual start.
+func (cp *compiler) isNonterminal(name string) bool {
+	if cp.s.graph.RHS(name) != nil {
+		return true
+	}
+	return name == "start" && cp.s.virtual
+}
+
+// reachable returns the nonterminals that can occur strictly below a node
+// labeled nt.
+func (cp *compiler) reachable(nt string) map[string]bool {
+	if r, ok := cp.reach[nt]; ok {
+		return r
+	}
+	r := map[string]bool{}
+	cp.reach[nt] = r
+	gr := cp.s.graph
+	var todo []*grammar.Node
+	if nt == "start" && cp.s.virtual {
+		r[gr.Root.Rule] = true
+		todo = append(todo, gr.Root)
+	} else if rhs := gr.RHS(nt); rhs != nil {
+		todo = append(todo, rhs)
+	}
+	seen := map[*grammar.Node]bool{}
+	for len(todo) > 0 {
+		n := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		if n.Kind == grammar.KindRef {
+			r[n.Name] = true
+		}
+		todo = append(todo, n.Children...)
+	}
+	return r
+}
+
+// directKids returns the nonterminals that can be direct children of a node
+// labeled nt.
+func (cp *compiler) directKids(nt string) map[string]bool {
+	if r, ok := cp.direct[nt]; ok {
+		return r
+	}
+	r := map[string]bool{}
+	cp.direct[nt] = r
+	gr := cp.s.graph
+	if nt == "start" && cp.s.virtual {
+		r[gr.Root.Rule] = true
+		return r
+	}
+	var walk func(n *grammar.Node)
+	seen := map[*grammar.Node]bool{}
+	walk = func(n *grammar.Node) {
+		if n == nil || seen[n] {
+			return
+		}
+		seen[n] = true
+		if n.Kind == grammar.KindRef {
+			r[n.Name] = true
+			return
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(gr.RHS(nt))
+	return r
+}
+
+func (cp *compiler) canContain(outer, inner string) bool {
+	return outer == inner || cp.reachable(outer)[inner]
+}
+
+func (cp *compiler) formula(f Formula) cnode {
+	switch f := f.(type) {
+	case *SMT:
+		t, ok := cp.term(f.Term)
+		if !ok {
+			return nil
+		}
+		if t.sort != sBool {
+			cp.errorf(f.Position(), "formula %s is of sort %s, not Bool", FormatTerm(f.Term), t.sort)
+			return nil
+		}
+		n := &cSMT{src: f, t: t, vars: cp.freeInfo(f)}
+		n.pin = cp.pinOf(f.Term)
+		return n
+	case *Pred:
+		return cp.pred(f)
+	case *Not:
+		x := cp.formula(f.X)
+		return &cNot{src: f, x: x, vars: cp.freeInfo(f)}
+	case *Binary:
+		x, y := cp.formula(f.X), cp.formula(f.Y)
+		return &cBin{src: f, x: x, y: y, vars: cp.freeInfo(f)}
+	case *Quantifier:
+		return cp.quantifier(f)
+	case *IntQuantifier:
+		v := varInfo{name: f.Var, kind: vInt, slot: cp.newSlot()}
+		vars := cp.freeInfo(f)
+		cp.push(v)
+		body := cp.formula(f.Body)
+		cp.pop(v)
+		return &cIntQ{src: f, slot: v.slot, body: body, vars: vars}
+	case nil:
+		cp.errorf(Pos{}, "missing formula")
+		return nil
+	}
+	cp.errorf(f.Position(), "unknown formula type %T", f)
+	return nil
+}
+
+func (cp *compiler) quantifier(f *Quantifier) cnode {
+	n := &cQuant{src: f, exists: f.Exists, vars: cp.freeInfo(f), child: 0}
+	in, ok := cp.lookup(f.In)
+	switch {
+	case !ok:
+		cp.errorf(f.P, "undefined variable %s", f.In)
+	case in.kind != vTree:
+		cp.errorf(f.P, "%s is not bound to a tree, so a quantifier cannot search it", f.In)
+		ok = false
+	}
+	if !cp.isNonterminal(f.Type) {
+		cp.errorf(f.P, "unknown nonterminal <%s>", f.Type)
+		ok = false
+	} else if ok && !cp.canContain(in.typ, f.Type) {
+		cp.errorf(f.P, "<%s> cannot occur in <%s> (the tree of %s)", f.Type, in.typ, f.In)
+	}
+	n.in, n.inType = in.slot, in.typ
+	n.label = cp.s.lb.ids[f.Type]
+	v := varInfo{name: f.Var, kind: vTree, slot: cp.newSlot(), typ: f.Type}
+	n.slot = v.slot
+	n.bound = []varInfo{v}
+	if f.Match != nil {
+		n.match = cp.match(f.Match, f.Type, f.Var)
+		if n.match != nil {
+			for i, e := range binders(f.Match) {
+				n.bound = append(n.bound, varInfo{name: e.Var, kind: vTree, slot: n.match.binders[i], typ: e.Type})
+			}
+		}
+	}
+	// An XPath child step: the body is "nth_child(k, var, in) implies/and ...".
+	if b, ok2 := f.Body.(*Binary); ok2 && f.Match == nil && (b.Op == Implies && !f.Exists || b.Op == And && f.Exists) {
+		if p, ok3 := b.X.(*Pred); ok3 && p.Name == nthChild && len(p.Args) == 3 {
+			k, _ := p.Args[0].(*IntLit)
+			x, _ := p.Args[1].(*Var)
+			y, _ := p.Args[2].(*Var)
+			if k != nil && x != nil && y != nil && x.Name == f.Var && y.Name == f.In && k.Value.IsInt64() && k.Value.Int64() >= 1 && k.Value.Int64() <= 1<<20 {
+				n.child = int(k.Value.Int64())
+				if ok && cp.isNonterminal(f.Type) && !cp.directKids(in.typ)[f.Type] {
+					cp.errorf(p.P, "<%s> is never a direct child of <%s>", f.Type, in.typ)
+				}
+			}
+		}
+	}
+	cp.push(n.bound...)
+	n.body = cp.formula(f.Body)
+	cp.pop(n.bound...)
+	return n
+}
+
+func binders(m *MatchExpr) []MatchElem {
+	var out []MatchElem
+	for _, e := range m.Elems {
+		if e.Kind == MatchBind {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// match compiles a match expression for a quantifier over typ.
+func (cp *compiler) match(m *MatchExpr, typ, qvar string) *cmatch {
+	cm := &cmatch{}
+	ok := true
+	seen := map[string]bool{qvar: true}
+	nvariants := 1
+	check := func(e MatchElem) {
+		if !cp.isNonterminal(e.Type) {
+			cp.errorf(e.P, "unknown nonterminal <%s> in match expression (for a literal '<', write \\<)", e.Type)
+			ok = false
+		} else if cp.isNonterminal(typ) && !cp.canContain(typ, e.Type) {
+			cp.errorf(e.P, "<%s> cannot occur in <%s>", e.Type, typ)
+			ok = false
+		}
+	}
+	for _, e := range m.Elems {
+		switch e.Kind {
+		case MatchBind:
+			check(e)
+			if seen[e.Var] {
+				cp.errorf(e.P, "variable %s bound twice", e.Var)
+				ok = false
+			}
+			seen[e.Var] = true
+			cm.binders = append(cm.binders, cp.newSlot())
+		case MatchHole:
+			check(e)
+		case MatchOptional:
+			for _, o := range e.Opt {
+				if o.Kind == MatchHole {
+					check(o)
+				}
+			}
+			nvariants *= 2
+			if nvariants > maxMatchVariants {
+				cp.errorf(e.P, "too many optional parts in match expression (at most %d)", 10)
+				return nil
+			}
+		}
+	}
+	if !ok {
+		return nil
+	}
+	for mask := 0; mask < nvariants; mask++ {
+		var pat []pelem
+		addText := func(t string) {
+			if l := len(pat); l > 0 && pat[l-1].label < 0 {
+				pat[l-1].lit += t
+			} else {
+				pat = append(pat, pelem{lit: t, label: -1, bind: -1})
+			}
+		}
+		bit, nb := 0, 0
+		for _, e := range m.Elems {
+			switch e.Kind {
+			case MatchText:
+				addText(e.Text)
+			case MatchHole:
+				pat = append(pat, pelem{label: cp.s.lb.ids[e.Type], bind: -1})
+			case MatchBind:
+				pat = append(pat, pelem{label: cp.s.lb.ids[e.Type], bind: nb})
+				nb++
+			case MatchOptional:
+				if mask&(1<<bit) != 0 {
+					for _, o := range e.Opt {
+						if o.Kind == MatchText {
+							addText(o.Text)
+						} else {
+							pat = append(pat, pelem{label: cp.s.lb.ids[o.Type], bind: -1})
+						}
+					}
+				}
+				bit++
+			}
+		}
+		cm.variants = append(cm.variants, pat)
+	}
+	return cm
+}
+
+// pinOf recognizes (= n t), (= t n), (= (str.to_int n) t) and (= t
+// (str.to_int n)) for a numeric variable n not occurring in t.
+func (cp *compiler) pinOf(t Term) *pin {
+	app, ok := t.(*App)
+	if !ok || app.Op != "=" || len(app.Args) != 2 {
+		return nil
+	}
+	for side := 0; side < 2; side++ {
+		x := app.Args[side]
+		viaInt := false
+		if a, ok := x.(*App); ok && (a.Op == "str.to_int" || a.Op == "str.to.int") && len(a.Args) == 1 {
+			x, viaInt = a.Args[0], true
+		}
+		v, ok := x.(*Var)
+		if !ok {
+			continue
+		}
+		info, ok := cp.lookup(v.Name)
+		if !ok || info.kind != vInt {
+			continue
+		}
+		other := app.Args[1-side]
+		uses := false
+		freeVarsTerm(other, map[string]int{}, func(n string) { uses = uses || n == v.Name })
+		if uses {
+			continue
+		}
+		ct, ok := cp.term(other)
+		if !ok {
+			return nil
+		}
+		return &pin{slot: info.slot, viaInt: viaInt, other: ct}
+	}
+	return nil
+}
+
+var levelRelations = []string{"EQ", "GE", "LE", "GT", "LT"}
+
+func (cp *compiler) pred(f *Pred) cnode {
+	n := &cPred{src: f, vars: cp.freeInfo(f), numArg: -1, label: -1}
+	params, isStructural := structural[f.Name]
+	if !isStructural {
+		p, ok := cp.s.preds[f.Name]
+		if !ok {
+			known := []string{}
+			for k := range structural {
+				known = append(known, k)
+			}
+			for k := range cp.s.preds {
+				known = append(known, k)
+			}
+			sort.Strings(known)
+			cp.errorf(f.P, "unknown predicate %s (known: %s)", f.Name, strings.Join(known, ", "))
+			return nil
+		}
+		n.impl = p
+		params = p.Params()
+	}
+	if len(f.Args) != len(params) {
+		cp.errorf(f.P, "%s takes %d arguments, not %d", f.Name, len(params), len(f.Args))
+		return nil
+	}
+	ok := true
+	for i, a := range f.Args {
+		ca := carg{kind: params[i], slot: -1}
+		switch params[i] {
+		case TreeParam:
+			v, isVar := a.(*Var)
+			if !isVar {
+				cp.errorf(a.Position(), "argument %d of %s must be a variable bound to a tree", i+1, f.Name)
+				ok = false
+				break
+			}
+			info, found := cp.lookup(v.Name)
+			switch {
+			case !found:
+				cp.errorf(v.P, "undefined variable %s", v.Name)
+				ok = false
+			case info.kind != vTree:
+				cp.errorf(v.P, "argument %d of %s must be bound to a tree; %s is a number", i+1, f.Name, v.Name)
+				ok = false
+			}
+			ca.slot = info.slot
+		case StringParam:
+			s, isStr := a.(*StrLit)
+			if !isStr {
+				cp.errorf(a.Position(), "argument %d of %s must be a string literal", i+1, f.Name)
+				ok = false
+				break
+			}
+			b, _ := toBytes(s.Value)
+			ca.lit = b
+		case NumParam:
+			n.numArg = i
+			switch a := a.(type) {
+			case *IntLit:
+				ca.lit = a.Value.String()
+			case *StrLit:
+				if !isDigits(a.Value) {
+					cp.errorf(a.P, "argument %d of %s must be a number, not %s", i+1, f.Name, quoteString(a.Value))
+					ok = false
+				}
+				ca.lit = a.Value
+			case *Var:
+				info, found := cp.lookup(a.Name)
+				if !found || info.kind == vLet {
+					cp.errorf(a.P, "undefined variable %s", a.Name)
+					ok = false
+				}
+				ca.slot, ca.isInt = info.slot, info.kind == vInt
+			default:
+				cp.errorf(a.Position(), "argument %d of %s must be a number or a variable", i+1, f.Name)
+				ok = false
+			}
+		}
+		n.args = append(n.args, ca)
+	}
+	if !ok {
+		return nil
+	}
+	switch {
+	case f.Name == "level":
+		rel := n.args[0].lit
+		if !slices.Contains(levelRelations, rel) {
+			cp.errorf(f.Args[0].Position(), "level: relation %q must be one of %s", rel, strings.Join(levelRelations, ", "))
+			return nil
+		}
+		nt, isNT := cutNonterminal(n.args[1].lit)
+		if !isNT || !cp.isNonterminal(nt) {
+			cp.errorf(f.Args[1].Position(), "level: %q is not a nonterminal of the grammar", n.args[1].lit)
+			return nil
+		}
+		n.level, n.label = rel, cp.s.lb.ids[nt]
+	case n.impl == Count:
+		nt, isNT := cutNonterminal(n.args[1].lit)
+		if !isNT || !cp.isNonterminal(nt) {
+			cp.errorf(f.Args[1].Position(), "count: %q is not a nonterminal of the grammar", n.args[1].lit)
+			return nil
+		}
+	}
+	return n
+}
+
+func cutNonterminal(s string) (string, bool) {
+	if len(s) > 2 && s[0] == '<' && s[len(s)-1] == '>' {
+		return s[1 : len(s)-1], true
+	}
+	return "", false
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// term compiles an SMT-LIB term, checking sorts.
+func (cp *compiler) term(t Term) (cterm, bool) {
+	switch t := t.(type) {
+	case *Var:
+		info, ok := cp.lookup(t.Name)
+		if !ok {
+			cp.errorf(t.P, "undefined variable %s", t.Name)
+			return cterm{}, false
+		}
+		slot := info.slot
+		switch info.kind {
+		case vTree:
+			return cterm{sort: sString, eval: func(e *evaluator) value {
+				return value{s: e.v.str(e.slots[slot].node)}
+			}}, true
+		case vInt:
+			return cterm{sort: sString, eval: func(e *evaluator) value {
+				return value{s: e.slots[slot].num}
+			}}, true
+		default:
+			return cterm{sort: info.sort, eval: func(e *evaluator) value { return e.lets[slot] }}, true
+		}
+	case *StrLit:
+		v := value{s: t.Value}
+		return cterm{sort: sString, konst: true, eval: func(*evaluator) value { return v }}, true
+	case *IntLit:
+		v := value{i: fromBig(t.Value)}
+		return cterm{sort: sInt, konst: true, eval: func(*evaluator) value { return v }}, true
+	case *BoolLit:
+		v := value{b: t.Value}
+		return cterm{sort: sBool, konst: true, eval: func(*evaluator) value { return v }}, true
+	case *App:
+		return cp.app(t)
+	case *Let:
+		var binds []cterm
+		ok := true
+		for _, b := range t.Binds {
+			ct, bok := cp.term(b.Value)
+			ok = ok && bok
+			binds = append(binds, ct)
+		}
+		if !ok {
+			return cterm{}, false
+		}
+		var vs []varInfo
+		var slots []int
+		for i, b := range t.Binds {
+			v := varInfo{name: b.Name, kind: vLet, slot: cp.s.nlets, sort: binds[i].sort}
+			cp.s.nlets++
+			vs = append(vs, v)
+			slots = append(slots, v.slot)
+		}
+		cp.push(vs...)
+		body, ok := cp.term(t.Body)
+		cp.pop(vs...)
+		if !ok {
+			return cterm{}, false
+		}
+		return cterm{sort: body.sort, eval: func(e *evaluator) value {
+			vals := make([]value, len(binds))
+			for i, b := range binds {
+				vals[i] = b.eval(e)
+			}
+			for i, s := range slots {
+				e.lets[s] = vals[i]
+			}
+			return body.eval(e)
+		}}, true
+	}
+	cp.errorf(t.Position(), "unexpected term %s", FormatTerm(t))
+	return cterm{}, false
+}
+
+func (cp *compiler) app(t *App) (cterm, bool) {
+	var args []cterm
+	ok := true
+	for _, a := range t.Args {
+		ct, aok := cp.term(a)
+		ok = ok && aok
+		args = append(args, ct)
+	}
+	if !ok {
+		return cterm{}, false
+	}
+	name := FormatTerm(t)
+	bad := func(format string, a ...any) (cterm, bool) {
+		cp.errorf(t.P, "%s: %s", shorten(name), fmt.Sprintf(format, a...))
+		return cterm{}, false
+	}
+	var result srt
+	switch t.Op {
+	case "=", "distinct":
+		if len(args) < 2 {
+			return bad("%s needs at least two arguments", t.Op)
+		}
+		for i, a := range args {
+			if a.sort != args[0].sort {
+				return bad("argument %d is of sort %s, argument 1 of sort %s", i+1, a.sort, args[0].sort)
+			}
+		}
+		if args[0].sort == sRegLan {
+			return bad("comparing regular expressions is not supported")
+		}
+		result = sBool
+	case "ite":
+		if len(args) != 3 {
+			return bad("ite takes 3 arguments, not %d", len(args))
+		}
+		if args[0].sort != sBool {
+			return bad("the condition of ite must be of sort Bool, not %s", args[0].sort)
+		}
+		if args[1].sort != args[2].sort {
+			return bad("the branches of ite are of sorts %s and %s", args[1].sort, args[2].sort)
+		}
+		result = args[1].sort
+	case "re.loop", "re.^":
+		want := 2
+		if t.Op == "re.^" {
+			want = 1
+		}
+		switch {
+		case len(t.Indices) > 0:
+			if len(t.Indices) != want || len(args) != 1 {
+				return bad("(_ %s) takes %d indices and one argument", t.Op, want)
+			}
+		case len(args) < 2 || len(args) > want+1:
+			return bad("%s takes a regular expression and %d counts", t.Op, want)
+		default:
+			for _, a := range args[1:] {
+				if a.sort != sInt {
+					return bad("the counts of %s must be of sort Int", t.Op)
+				}
+			}
+		}
+		if args[0].sort != sRegLan {
+			return bad("the argument of %s must be of sort RegLan, not %s", t.Op, args[0].sort)
+		}
+		result = sRegLan
+	default:
+		sg, known := funcSigs[t.Op]
+		if !known {
+			return bad("unknown SMT-LIB function")
+		}
+		if len(t.Indices) > 0 {
+			return bad("%s takes no indices", t.Op)
+		}
+		if sg.hasRest {
+			if len(args) < sg.minArgs {
+				return bad("%s needs at least %d arguments", t.Op, sg.minArgs)
+			}
+			for i, a := range args {
+				if a.sort != sg.rest {
+					return bad("argument %d must be of sort %s, not %s", i+1, sg.rest, a.sort)
+				}
+			}
+		} else {
+			if len(args) != len(sg.args) {
+				return bad("%s takes %d arguments, not %d", t.Op, len(sg.args), len(args))
+			}
+			for i, a := range args {
+				if a.sort != sg.args[i] {
+					return bad("argument %d must be of sort %s, not %s", i+1, sg.args[i], a.sort)
+				}
+			}
+		}
+		result = sg.result
+	}
+	eval := applyFunc(t.Op, t.Indices, args)
+	konst := true
+	for _, a := range args {
+		konst = konst && a.konst
+	}
+	if konst {
+		v := eval(nil)
+		eval = func(*evaluator) value { return v }
+	}
+	return cterm{sort: result, eval: eval, konst: konst}, true
+}
