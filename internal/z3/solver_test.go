@@ -772,12 +772,15 @@ func TestNoLeak(t *testing.T) {
 	if growth := int64(allocAfter) - int64(allocBefore); growth > 1<<20 {
 		t.Errorf("Z3 allocations grew by %d KiB over %d queries", growth>>10, n)
 	}
-	if growth := rssAfter - rssBefore; rssBefore > 0 && growth > 32<<20 {
+	if growth := rssAfter - rssBefore; rssBefore > 0 && growth > 64<<20 {
 		t.Errorf("RSS grew by %d MiB over %d queries", growth>>20, n)
 	}
 }
 
-// TestNoLeakSolvers opens and closes solvers and checks memory stays flat.
+// TestNoLeakSolvers opens and closes solvers and checks that Z3's
+// allocations stay flat, and the process's memory loosely (a context kept
+// per solver would add hundreds of megabytes; the C allocator's arenas can
+// add a few tens).
 func TestNoLeakSolvers(t *testing.T) {
 	round := func() {
 		s, err := NewSolver()
@@ -808,7 +811,7 @@ func TestNoLeakSolvers(t *testing.T) {
 	if growth := int64(allocAfter) - int64(allocBefore); growth > 1<<20 {
 		t.Errorf("Z3 allocations grew by %d KiB over %d solvers", growth>>10, n)
 	}
-	if growth := rssAfter - rssBefore; rssBefore > 0 && growth > 32<<20 {
+	if growth := rssAfter - rssBefore; rssBefore > 0 && growth > 64<<20 {
 		t.Errorf("RSS grew by %d MiB over %d solvers", growth>>20, n)
 	}
 }
