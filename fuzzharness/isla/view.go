@@ -74,8 +74,10 @@ func newView(input []byte, t *grammar.Tree, lb *labels, rootLabel string, virtua
 	if s := fromBytes(v.input); s != v.input {
 		v.text = s
 	}
-	v.nodes = make([]vnode, 0, 64)
-	b := &viewBuilder{v: v, lb: lb}
+	// About two nodes per input byte in text formats; append grows it.
+	capacity := 2*len(input) + 16
+	v.nodes = make([]vnode, 0, capacity)
+	b := &viewBuilder{v: v, lb: lb, last: make([]int32, 0, capacity)}
 	root := b.add(lb.ids[rootLabel], -1, t)
 	if virtual {
 		top := b.add(lb.ids[t.Node.Rule], root, t)
@@ -150,15 +152,27 @@ func (b *viewBuilder) one(t *grammar.Tree, parent int32) {
 
 // index builds byLabel and the start-offset index.
 func (v *view) index(nlabels int) {
-	v.byLabel = make([][]int32, nlabels)
+	perLabel := make([]int32, nlabels)
 	counts := make([]int32, len(v.input)+2)
 	for i := range v.nodes {
 		n := &v.nodes[i]
 		if n.label < 0 {
 			continue
 		}
-		v.byLabel[n.label] = append(v.byLabel[n.label], int32(i))
+		perLabel[n.label]++
 		counts[n.start+1]++
+	}
+	// one backing array for all label lists
+	all := make([]int32, 0, counts[len(counts)-1]+int32(len(v.nodes)))
+	v.byLabel = make([][]int32, nlabels)
+	for l, c := range perLabel {
+		v.byLabel[l] = all[len(all) : len(all) : len(all)+int(c)]
+		all = all[:len(all)+int(c)]
+	}
+	for i := range v.nodes {
+		if l := v.nodes[i].label; l >= 0 {
+			v.byLabel[l] = append(v.byLabel[l], int32(i))
+		}
 	}
 	for p := 1; p < len(counts); p++ {
 		counts[p] += counts[p-1]
