@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"unicode/utf8"
 )
 
 // NodeKind tells what a grammar graph node stands for.
@@ -123,6 +124,8 @@ const (
 type Symbol struct {
 	ID    int     // index in Graph.Symbols
 	Nodes []*Node // the symbolic nodes that are this symbol, in ID order
+
+	nonterminal bool // all references to one nonterminal (ByNonterminal)
 }
 
 // Label is a human-readable name of the symbol.
@@ -131,7 +134,7 @@ func (s *Symbol) Label() string { return s.Nodes[0].Label() }
 // String returns the label with an ID that makes it unique: the node ID under
 // ByOccurrence, nothing more for a nonterminal under ByNonterminal.
 func (s *Symbol) String() string {
-	if len(s.Nodes) > 1 || (s.Nodes[0].Kind == KindRef && s.ID != s.Nodes[0].ID) {
+	if s.nonterminal {
 		return s.Label()
 	}
 	return s.Nodes[0].String()
@@ -299,7 +302,7 @@ func (gr *Graph) symbols() {
 				continue
 			}
 		}
-		s := &Symbol{ID: len(gr.Symbols), Nodes: []*Node{n}}
+		s := &Symbol{ID: len(gr.Symbols), Nodes: []*Node{n}, nonterminal: gr.Identity == ByNonterminal && n.Kind == KindRef}
 		gr.Symbols = append(gr.Symbols, s)
 		n.Sym = s.ID
 		if gr.Identity == ByNonterminal && n.Kind == KindRef {
@@ -450,4 +453,45 @@ func (gr *Graph) computeDistances() {
 		}
 	}
 	gr.dist = dist
+}
+
+// ClassLen returns the number of characters a class node can derive, or 0 for
+// a node of another kind.
+func (n *Node) ClassLen() int { return n.setCount }
+
+// ClassMember returns the i-th character (0 <= i < ClassLen) of a class node's
+// set, in increasing order, as the bytes it derives: one byte for a byte
+// class, the UTF-8 encoding of a rune otherwise.
+func (n *Node) ClassMember(i int) string { return classChar(n, i) }
+
+// ClassIndex returns the index of the character s (as ClassMember gives it) in
+// a class node's set, or -1 if s is not one of its characters.
+func (n *Node) ClassIndex(s string) int {
+	if n.Kind != KindClass || s == "" {
+		return -1
+	}
+	var r rune
+	if n.Class.Bytes {
+		if len(s) != 1 {
+			return -1
+		}
+		r = rune(s[0])
+	} else {
+		var size int
+		r, size = utf8.DecodeRuneInString(s)
+		if size != len(s) || (r == utf8.RuneError && size == 1) {
+			return -1
+		}
+	}
+	i := 0
+	for _, rg := range n.set {
+		if r < rg.Lo {
+			return -1
+		}
+		if r <= rg.Hi {
+			return i + int(r-rg.Lo)
+		}
+		i += int(rg.Hi-rg.Lo) + 1
+	}
+	return -1
 }

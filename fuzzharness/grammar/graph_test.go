@@ -252,3 +252,50 @@ func TestTreeCloneEqualFormat(t *testing.T) {
 		}
 	}
 }
+
+func TestClassMembers(t *testing.T) {
+	gr := mustGraph(t, `<s> ::= [a-c\u00e9] [^\x00-\x7f\u0100-\U0010ffff] [\x00\xfe-\xff] ;`)
+	var classes []*Node
+	for _, n := range gr.Nodes {
+		if n.Kind == KindClass {
+			classes = append(classes, n)
+		}
+	}
+	want := []int{4, 0x80, 3}
+	for i, n := range classes {
+		if n.ClassLen() != want[i] {
+			t.Errorf("%v: ClassLen = %d, want %d", n, n.ClassLen(), want[i])
+		}
+		for j := range n.ClassLen() {
+			if got := n.ClassIndex(n.ClassMember(j)); got != j {
+				t.Fatalf("%v: ClassIndex(ClassMember(%d) = %q) = %d", n, j, n.ClassMember(j), got)
+			}
+		}
+	}
+	if got := classes[0].ClassMember(3); got != "é" {
+		t.Errorf("member 3 of [a-cé] = %q", got)
+	}
+	if got := classes[2].ClassMember(2); got != "\xff" {
+		t.Errorf("member 2 of the byte class = %q", got)
+	}
+	for _, s := range []string{"d", "", "ab", "\xff"} {
+		if classes[0].ClassIndex(s) != -1 {
+			t.Errorf("ClassIndex(%q) in [a-cé] is not -1", s)
+		}
+	}
+}
+
+func TestSymbolString(t *testing.T) {
+	gr := mustGraph(t, exprSrc)
+	for _, s := range gr.Symbols {
+		if s.String() != s.Nodes[0].String() {
+			t.Errorf("by occurrence: symbol %d prints %q, want %q", s.ID, s, s.Nodes[0])
+		}
+	}
+	gn := mustGraph(t, exprSrc, WithIdentity(ByNonterminal))
+	for _, s := range gn.Symbols {
+		if s.Nodes[0].Kind == KindRef && s.String() != s.Label() {
+			t.Errorf("by nonterminal: symbol %d prints %q, want %q", s.ID, s, s.Label())
+		}
+	}
+}

@@ -129,6 +129,9 @@ func (gr *Graph) PathTable(k int) (*PathTable, error) {
 		if c > MaxPathTable || total+c > MaxPathTable {
 			return nil, fmt.Errorf("grammar: the graph has %d %d-paths, more than a table holds (%d)", c, l, MaxPathTable)
 		}
+		if c == 0 {
+			break // no longer paths either
+		}
 		total += c
 	}
 	pt := &PathTable{Graph: gr, K: k, succ: gr.successors()}
