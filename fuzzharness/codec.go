@@ -488,6 +488,7 @@ type EncodeError struct {
 	Bounds bool
 }
 
+// Error formats the error as "fuzzharness: at input offset N, NODE: message".
 func (e *EncodeError) Error() string {
 	return "fuzzharness: at input offset " + strconv.Itoa(e.Offset) + ", " + e.Node.Label() + ": " + e.Msg
 }

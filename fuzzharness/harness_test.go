@@ -65,6 +65,19 @@ func FuzzHelper(f *testing.F) {
 				t.Errorf("the target ran on %q", s)
 			}
 		})
+	case "fuzzfail":
+		// Fails only on inputs the fuzzer has to find: the seed has no y.
+		NewGraph(f, exprGraph, WithKPathSeeds(0), WithExamples("x+1")).FuzzString(func(t *testing.T, s string) {
+			if strings.Contains(s, "y") {
+				t.Errorf("found a y")
+			}
+		})
+	case "fuzzpanic":
+		NewGraph(f, exprGraph, WithKPathSeeds(0), WithExamples("x+1")).FuzzString(func(t *testing.T, s string) {
+			if strings.Contains(s, "y") {
+				panic("found a y")
+			}
+		})
 	case "badexample":
 		NewGraph(f, exprGraph, WithExamples("1+2", "1+*2")).FuzzString(func(t *testing.T, s string) {})
 	case "measure":
@@ -91,8 +104,16 @@ func FuzzHelper(f *testing.F) {
 // environment and returns its output and exit code.
 func runHelper(t *testing.T, mode string, env []string, args ...string) (string, int) {
 	t.Helper()
-	args = append([]string{"-test.run=^FuzzHelper$", "-test.v", "-test.count=1"}, args...)
+	return runHelperIn(t, "", mode, append([]string{"-test.run=^FuzzHelper$"}, args...), env...)
+}
+
+// runHelperIn runs the test binary in dir with the helper mode, the
+// arguments and extra environment, and returns its output and exit code.
+func runHelperIn(t *testing.T, dir, mode string, args []string, env ...string) (string, int) {
+	t.Helper()
+	args = append([]string{"-test.v", "-test.count=1"}, args...)
 	cmd := exec.Command(os.Args[0], args...)
+	cmd.Dir = dir
 	cmd.Env = append(append(os.Environ(), helperEnv+"="+mode), env...)
 	out, err := cmd.CombinedOutput()
 	code := 0
@@ -304,7 +325,7 @@ func TestMeasureTimeout(t *testing.T) {
 		InputRecord{ID: "seven", Text: text("7")},
 	)
 	out := filepath.Join(t.TempDir(), "records.jsonl")
-	output, code := runHelper(t, "measure", []string{EnvInputs + "=" + inputs, EnvOut + "=" + out, EnvTimeout + "=200ms"})
+	output, code := runHelper(t, "measure", []string{EnvInputs + "=" + inputs, EnvOut + "=" + out, EnvTimeout + "=3s"})
 	if code != TimeoutExitCode {
 		t.Errorf("exit code %d, want %d:\n%s", code, TimeoutExitCode, output)
 	}
@@ -312,8 +333,8 @@ func TestMeasureTimeout(t *testing.T) {
 	if len(recs) != 2 || recs[0].Status != StatusPass || recs[1].Status != StatusTimeout || recs[1].ID != "five" {
 		t.Fatalf("records %+v, want a pass and a timeout", recs)
 	}
-	if d := time.Duration(recs[1].DurationNS); d < 200*time.Millisecond {
-		t.Errorf("timeout after %v, want at least 200ms", d)
+	if d := time.Duration(recs[1].DurationNS); d < 3*time.Second {
+		t.Errorf("timeout after %v, want at least 3s", d)
 	}
 }
 
@@ -377,6 +398,110 @@ func TestGrammarOut(t *testing.T) {
 	for _, data := range [][]byte{nil, {1, 2, 3}, bytes.Repeat([]byte{0x9d, 7}, 50)} {
 		if a, b := c.Decode(data).String(), c2.Decode(data).String(); a != b {
 			t.Errorf("the described codec decodes %x to %q, the original to %q", data, b, a)
+		}
+	}
+}
+
+func TestSeeds(t *testing.T) {
+	c, err := NewCodec(exprGraph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := c.Parse("(x+1)*2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeds, err := Seeds(exprGraph, WithKPathSeeds(0), WithExamples("1", "(x+1)*2", "1"), WithSeedTrees(tree))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range seeds {
+		got = append(got, s.String())
+	}
+	if strings.Join(got, " ") != "1 (x+1)*2" {
+		t.Errorf("Seeds = %q, want the examples once each", got)
+	}
+
+	// The 2-path covering forest covers every 2-path within the bounds.
+	forest, err := Seeds(exprGraph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt, err := exprGraph.PathTable(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if covered, total := pt.Coverage(2, forest...); covered != total {
+		t.Errorf("the seeds cover %d of %d 2-paths", covered, total)
+	}
+
+	for _, tc := range []struct {
+		opts []Option
+		want string
+	}{
+		{[]Option{WithKPathSeeds(0), WithExamples("1+")}, `example 1 "1+": 1:3: unexpected EOF`},
+		{[]Option{WithKPathSeeds(0), WithMaxRepeat(1), WithExamples("123")}, `example 1 "123": fuzzharness: at input offset 0, repeat+: 3 repetitions, more than MaxRepeat 1`},
+		{[]Option{WithKPathSeeds(0), WithMaxDepth(5), WithSeedTrees(tree)}, `seed tree 1 "(x+1)*2"`},
+		{[]Option{WithKPathSeeds(3), WithMaxDepth(4)}, "the 3-path covering forest"},
+	} {
+		if _, err := Seeds(exprGraph, tc.opts...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("Seeds: %v, want an error containing %q", err, tc.want)
+		}
+	}
+}
+
+func TestDescribeInput(t *testing.T) {
+	c, err := NewCodec(exprGraph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	small := c.Decode([]byte{1}).Describe()
+	if want := "input (3 bytes): \"x+x\"\ntree:\n  <AddExpr>#0  \"x+x\"\n"; !strings.HasPrefix(small, want) {
+		t.Errorf("Describe = %q, want it to start with %q", small, want)
+	}
+	many, err := NewCodec(mustGraph(t, `<start> ::= <a>* ; <a> ::= "a" ;`), WithMaxRepeat(250))
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := many.Decode([]byte{250}).Describe()
+	if lines := strings.Count(big, "\n"); lines != maxOutlineLines+3 || !strings.Contains(big, "more lines)\n") {
+		t.Errorf("Describe of a big tree has %d lines:\n%s", lines, big)
+	}
+}
+
+// TestFuzzModeFailure fuzzes FuzzHelper in a child process, as go test
+// -fuzz does, until it finds a failing input, and checks that the failure
+// report shows the decoded input, that go test records the failing bytes,
+// and that running that entry with -run reproduces the failure.
+func TestFuzzModeFailure(t *testing.T) {
+	for _, mode := range []string{"fuzzfail", "fuzzpanic"} {
+		dir := t.TempDir()
+		cmd := exec.Command(os.Args[0], "-test.run=^$", "-test.fuzz=^FuzzHelper$", "-test.fuzztime=60s",
+			"-test.fuzzcachedir="+filepath.Join(dir, "cache"), "-test.parallel=1")
+		cmd.Dir = dir
+		cmd.Env = append(os.Environ(), helperEnv+"="+mode)
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			t.Fatalf("%s: fuzzing found no failure:\n%s", mode, out)
+		}
+		for _, want := range []string{"fuzzharness: the target", "on this input (", "<AddExpr>#0", `"y"#9`, "Failing input written to testdata/fuzz/FuzzHelper/"} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("%s: the output lacks %q:\n%s", mode, want, out)
+			}
+		}
+		entries, err := corpus.ReadDir(filepath.Join(dir, "testdata", "fuzz", "FuzzHelper"))
+		if err != nil || len(entries) != 1 {
+			t.Fatalf("%s: the failing input was not recorded: %v, %v", mode, entries, err)
+		}
+		data := entries[0].Values[0].([]byte)
+		c, _ := NewCodec(exprGraph)
+		if s := c.Decode(data).String(); !strings.Contains(s, "y") {
+			t.Errorf("%s: the recorded input decodes to %q, which has no y", mode, s)
+		}
+		rerun, code := runHelperIn(t, dir, mode, []string{"-test.run=^FuzzHelper$/^" + entries[0].Name + "$"})
+		if code == 0 || !strings.Contains(rerun, "--- FAIL: FuzzHelper/"+entries[0].Name) {
+			t.Errorf("%s: -run=FuzzHelper/%s did not reproduce the failure (code %d):\n%s", mode, entries[0].Name, code, rerun)
 		}
 	}
 }
