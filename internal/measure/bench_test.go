@@ -1,0 +1,77 @@
+package measure
+
+import (
+	"context"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/seed72891827/kfuzz/fuzzharness"
+)
+
+// benchRunner builds examples/calc's FuzzCalc and returns its seeds.
+func benchRunner(b *testing.B) (*Runner, []Input) {
+	b.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		b.Skip("the go command is not available")
+	}
+	ctx := context.Background()
+	r, err := Build(ctx, Config{Dir: "../../examples/calc", Target: "FuzzCalc"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { r.Close() })
+	d, err := r.Describe(ctx)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ins, err := SeedInputs(d)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return r, ins
+}
+
+// BenchmarkRun measures Run over the seeds of FuzzCalc: one start of the
+// prebuilt test binary and the inputs in it.
+func BenchmarkRun(b *testing.B) {
+	r, ins := benchRunner(b)
+	ctx := context.Background()
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := r.Run(ctx, ins); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ins)), "ns/input")
+}
+
+// BenchmarkGoTestRun measures the alternative that Build avoids: running
+// go test -overlay for every run over the same inputs instead of a test
+// binary built once (the build itself comes from the build cache).
+func BenchmarkGoTestRun(b *testing.B) {
+	r, ins := benchRunner(b)
+	in := filepath.Join(r.tmp, "bench.inputs.jsonl")
+	if err := writeJSONLines(in, r.inputRecords(ins, seq(len(ins)))); err != nil {
+		b.Fatal(err)
+	}
+	out := filepath.Join(r.tmp, "bench.out.jsonl")
+	b.ResetTimer()
+	for b.Loop() {
+		cmd := exec.Command("go", "test", "-count=1", "-overlay="+filepath.Join(r.tmp, "overlay.json"), "-run=^FuzzCalc$", ".")
+		cmd.Dir = r.pkg.Dir
+		cmd.Env = append(os.Environ(), fuzzharness.EnvInputs+"="+in, fuzzharness.EnvOut+"="+out)
+		if data, err := cmd.CombinedOutput(); err != nil {
+			b.Fatalf("%v\n%s", err, data)
+		}
+	}
+}
+
+func seq(n int) []int {
+	s := make([]int, n)
+	for i := range s {
+		s[i] = i
+	}
+	return s
+}

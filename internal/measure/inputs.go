@@ -1,0 +1,151 @@
+package measure
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/seed72891827/kfuzz/corpus"
+	"github.com/seed72891827/kfuzz/fuzzharness"
+)
+
+// SeedInputs returns the seeds that the described harness adds in plain go
+// test and go test -fuzz runs: its k-path covering forest and its examples
+// (see fuzzharness.Seeds), encoded for its codec, with IDs "seed#1",
+// "seed#2", ... Seed trees given with fuzzharness.WithSeedTrees cannot be
+// described and are missing.
+func SeedInputs(d *fuzzharness.Description) ([]Input, error) {
+	gr, err := d.Graph()
+	if err != nil {
+		return nil, fmt.Errorf("measure: the grammar of %s: %w", d.Target, err)
+	}
+	trees, err := fuzzharness.Seeds(gr, d.Options()...)
+	if err != nil {
+		return nil, fmt.Errorf("measure: the seeds of %s: %w", d.Target, err)
+	}
+	codec, err := fuzzharness.NewCodec(gr, fuzzharness.WithBounds(d.Bounds))
+	if err != nil {
+		return nil, fmt.Errorf("measure: the codec of %s: %w", d.Target, err)
+	}
+	ins := make([]Input, len(trees))
+	for i, t := range trees {
+		data, err := codec.Encode(t)
+		if err != nil {
+			return nil, fmt.Errorf("measure: seed %d %q of %s: %w", i+1, t, d.Target, err)
+		}
+		ins[i] = Input{ID: fmt.Sprintf("seed#%d", i+1), Data: data}
+	}
+	return ins, nil
+}
+
+// CorpusInputs returns the entries of a corpus directory, such as
+// testdata/fuzz/FuzzX, sorted by name, with their paths as IDs. Each entry
+// must hold one value: []byte (data for the harness's codec) or string
+// (input text). A directory that does not exist has no entries.
+func CorpusInputs(dir string) ([]Input, error) {
+	entries, err := corpus.ReadDir(dir)
+	if err != nil {
+		return nil, fmt.Errorf("measure: %w", err)
+	}
+	ins := make([]Input, 0, len(entries))
+	for _, e := range entries {
+		in, err := entryInput(e)
+		if err != nil {
+			return nil, err
+		}
+		ins = append(ins, in)
+	}
+	return ins, nil
+}
+
+// entryInput converts a corpus entry of one []byte or string value.
+func entryInput(e corpus.Entry) (Input, error) {
+	if len(e.Values) == 1 {
+		switch v := e.Values[0].(type) {
+		case []byte:
+			return Input{ID: e.Path, Data: v}, nil
+		case string:
+			return Input{ID: e.Path, Text: v}, nil
+		}
+	}
+	return Input{}, fmt.Errorf("measure: %s: the entry holds %s, want one []byte or string value", e.Path, describeValues(e.Values))
+}
+
+func describeValues(vs []any) string {
+	if len(vs) != 1 {
+		return fmt.Sprintf("%d values", len(vs))
+	}
+	return fmt.Sprintf("a %T", vs[0])
+}
+
+// corpusHeader starts every file in the go test fuzz v1 format.
+var corpusHeader = []byte("go test fuzz v1")
+
+// FileInputs reads inputs from files and directories, in the order given:
+// a directory is a corpus directory (see CorpusInputs); a file that starts
+// with "go test fuzz v1" is one corpus entry; any other file holds the
+// input text. The paths are the IDs.
+func FileInputs(paths ...string) ([]Input, error) {
+	var ins []Input
+	var errs []error
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if st.IsDir() {
+			more, err := CorpusInputs(p)
+			if err != nil {
+				errs = append(errs, err)
+			}
+			ins = append(ins, more...)
+			continue
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if !bytes.HasPrefix(data, corpusHeader) {
+			ins = append(ins, Input{ID: p, Text: string(data)})
+			continue
+		}
+		e, err := corpus.ReadFile(p)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		e.Path = p
+		in, err := entryInput(e)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		ins = append(ins, in)
+	}
+	if len(errs) > 0 {
+		return nil, fmt.Errorf("measure: %w", errors.Join(errs...))
+	}
+	return ins, nil
+}
+
+// TestdataInputs returns the entries of the fuzz test's seed corpus
+// directory testdata/fuzz/<Target> in its package, which plain go test
+// runs as regression inputs.
+func (r *Runner) TestdataInputs() ([]Input, error) {
+	ins, err := CorpusInputs(corpus.TestdataDir(r.pkg.Dir, r.cfg.Target))
+	relID(ins, r.pkg.Dir)
+	return ins, err
+}
+
+// relID makes the IDs of inputs read from under dir relative to it.
+func relID(ins []Input, dir string) {
+	for i := range ins {
+		if rel, err := filepath.Rel(dir, ins[i].ID); err == nil && filepath.IsLocal(rel) {
+			ins[i].ID = filepath.ToSlash(rel)
+		}
+	}
+}

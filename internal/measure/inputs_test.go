@@ -1,0 +1,183 @@
+package measure
+
+import (
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/seed72891827/kfuzz/corpus"
+	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+func TestSeedInputs(t *testing.T) {
+	g := grammar.MustBuiltin("expr")
+	d := &fuzzharness.Description{
+		Target: "FuzzX", Grammar: g.String(), Start: "Expr", K: 2, Examples: []string{"(x+1)*2"},
+		Bounds: fuzzharness.Bounds{MaxDepth: fuzzharness.DefaultMaxDepth, MaxSize: fuzzharness.DefaultMaxSize, MaxRepeat: fuzzharness.DefaultMaxRepeat},
+	}
+	ins, err := SeedInputs(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := grammar.MustCompile(g)
+	trees, err := fuzzharness.Seeds(gr, d.Options()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	codec, err := fuzzharness.NewCodec(gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ins) != len(trees) || len(ins) < 10 {
+		t.Fatalf("%d inputs for %d seeds", len(ins), len(trees))
+	}
+	for i, in := range ins {
+		if got := codec.Decode(in.Data).String(); got != trees[i].String() || in.ID != "seed#"+strconv.Itoa(i+1) {
+			t.Errorf("input %d (%s) decodes to %q, want %q", i, in.ID, got, trees[i])
+		}
+	}
+	if last := codec.Decode(ins[len(ins)-1].Data).String(); last != "(x+1)*2" {
+		t.Errorf("the last seed is %q, want the example", last)
+	}
+	d.Grammar = "<a> ::= <b> ;"
+	if _, err := SeedInputs(d); err == nil || !strings.Contains(err.Error(), "FuzzX") {
+		t.Errorf("a bad grammar: %v", err)
+	}
+}
+
+func TestCorpusAndFileInputs(t *testing.T) {
+	dir := t.TempDir()
+	cdir := filepath.Join(dir, "FuzzX")
+	b, _, err := corpus.Add(cdir, []byte{1, 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _, err := corpus.Add(cdir, "x+1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins, err := CorpusInputs(cdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Input{
+		filepath.Join(cdir, b): {ID: filepath.Join(cdir, b), Data: []byte{1, 2}},
+		filepath.Join(cdir, s): {ID: filepath.Join(cdir, s), Text: "x+1"},
+	}
+	if len(ins) != 2 {
+		t.Fatalf("%d inputs: %+v", len(ins), ins)
+	}
+	for _, in := range ins {
+		w := want[in.ID]
+		if string(in.Data) != string(w.Data) || (in.Data == nil) != (w.Data == nil) || in.Text != w.Text {
+			t.Errorf("%+v, want %+v", in, w)
+		}
+	}
+	if ins, err := CorpusInputs(filepath.Join(dir, "none")); err != nil || len(ins) != 0 {
+		t.Errorf("a missing directory: %v, %v", ins, err)
+	}
+
+	text := filepath.Join(dir, "input.txt")
+	if err := os.WriteFile(text, []byte("(x+1)*2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ins, err = FileInputs(text, filepath.Join(cdir, b), cdir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ins) != 4 || ins[0].ID != text || ins[0].Text != "(x+1)*2\n" || ins[0].Data != nil ||
+		string(ins[1].Data) != "\x01\x02" || ins[1].ID != filepath.Join(cdir, b) {
+		t.Errorf("FileInputs: %+v", ins)
+	}
+
+	two, err := corpus.Marshal([]byte("a"), "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(dir, "two")
+	if err := os.WriteFile(bad, two, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	malformed := filepath.Join(dir, "malformed")
+	if err := os.WriteFile(malformed, []byte("go test fuzz v1\n[]byte(\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = FileInputs(bad, malformed, filepath.Join(dir, "missing"))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	for _, want := range []string{bad + ": the entry holds 2 values", malformed + ":2", "missing"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error lacks %q: %v", want, err)
+		}
+	}
+}
+
+func TestValidTarget(t *testing.T) {
+	for name, want := range map[string]bool{
+		"FuzzCalc": true, "Fuzz": true, "Fuzz_x": true, "Fuzz1": true, "FuzzÄ": true,
+		"Fuzzy": false, "fuzzCalc": false, "TestX": false, "": false, "Fuzz-x": false, "Fuzz x": false,
+	} {
+		if got := validTarget(name); got != want {
+			t.Errorf("validTarget(%q) = %v", name, got)
+		}
+	}
+}
+
+func TestGlueSource(t *testing.T) {
+	src, err := glueSource("calc_test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := parser.ParseFile(token.NewFileSet(), glueFile, src, parser.ImportsOnly)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, src)
+	}
+	if f.Name.Name != "calc_test" {
+		t.Errorf("package %s", f.Name.Name)
+	}
+	for _, imp := range f.Imports {
+		switch p, _ := strconv.Unquote(imp.Path.Value); p {
+		case "github.com/seed72891827/kfuzz/fuzzharness", "github.com/seed72891827/kfuzz/coverage/rt", "os", "strconv", "sync/atomic":
+		default:
+			t.Errorf("the glue imports %s; a module that requires kfuzz for fuzzharness may not have it in go.sum", p)
+		}
+	}
+}
+
+func TestReadTrace(t *testing.T) {
+	got, err := readTrace(strings.NewReader("0\n1\n17\n2"))
+	if err != nil || len(got) != 3 || got[2] != 17 {
+		t.Errorf("readTrace = %v, %v", got, err)
+	}
+	if _, err := readTrace(strings.NewReader("0\nx\n")); err == nil {
+		t.Error("no error for a bad line")
+	}
+}
+
+func TestTailBuffer(t *testing.T) {
+	b := &tailBuffer{max: 8}
+	b.Write([]byte("ab"))
+	b.Write([]byte("cdefghij"))
+	b.Write([]byte("kl"))
+	if got := string(b.Bytes()); got != "abcd\n[... 4 bytes ...]\nijkl" {
+		t.Errorf("got %q", got)
+	}
+	small := &tailBuffer{max: 100}
+	small.Write([]byte("  short \n"))
+	if got := string(small.Bytes()); got != "short" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestWithoutMeasureEnv(t *testing.T) {
+	got := withoutMeasureEnv([]string{"A=1", fuzzharness.EnvInputs + "=x", fuzzharness.EnvOut + "=y", envTrace + "=z", fuzzharness.EnvGrammarOut + "=w", fuzzharness.EnvTimeout + "=1s", "B"})
+	if strings.Join(got, " ") != "A=1 B" {
+		t.Errorf("got %q", got)
+	}
+}

@@ -1,0 +1,473 @@
+package measure
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/tools/cover"
+
+	"github.com/seed72891827/kfuzz/coverage"
+	"github.com/seed72891827/kfuzz/fuzzharness"
+)
+
+// An Input is one input to run the fuzz test's target over.
+type Input struct {
+	// ID names the input in results, e.g. a corpus file name.
+	ID string
+	// Data, if not nil, is the input as the harness's codec encodes it:
+	// the bytes of a corpus entry. An empty, non-nil Data decodes to the
+	// shortest input of the grammar.
+	Data []byte
+	// Text, used if Data is nil, is the input text; the harness parses it
+	// with its grammar.
+	Text string
+}
+
+// Status is the outcome of running the target over one input: one of the
+// statuses of fuzzharness (fuzzharness.StatusPass and so on) or
+// StatusCrash.
+type Status = fuzzharness.Status
+
+// StatusCrash is the status of an input during which the test process
+// died without reporting it: a fatal error such as a stack overflow or
+// concurrent map writes, a panic in another goroutine, or os.Exit. The
+// following inputs run in a new process.
+const StatusCrash Status = "crash"
+
+// A Result is the outcome and coverage of one input.
+type Result struct {
+	Index int    // position in the inputs passed to Run
+	ID    string // the Input's ID
+	// Input is the input text (invalid UTF-8 replaced by U+FFFD) and
+	// Data its encoding for the harness, as the harness reported them.
+	// With StatusError, Input is the text that could not be parsed and
+	// Data is empty; with StatusCrash, both are empty.
+	Input    string
+	Data     []byte
+	Status   Status
+	Message  string // the panic value, why the input could not be run, or the end of the output of a crashed process
+	Stack    string // the stack of a panic
+	Duration time.Duration
+	// Funcs holds the functions of the measured packages that ran during
+	// the input. It is empty (not nil) if the target did not run.
+	Funcs *coverage.FuncSet
+	// Counts holds how often each block ran during the input; it is nil
+	// unless Config.KeepCounts is set.
+	Counts *coverage.Counts
+}
+
+// A Report is what Run measured.
+type Report struct {
+	// Description is the harness's description: its grammar and seed
+	// options.
+	Description *fuzzharness.Description
+	// Table lists the functions and blocks of the measured packages.
+	Table *coverage.Table
+	// Results holds one result per input, in the order of the inputs.
+	Results []Result
+	// Outside holds the blocks that ran outside any input: while the
+	// packages were initialized, while the fuzz test set up its harness,
+	// and between inputs. When several processes ran, their counts are
+	// added.
+	Outside *coverage.Counts
+	// Total is Outside plus the counts of all inputs: what a go test
+	// -coverprofile run over the same inputs counts.
+	Total *coverage.Counts
+	// Processes is the number of test processes that ran: one, plus one
+	// after every input that timed out or crashed before the last.
+	Processes int
+}
+
+// Covered returns the functions that ran at all, during an input or
+// outside.
+func (r *Report) Covered() *coverage.FuncSet { return r.Total.Funcs() }
+
+// Describe runs the fuzz test's harness to describe itself: its grammar,
+// bounds and seed options (see fuzzharness.EnvGrammarOut). If the fuzz test
+// does not use fuzzharness, the error wraps ErrNotHarness.
+func (r *Runner) Describe(ctx context.Context) (*fuzzharness.Description, error) {
+	p, err := r.exec(ctx, nil)
+	if err != nil {
+		return nil, err
+	}
+	if p.desc == nil {
+		if p.exit != 0 {
+			return nil, fmt.Errorf("measure: %s in %s failed before describing its harness (%s):\n%s", r.cfg.Target, r.pkg.ImportPath, p.state, p.output)
+		}
+		return nil, notHarness(r.cfg.Target, r.pkg.ImportPath, p.output)
+	}
+	return p.desc, nil
+}
+
+// Run runs the fuzz test's target over each input, in order, in the test
+// binary, and reports for each its outcome and the functions it covered.
+//
+// The target runs in the fuzz test's own test process, as go test runs it
+// (in the package directory, with the user's build flags), in the measure
+// mode of fuzzharness. An input on which the target fails or panics is
+// reported and the run goes on. An input that runs longer than the timeout
+// or crashes the process is reported, and a new process runs the inputs
+// after it. Errors are those of the setup: the fuzz test does not use
+// fuzzharness (ErrNotHarness), fails before its target runs, or ctx ends.
+func (r *Runner) Run(ctx context.Context, inputs []Input) (*Report, error) {
+	rep := &Report{Table: r.table, Results: make([]Result, len(inputs)), Outside: coverage.NewCounts(r.table), Total: coverage.NewCounts(r.table)}
+	done := make([]bool, len(inputs))
+	pending := make([]int, len(inputs))
+	for i := range pending {
+		pending[i] = i
+	}
+	for {
+		if len(pending) == 0 && rep.Description != nil {
+			break
+		}
+		p, err := r.exec(ctx, r.inputRecords(inputs, pending))
+		if err != nil {
+			return nil, err
+		}
+		rep.Processes++
+		if p.desc == nil {
+			if p.exit != 0 || len(p.records) > 0 {
+				return nil, fmt.Errorf("measure: %s in %s failed before its harness started (%s):\n%s", r.cfg.Target, r.pkg.ImportPath, p.state, p.output)
+			}
+			return nil, notHarness(r.cfg.Target, r.pkg.ImportPath, p.output)
+		}
+		if rep.Description == nil {
+			rep.Description = p.desc
+		}
+		progress := false
+		for k := range p.records {
+			rec := &p.records[k]
+			if rec.Index < 0 || rec.Index >= len(pending) || done[pending[rec.Index]] {
+				return nil, fmt.Errorf("measure: %s in %s reported input %d, which it was not given or reported before", r.cfg.Target, r.pkg.ImportPath, rec.Index)
+			}
+			i := pending[rec.Index]
+			res, err := r.result(rec, rep)
+			if err != nil {
+				return nil, err
+			}
+			res.Index, res.ID = i, inputs[i].ID
+			rep.Results[i] = *res
+			done[i], progress = true, true
+		}
+		// The last input that began without a record crashed the process.
+		for k := len(p.begun) - 1; k >= 0; k-- {
+			pos := p.begun[k]
+			if pos < 0 || pos >= len(pending) {
+				continue
+			}
+			if i := pending[pos]; !done[i] {
+				rep.Results[i] = Result{Index: i, ID: inputs[i].ID, Status: StatusCrash, Funcs: coverage.NewFuncSet(r.table),
+					Message: fmt.Sprintf("the test process died during this input (%s); its output ends with:\n%s", p.state, p.output)}
+				done[i], progress = true, true
+			}
+			break
+		}
+		var rest []int
+		for _, i := range pending {
+			if !done[i] {
+				rest = append(rest, i)
+			}
+		}
+		if len(rest) > 0 && !progress {
+			return nil, fmt.Errorf("measure: %s in %s ran none of the %d inputs given (%s):\n%s", r.cfg.Target, r.pkg.ImportPath, len(rest), p.state, p.output)
+		}
+		pending = rest
+	}
+	rep.Total.Add(rep.Outside)
+	return rep, nil
+}
+
+// inputRecords returns the records of the pending inputs for the harness.
+func (r *Runner) inputRecords(inputs []Input, pending []int) []fuzzharness.InputRecord {
+	recs := make([]fuzzharness.InputRecord, len(pending))
+	for k, i := range pending {
+		in := inputs[i]
+		recs[k] = fuzzharness.InputRecord{ID: in.ID, Data: in.Data}
+		if in.Data == nil {
+			text := in.Text
+			recs[k].Text = &text
+		}
+	}
+	return recs
+}
+
+// result converts a record into a Result and adds its counts to rep.
+func (r *Runner) result(rec *record, rep *Report) (*Result, error) {
+	res := &Result{
+		Input: rec.Input, Data: rec.Data, Status: rec.Status, Message: rec.Message, Stack: rec.Stack,
+		Duration: time.Duration(rec.DurationNS),
+	}
+	var before, blocks map[string][]uint64
+	if rec.Extra != nil {
+		before, blocks = rec.Extra.Before, rec.Extra.Blocks
+	}
+	if err := r.addBlocks(rep.Outside, before); err != nil {
+		return nil, err
+	}
+	c := coverage.NewCounts(r.table)
+	if err := r.addBlocks(c, blocks); err != nil {
+		return nil, err
+	}
+	rep.Total.Add(c)
+	res.Funcs = c.Funcs()
+	if r.cfg.KeepCounts {
+		res.Counts = c
+	}
+	return res, nil
+}
+
+// addBlocks adds block counts as the glue reports them (per import path,
+// pairs of block index and count) to c.
+//
+// Package coverage offers no way to set the count of a block, so the
+// counts go through a cover profile with exactly the blocks' extents,
+// which Table.ImportProfiles maps back onto the same blocks.
+func (r *Runner) addBlocks(c *coverage.Counts, m map[string][]uint64) error {
+	if len(m) == 0 {
+		return nil
+	}
+	byFile := map[string]*cover.Profile{}
+	var profiles []*cover.Profile
+	for path, pairs := range m {
+		base, ok := r.base[path]
+		if !ok || len(pairs)%2 != 0 {
+			return fmt.Errorf("measure: the test process reported counters of %s, which was not instrumented as such; build again", path)
+		}
+		for k := 0; k < len(pairs); k += 2 {
+			idx, n := pairs[k], pairs[k+1]
+			if idx >= uint64(r.nblocks[path]) {
+				return fmt.Errorf("measure: the test process reported block %d of %s, which has %d; build again", idx, path, r.nblocks[path])
+			}
+			b := r.table.Block(base + int(idx))
+			file := r.table.Func(b.Func).File
+			p := byFile[file]
+			if p == nil {
+				p = &cover.Profile{FileName: file, Mode: string(coverage.ModeCount)}
+				byFile[file] = p
+				profiles = append(profiles, p)
+			}
+			p.Blocks = append(p.Blocks, cover.ProfileBlock{
+				StartLine: b.Start.Line, StartCol: b.Start.Col, EndLine: b.End.Line, EndCol: b.End.Col,
+				NumStmt: b.NumStmt, Count: int(min(n, 1<<31-1)),
+			})
+		}
+	}
+	d, err := r.table.ImportProfiles(profiles)
+	if err != nil {
+		return fmt.Errorf("measure: %v", err)
+	}
+	c.Add(d)
+	return nil
+}
+
+// record is one line that the harness writes in measure mode, with the
+// extra value that the glue sets.
+type record struct {
+	fuzzharness.Record
+	Extra *glueExtra `json:"extra"`
+}
+
+// process is what one run of the test binary left.
+type process struct {
+	exit    int    // exit status, -1 if killed by a signal
+	state   string // the exit status as text
+	output  []byte // the end of its output
+	desc    *fuzzharness.Description
+	records []record
+	begun   []int // inputs begun, in order
+}
+
+// maxOutput bounds the output of a test process kept for error messages.
+const maxOutput = 8 << 10
+
+// exec runs the test binary once, in measure mode over inputs if it is not
+// nil, and otherwise only to describe the harness.
+func (r *Runner) exec(ctx context.Context, inputs []fuzzharness.InputRecord) (*process, error) {
+	r.runs++
+	name := func(s string) string { return filepath.Join(r.tmp, fmt.Sprintf("%d.%s", r.runs, s)) }
+	descFile := name("grammar.jsonl")
+	env := append(append([]string(nil), r.environ()...), fuzzharness.EnvGrammarOut+"="+descFile)
+	var outFile, traceFile string
+	if inputs != nil {
+		inFile := name("inputs.jsonl")
+		outFile, traceFile = name("out.jsonl"), name("trace")
+		if err := writeJSONLines(inFile, inputs); err != nil {
+			return nil, err
+		}
+		env = append(env,
+			fuzzharness.EnvInputs+"="+inFile,
+			fuzzharness.EnvOut+"="+outFile,
+			fuzzharness.EnvTimeout+"="+r.cfg.Timeout.String(),
+			envTrace+"="+traceFile)
+	}
+	cmd := exec.CommandContext(ctx, r.bin, "-test.run=^"+r.cfg.Target+"$", "-test.count=1", "-test.timeout=0")
+	cmd.Dir = r.pkg.Dir
+	cmd.Env = env
+	out := &tailBuffer{max: maxOutput}
+	cmd.Stdout, cmd.Stderr = out, out
+	runErr := cmd.Run()
+	if ctx.Err() != nil {
+		return nil, fmt.Errorf("measure: running %s: %w", r.cfg.Target, ctx.Err())
+	}
+	p := &process{output: out.Bytes(), exit: cmd.ProcessState.ExitCode(), state: cmd.ProcessState.String()}
+	var ee *exec.ExitError
+	if runErr != nil && !errors.As(runErr, &ee) {
+		return nil, fmt.Errorf("measure: running the test binary of %s: %v", r.pkg.ImportPath, runErr)
+	}
+	descs, err := readFile(descFile, fuzzharness.ReadDescriptions)
+	if err != nil {
+		return nil, fmt.Errorf("measure: reading the description of %s: %v", r.cfg.Target, err)
+	}
+	for i := range descs {
+		if descs[i].Target == r.cfg.Target {
+			p.desc = &descs[i]
+			break
+		}
+	}
+	if inputs == nil {
+		return p, nil
+	}
+	if p.records, err = readFile(outFile, readRecords); err != nil {
+		return nil, fmt.Errorf("measure: reading the records of %s: %v", r.cfg.Target, err)
+	}
+	if p.begun, err = readFile(traceFile, readTrace); err != nil {
+		return nil, fmt.Errorf("measure: reading the trace of %s: %v", r.cfg.Target, err)
+	}
+	return p, nil
+}
+
+// environ returns the environment of the test process.
+func (r *Runner) environ() []string {
+	env := r.cfg.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	return withoutMeasureEnv(env)
+}
+
+// withoutMeasureEnv returns env without the variables of the measure mode,
+// which would switch the harness into other modes.
+func withoutMeasureEnv(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		k, _, _ := strings.Cut(kv, "=")
+		switch k {
+		case fuzzharness.EnvInputs, fuzzharness.EnvOut, fuzzharness.EnvTimeout, fuzzharness.EnvGrammarOut, envTrace:
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// readFile reads the file at path with read; a missing file reads as
+// nothing.
+func readFile[T any](path string, read func(io.Reader) ([]T, error)) ([]T, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	} else if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return read(f)
+}
+
+// readRecords reads the records of the measure mode, one JSON value per
+// line.
+func readRecords(rd io.Reader) ([]record, error) {
+	var recs []record
+	sc := bufio.NewScanner(rd)
+	sc.Buffer(nil, 1<<30)
+	for line := 1; sc.Scan(); line++ {
+		data := bytes.TrimSpace(sc.Bytes())
+		if len(data) == 0 {
+			continue
+		}
+		var rec record
+		if err := json.Unmarshal(data, &rec); err != nil {
+			return nil, fmt.Errorf("line %d: %v", line, err)
+		}
+		recs = append(recs, rec)
+	}
+	return recs, sc.Err()
+}
+
+// readTrace reads the indexes that the glue wrote, one per line. A last
+// line cut short by a crash is ignored.
+func readTrace(rd io.Reader) ([]int, error) {
+	data, err := io.ReadAll(rd)
+	if err != nil {
+		return nil, err
+	}
+	var idx []int
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if !strings.HasSuffix(line, "\n") {
+			break
+		}
+		n, err := strconv.Atoi(strings.TrimSuffix(line, "\n"))
+		if err != nil {
+			return nil, fmt.Errorf("bad line %q", line)
+		}
+		idx = append(idx, n)
+	}
+	return idx, nil
+}
+
+// writeJSONLines writes one JSON value per line to a new file at path.
+func writeJSONLines[T any](path string, values []T) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	for _, v := range values {
+		if err := enc.Encode(v); err != nil {
+			return fmt.Errorf("measure: %v", err)
+		}
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		return fmt.Errorf("measure: %v", err)
+	}
+	return nil
+}
+
+// tailBuffer keeps the first and the last bytes written to it, up to max
+// in all.
+type tailBuffer struct {
+	max        int
+	head, tail []byte
+	dropped    int64
+}
+
+func (b *tailBuffer) Write(p []byte) (int, error) {
+	n := len(p)
+	if room := b.max/2 - len(b.head); room > 0 {
+		k := min(room, len(p))
+		b.head = append(b.head, p[:k]...)
+		p = p[k:]
+	}
+	b.tail = append(b.tail, p...)
+	if over := len(b.tail) - b.max/2; over > 0 {
+		b.dropped += int64(over)
+		b.tail = append(b.tail[:0], b.tail[over:]...)
+	}
+	return n, nil
+}
+
+// Bytes returns what was kept, with a note where bytes were dropped.
+func (b *tailBuffer) Bytes() []byte {
+	out := append([]byte(nil), b.head...)
+	if b.dropped > 0 {
+		out = append(out, fmt.Sprintf("\n[... %d bytes ...]\n", b.dropped)...)
+	}
+	return bytes.TrimSpace(append(out, b.tail...))
+}
