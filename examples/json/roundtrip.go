@@ -117,8 +117,11 @@ func (l Level) MarshalText() ([]byte, error) {
 // decoded into a Document: a value of the wrong type or out of range.
 func isTypeError(err error) bool {
 	var ute *json.UnmarshalTypeError
-	return errors.As(err, &ute) || strings.Contains(err.Error(), "invalid use of ,string struct tag") ||
-		strings.Contains(err.Error(), "unknown level")
+	msg := err.Error()
+	return errors.As(err, &ute) ||
+		strings.Contains(msg, "invalid use of ,string struct tag") || // "count": "twelve"
+		strings.Contains(msg, "invalid number literal") || // "num": "" (a json.Number from a string)
+		strings.Contains(msg, "unknown level")
 }
 
 // decodeTokens builds the value of data from its token stream.

@@ -15,6 +15,7 @@ func TestRoundTrip(t *testing.T) {
 	for _, s := range []string{
 		`null`, ` [1, 2.5e3, -0, "a\u00e9\ud83d\ude00"] `, `{"a":{"b":[]},"a":1}`, `"\ud800"`, `1e400`,
 		`{"Name": 1, "level": "low", "by_id": {"x": "y"}}`, `{"level": "loud"}`, `{"count": "twelve"}`, `{"small": 300}`,
+		`{"nuM": ""}`, // found by FuzzJSON: a json.Number field takes only numbers
 	} {
 		if err := jsoncheck.RoundTrip([]byte(s)); err != nil {
 			t.Errorf("RoundTrip(%q): %v", s, err)
