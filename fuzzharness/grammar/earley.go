@@ -28,12 +28,16 @@ import (
 //
 // # Bounds
 //
-// Memory grows with the number of Earley items and forest links, about 20
-// bytes each: typically 3 to 10 per input byte on unambiguous grammars
-// (60 to 200 bytes per input byte), but up to quadratic in the input length
-// for ambiguous ones, and the number of links up to cubic. MaxItems bounds
-// their total (default DefaultMaxItems, about 1.3 GB); Parse fails with an
-// error wrapping ErrItemLimit when a parse would exceed it.
+// A forest keeps 16 bytes per Earley item and 12 per further derivation of
+// an ambiguous node. The built-in unambiguous grammars need 2 to 3.5 items
+// per input byte (35 to 60 bytes), and during the parse about as much again
+// for scratch space: about 70 bytes per input byte at the peak for JSON. An
+// ambiguous grammar can need up to quadratically many items and cubically
+// many derivations in the input length. MaxItems bounds items plus
+// derivations (default DefaultMaxItems, about 1 GB of forest); Parse and
+// Recognize fail with an error wrapping ErrItemLimit when an input would
+// exceed it. NewParser refuses grammars whose quantifiers expand to more
+// than a million symbols (x{0,65536} of a long x).
 //
 // A Parser is safe for concurrent use; scratch buffers are reused between
 // parses.
@@ -47,8 +51,8 @@ type Parser struct {
 	itemsPerByte atomic.Uint32 // items per input byte of the last large parse, times 16
 }
 
-// DefaultMaxItems is the default bound on Earley items plus forest links of
-// one parse (see MaxItems).
+// DefaultMaxItems is the default bound on Earley items plus further
+// derivations of one parse (see MaxItems).
 const DefaultMaxItems = 1 << 26
 
 // ErrItemLimit is wrapped by the error Parse returns when the parse of an
@@ -71,9 +75,9 @@ func ParseFrom(name string) ParserOption {
 	return func(c *parserConfig) { c.start = name }
 }
 
-// MaxItems bounds the number of Earley items plus forest links of one
-// parse, and with it the memory a parse takes (about 20 bytes each). Zero or
-// less means DefaultMaxItems.
+// MaxItems bounds the number of Earley items plus further derivations of
+// one parse, and with it the memory a parse takes (16 or 12 bytes each, plus
+// scratch space). Zero or less means DefaultMaxItems.
 func MaxItems(n int) ParserOption {
 	return func(c *parserConfig) { c.maxItems = n }
 }
@@ -550,14 +554,16 @@ func (s *parseState) complete(c, a, origin int32) {
 	if gi < 0 {
 		return
 	}
-	if top := s.leoTop(gi, origin); top >= 0 {
-		tg := &s.groups[top]
-		rule, orig, pred := s.waiter(s.waiters[tg.start], tg.set)
-		s.leos = append(s.leos, leoLink{group: gi, bottom: c})
-		s.add(rule+1, orig, pred, childEps-int32(s.g.numNT)-int32(len(s.leos)-1))
-		return
-	}
 	gr := s.groups[gi]
+	if gr.n == 1 && gr.top != -1 {
+		if top := s.leoTop(gi, origin); top >= 0 {
+			tg := &s.groups[top]
+			rule, orig, pred := s.waiter(s.waiters[tg.start], tg.set)
+			s.leos = append(s.leos, leoLink{group: gi, bottom: c})
+			s.add(rule+1, orig, pred, childEps-int32(s.g.numNT)-int32(len(s.leos)-1))
+			return
+		}
+	}
 	for _, w := range s.waiters[gr.start : gr.start+gr.n] {
 		rule, orig, pred := s.waiter(w, origin)
 		s.add(rule+1, orig, pred, c)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // benchJSON returns a JSON document of about size bytes with a realistic
@@ -116,7 +117,8 @@ func BenchmarkParseJSON(b *testing.B) {
 			reportCPU(b, cpu, len(in))
 			runtime.ReadMemStats(&ms1)
 			b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(b.N)/float64(len(in)), "alloc/B")
-			b.ReportMetric(float64(f.Size())/float64(len(in)), "forest/B")
+			b.ReportMetric(float64(f.Size())/float64(len(in)), "items/B")
+			b.ReportMetric(float64(peakBytes(p, f))/float64(len(in)), "peak/B")
 		})
 	}
 }
@@ -167,4 +169,76 @@ func reportCPU(b *testing.B, cpu0 time.Duration, size int) {
 		return
 	}
 	b.ReportMetric(float64(size)*float64(b.N)/cpu.Seconds()/1e6, "cpuMB/s")
+}
+
+// peakBytes estimates the memory a parse held at its peak: the forest
+// (items, links and input, at their capacities) plus the parser's scratch
+// buffers (of a state from the pool: the one the parse used, as benchmarks
+// run on one goroutine).
+func peakBytes(p *Parser, f *Forest) int {
+	n := cap(f.items)*int(unsafe.Sizeof(item{})) + cap(f.links)*int(unsafe.Sizeof(xlink{})) + cap(f.input) + 8*cap(f.multi)
+	s := p.getState()
+	defer p.putState(s)
+	n += 4*(cap(s.setStart)+cap(s.groupStart)+cap(s.waiters)) + cap(s.groups)*int(unsafe.Sizeof(group{}))
+	n += (cap(s.scanIn) + cap(s.scanOut)) * int(unsafe.Sizeof(scanEntry{}))
+	return n
+}
+
+// BenchmarkParseRightRecursive parses a right-recursive list whose end one
+// byte of lookahead cannot see; Leo's optimization keeps it linear.
+func BenchmarkParseRightRecursive(b *testing.B) {
+	p := earleyParser(b, `<s> ::= <l> "ac" ; <l> ::= "ab" <l> | "" ;`)
+	for _, size := range benchSizes {
+		in := []byte(strings.Repeat("ab", size/2) + "ac")
+		b.Run(sizeName(size), func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			cpu := processCPU()
+			var f *Forest
+			for b.Loop() {
+				var err error
+				if f, err = p.Parse(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPU(b, cpu, len(in))
+			b.ReportMetric(float64(f.Size())/float64(len(in)), "items/B")
+		})
+	}
+}
+
+// BenchmarkForestJSON measures what is done with a forest of a 100 KB JSON
+// document: one tree, the count, and the 4-paths.
+func BenchmarkForestJSON(b *testing.B) {
+	gr := MustCompile(MustBuiltin("json"))
+	p, err := NewParser(gr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	pt, err := gr.PathTable(4)
+	if err != nil {
+		b.Fatal(err)
+	}
+	in := benchJSON(100<<10, 1)
+	f, err := p.Parse(in)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("Tree", func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		for b.Loop() {
+			f.Tree()
+		}
+	})
+	b.Run("Count", func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		for b.Loop() {
+			(&Forest{g: f.g, input: f.input, items: f.items, links: f.links, multi: f.multi, root: f.root}).Count()
+		}
+	})
+	b.Run("ForestPaths4", func(b *testing.B) {
+		b.SetBytes(int64(len(in)))
+		for b.Loop() {
+			pt.ForestPaths(f)
+		}
+	})
 }

@@ -595,7 +595,7 @@ type dotInfo struct {
 const dotEnd = math.MinInt32
 
 const (
-	dotPenult    uint8 = 1 << iota // the symbol after the dot is the last one
+	dotPenult    uint8 = 1 << iota // the symbol after the dot is the last one, and reduction paths from the rule can be long
 	dotNullNext                    // the symbol after the dot is a nullable nonterminal
 	dotViableEOF                   // an item of this rule can be part of a parse at the end of the input
 	dotComplete                    // the dot is at the end
@@ -787,6 +787,36 @@ func (g *egrammar) follow() ([]byteSet, []bool) {
 }
 
 func (g *egrammar) dotRules(follow []byteSet, followEOF []bool) {
+	// Leo's optimization matters only where deterministic reduction paths
+	// can be long: a path from a nonterminal A goes up to the nonterminals
+	// whose productions end with A, and so on. up[a] is the longest such
+	// path from a (math.MaxInt32 through a cycle: right recursion).
+	users := make([][]int32, g.numNT)
+	for a := range g.ntProds {
+		for _, p := range g.ntProds[a] {
+			if n := g.prodLen[p]; n > 0 {
+				if last := g.rhs[g.prodBase[p]+n-1]; last >= 0 {
+					users[last] = append(users[last], int32(a))
+				}
+			}
+		}
+	}
+	up := make([]int32, g.numNT)
+	for _, comp := range earleySCCs(g.numNT, func(a int32) []int32 { return users[a] }) {
+		longest := int32(0)
+		for _, a := range comp {
+			for _, x := range users[a] {
+				if len(comp) > 1 || x == a {
+					longest = math.MaxInt32
+				} else {
+					longest = max(longest, min(up[x], math.MaxInt32-1)+1)
+				}
+			}
+		}
+		for _, a := range comp {
+			up[a] = longest
+		}
+	}
 	g.dots = make([]dotInfo, len(g.rhs))
 	g.viable = make([]byteSet, len(g.rhs))
 	for p := range g.prodLHS {
@@ -800,7 +830,7 @@ func (g *egrammar) dotRules(follow []byteSet, followEOF []bool) {
 			if d == n {
 				di.flags |= dotComplete
 			}
-			if d == n-1 {
+			if d == n-1 && g.rhs[r] >= 0 && up[a] >= leoMinChain-1 {
 				di.flags |= dotPenult
 			}
 			if s := g.rhs[r]; s >= 0 && g.ntNullable[s] {

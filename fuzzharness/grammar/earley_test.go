@@ -328,6 +328,13 @@ func TestEarleyCounts(t *testing.T) {
 		{`<s> ::= "a"{3,} ;`, "aaaaaa", 1},
 		{`<s> ::= "a"{3,} ;`, "aa", 0},
 		{`<s> ::= ("a" | "aa")* ;`, "aaaaa", 8}, // Fibonacci
+		{`<s> ::= "ab"{9,} ;`, strings.Repeat("ab", 8), 0},
+		{`<s> ::= "ab"{9,} ;`, strings.Repeat("ab", 9), 1},
+		{`<s> ::= "ab"{9,} ;`, strings.Repeat("ab", 30), 1},
+		{`<s> ::= "a"{20,22} ;`, strings.Repeat("a", 21), 1},
+		{`<s> ::= "a"{20,22} ;`, strings.Repeat("a", 23), 0},
+		{`<s> ::= ("a" | "aa"){0,100} ;`, strings.Repeat("a", 6), 13},               // Fibonacci
+		{`<s> ::= ("a" | "aa"){0,30} "b" ;`, strings.Repeat("a", 25) + "b", 121393}, // Fibonacci(26)
 		{`<s> ::= ("a" | "aa"){0,2} ;`, "aaa", 2},
 		{`<s> ::= ""* ;`, "", inf},
 		{`<s> ::= ("" | "a")+ ;`, "aa", inf},
@@ -389,6 +396,22 @@ func TestEarleyCounts(t *testing.T) {
 		if bc, binf := bruteCount(p.Graph(), p.Start(), tc.input); binf != (tc.count == inf) || (!binf && bc != tc.count) {
 			t.Errorf("%s on %q: the brute-force count is %d (infinite %v); the table is wrong", tc.grammar, tc.input, bc, binf)
 		}
+	}
+}
+
+// TestEarleySaturation checks that Count saturates on a finite but huge
+// number of parses without calling it infinite.
+func TestEarleySaturation(t *testing.T) {
+	p := earleyParser(t, `<s> ::= <s> <s> | "a" ;`)
+	f, err := p.Parse([]byte(strings.Repeat("a", 40)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Count() != math.MaxUint64 || f.Infinite() || !f.Ambiguous() {
+		t.Errorf("Catalan(39) parses: Count() = %d, Infinite() = %v", f.Count(), f.Infinite())
+	}
+	if got := len(f.Trees(7)); got != 7 {
+		t.Errorf("Trees(7) returned %d trees", got)
 	}
 }
 
@@ -459,6 +482,28 @@ func TestEarleyParseFrom(t *testing.T) {
 	}
 	if _, err := NewParser(gr, ParseFrom("nosuch")); err == nil || !strings.Contains(err.Error(), "<nosuch>") {
 		t.Errorf("NewParser(ParseFrom(nosuch)) = %v, want an error naming <nosuch>", err)
+	}
+}
+
+// TestEarleyLargeQuantifiers checks quantifiers with large counts: they
+// parse when the expanded grammar stays within bounds, and NewParser
+// refuses grammars that would not.
+func TestEarleyLargeQuantifiers(t *testing.T) {
+	p := earleyParser(t, `<s> ::= "ab"{0,65536} ;`)
+	for _, n := range []int{0, 1, 1000, 65536} {
+		if err := p.Recognize([]byte(strings.Repeat("ab", n))); err != nil {
+			t.Errorf("%d repetitions: %v", n, err)
+		}
+	}
+	if err := p.Recognize([]byte(strings.Repeat("ab", 65537))); err == nil {
+		t.Error("65537 repetitions accepted")
+	}
+	g, err := Parse("big.bnf", []byte(`<s> ::= "abcdefghijklmnopqrstuvwxyz"{0,65536} ;`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := NewParser(MustCompile(g)); err == nil || !strings.Contains(err.Error(), "too large") {
+		t.Errorf("NewParser of a huge expansion: %v, want a too-large error", err)
 	}
 }
 
@@ -554,6 +599,8 @@ func TestEarleyLinear(t *testing.T) {
 		{`<s> ::= <l> "ac" ; <l> ::= "ab" <l> | "" ;`, func(n int) string { return strings.Repeat("ab", n) + "ac" }},
 		{`<s> ::= <l> "ac" ; <l> ::= "a" <m> | "" ; <m> ::= "b" <l> ;`, func(n int) string { return strings.Repeat("ab", n) + "ac" }},
 		{`<s> ::= <l> "ac" ; <l> ::= ("ab" | "ad" <l> "ae") <l> | "" ;`, func(n int) string { return strings.Repeat("abadabaeab", n) + "ac" }},
+		// A bounded quantifier is a long chain of right-recursive helpers.
+		{`<s> ::= "ab"{0,30000} "ac" ;`, func(n int) string { return strings.Repeat("ab", n) + "ac" }},
 	}
 	for _, tc := range tests {
 		p := earleyParser(t, tc.grammar)
@@ -693,3 +740,84 @@ func TestEarleyConcurrent(t *testing.T) {
 
 // equal reports whether two path sets of one table are equal.
 func (s PathSet) equal(t PathSet) bool { return slices.Equal(s, t) }
+
+// TestEarleyUTF8Sequences checks the byte-range sequences that rune classes
+// compile to: the encoding of every Unicode scalar value matches exactly
+// one sequence if the value is in the set and none otherwise, and byte
+// strings that are not UTF-8 (overlong forms, surrogates, values above
+// U+10FFFF, truncated or stray bytes) match none.
+func TestEarleyUTF8Sequences(t *testing.T) {
+	sets := [][]Range{
+		{{0, 0x10FFFF}},
+		{{'a', 'z'}, {0x7F, 0x80}, {0x7FF, 0x800}, {0xD7FF, 0xD7FF}, {0xE000, 0xE000}, {0xFFFF, 0x10000}, {0x10FFFF, 0x10FFFF}},
+		{{0x20, 0x21}, {0x23, 0x5B}, {0x5D, 0x10FFFF}},
+		{{0x3B1, 0x3C9}, {0x4E00, 0x9FFF}, {0x1F600, 0x1F64F}},
+	}
+	matches := func(seq []byteRange, b []byte) bool {
+		if len(seq) != len(b) {
+			return false
+		}
+		for i, r := range seq {
+			if b[i] < r.lo || b[i] > r.hi {
+				return false
+			}
+		}
+		return true
+	}
+	count := func(seqs [][]byteRange, b []byte) int {
+		n := 0
+		for _, seq := range seqs {
+			if matches(seq, b) {
+				n++
+			}
+		}
+		return n
+	}
+	for _, set := range sets {
+		set = (&Class{Ranges: set}).Set() // normalized, surrogates removed
+		seqs := utf8Sequences(set)
+		in := func(r rune) bool {
+			for _, rg := range set {
+				if rg.Lo <= r && r <= rg.Hi {
+					return true
+				}
+			}
+			return false
+		}
+		var buf [4]byte
+		for r := rune(0); r <= utf8.MaxRune; r++ {
+			if r >= 0xD800 && r <= 0xDFFF {
+				continue
+			}
+			n := utf8.EncodeRune(buf[:], r)
+			want := 0
+			if in(r) {
+				want = 1
+			}
+			if got := count(seqs, buf[:n]); got != want {
+				t.Fatalf("set %v: U+%04X matches %d sequences, want %d", set, r, got, want)
+			}
+		}
+		// Every byte string of length 1 and 2 that is not one UTF-8
+		// character, and a sample of longer ones, matches nothing.
+		for a := 0; a < 256; a++ {
+			for b := -1; b < 256; b++ {
+				s := []byte{byte(a)}
+				if b >= 0 {
+					s = append(s, byte(b))
+				}
+				if r, size := utf8.DecodeRune(s); size == len(s) && r != utf8.RuneError {
+					continue
+				}
+				if count(seqs, s) != 0 {
+					t.Fatalf("set %v: %q matches", set, s)
+				}
+			}
+		}
+		for _, s := range []string{"\xc0\x80", "\xc1\xbf", "\xe0\x80\x80", "\xe0\x9f\xbf", "\xed\xa0\x80", "\xed\xbf\xbf", "\xf0\x80\x80\x80", "\xf0\x8f\xbf\xbf", "\xf4\x90\x80\x80", "\xf5\x80\x80\x80", "\xff\xff\xff", "\xe2\x82"} {
+			if count(seqs, []byte(s)) != 0 {
+				t.Errorf("set %v: %q matches", set, s)
+			}
+		}
+	}
+}

@@ -34,9 +34,10 @@ func (f *Forest) Input() []byte { return f.input }
 // Graph returns the grammar graph the forest's trees are built from.
 func (f *Forest) Graph() *Graph { return f.g.gr }
 
-// Size returns the number of forest nodes (Earley items kept for the parse)
-// plus the number of extra derivation links: a measure of the memory the
-// forest takes, about 20 bytes a unit.
+// Size returns the number of forest nodes (the Earley items kept from the
+// parse, 16 bytes each) plus the number of further derivation links of
+// ambiguous nodes (12 bytes each): a measure of the memory the forest
+// takes.
 func (f *Forest) Size() int { return len(f.items) + len(f.links) }
 
 // Count returns the number of derivation trees of the input, saturating at
@@ -159,7 +160,12 @@ func (f *Forest) computeCount() {
 // unambiguous input it is the tree a Generator derived the input from,
 // node for node. For an ambiguous input it is the first of Trees.
 func (f *Forest) Tree() *Tree {
-	b := f.newBuilder()
+	// The first link of every item was made from items that existed
+	// before it, and the first ε-production of a nullable nonterminal only
+	// uses nonterminals that were known to be nullable before: following
+	// first choices never meets a cycle, so the builder need not look for
+	// one.
+	b := &treeBuilder{f: f}
 	t, _ := b.build()
 	return t
 }
@@ -170,9 +176,10 @@ const maxTreeAttempts = 64
 
 // Trees returns up to limit different derivation trees of the input, Tree
 // first. If Count is finite and at most limit, it returns all of them. A
-// cyclic forest has infinitely many trees; Trees then returns trees without
-// repeated forest nodes on a path (there are finitely many) and gives up
-// after trying maxTreeAttempts*limit+1024 choices. The trees share no nodes.
+// cyclic forest has infinitely many trees; Trees then returns only trees in
+// which no forest node derives itself (there are finitely many), and gives
+// up after trying 64 derivations per tree asked for. The trees share no
+// nodes. Trees takes time proportional to limit times the size of a tree.
 func (f *Forest) Trees(limit int) []*Tree {
 	var out []*Tree
 	b := f.newBuilder()
@@ -226,10 +233,51 @@ type treeBuilder struct {
 	frames  []bframe
 	kids    []kid
 	vals    [][]*Tree // value of each kid, parallel to kids
-	onStack []bool    // complete items on the frame stack
+	onStack []bool    // complete items on the frame stack, nil if cycles need no check
 	epsOn   []bool    // nonterminals with an ε-frame on the stack
 	open    []*Tree
+	slab    treeSlab
 }
+
+// A treeSlab allocates tree nodes and short child lists in blocks.
+type treeSlab struct {
+	nodes []Tree
+	ptrs  []*Tree
+}
+
+func (s *treeSlab) node(n *Node) *Tree {
+	if len(s.nodes) == 0 {
+		s.nodes = make([]Tree, 256)
+	}
+	t := &s.nodes[0]
+	s.nodes = s.nodes[1:]
+	t.Node = n
+	return t
+}
+
+// children returns an empty list with room for n trees.
+func (s *treeSlab) children(n int) []*Tree {
+	if n > 32 {
+		return make([]*Tree, 0, n)
+	}
+	if cap(s.ptrs)-len(s.ptrs) < n {
+		s.ptrs = make([]*Tree, 0, 1024)
+	}
+	k := len(s.ptrs)
+	s.ptrs = s.ptrs[:k+n]
+	return s.ptrs[k : k : k+n]
+}
+
+// byteStrings holds the one-byte strings, the values of most class leaves.
+var byteStrings = func() (s [256]string) {
+	for i := range s {
+		s[i] = string(rune(i))
+		if i >= 0x80 {
+			s[i] = string([]byte{byte(i)})
+		}
+	}
+	return s
+}()
 
 func (f *Forest) newBuilder() *treeBuilder {
 	return &treeBuilder{f: f, onStack: make([]bool, len(f.items)), epsOn: make([]bool, f.g.numNT)}
@@ -281,13 +329,13 @@ func (b *treeBuilder) build() (*Tree, bool) {
 			k := b.kids[fr.kids+fr.next]
 			switch k.kind {
 			case kidItem:
-				if b.onStack[k.ref] {
+				if b.onStack != nil && b.onStack[k.ref] {
 					ok = false
 				} else {
 					b.pushItem(k.ref, k.end)
 				}
 			case kidEps:
-				if b.epsOn[k.ref] {
+				if b.epsOn != nil && b.epsOn[k.ref] {
 					ok = false
 				} else {
 					b.pushEps(k.ref, k.start)
@@ -301,10 +349,12 @@ func (b *treeBuilder) build() (*Tree, bool) {
 			continue
 		}
 		v := b.apply(fr)
-		if fr.item >= 0 {
-			b.onStack[fr.item] = false
-		} else {
-			b.epsOn[fr.eps] = false
+		if b.onStack != nil {
+			if fr.item >= 0 {
+				b.onStack[fr.item] = false
+			} else {
+				b.epsOn[fr.eps] = false
+			}
 		}
 		b.kids, b.vals = b.kids[:fr.kids], b.vals[:fr.kids]
 		b.frames = b.frames[:len(b.frames)-1]
@@ -331,13 +381,17 @@ func (b *treeBuilder) build() (*Tree, bool) {
 
 func (b *treeBuilder) pushItem(i, end int32) {
 	it := &b.f.items[i]
-	b.onStack[i] = true
+	if b.onStack != nil {
+		b.onStack[i] = true
+	}
 	b.frames = append(b.frames, bframe{prod: b.f.g.dots[it.rule].prod, item: i, start: it.origin, end: end, kids: -1})
 }
 
 func (b *treeBuilder) pushEps(a, at int32) {
 	g := b.f.g
-	b.epsOn[a] = true
+	if b.epsOn != nil {
+		b.epsOn[a] = true
+	}
 	ps := g.epsProds[a]
 	p := ps[b.choose(int32(len(ps)))]
 	b.frames = append(b.frames, bframe{prod: p, item: -1, eps: a, start: at, end: at, kids: -1})
@@ -378,7 +432,8 @@ func (b *treeBuilder) collect(fr *bframe) {
 	}
 }
 
-// apply runs the template of frame fr over its kids' values.
+// apply runs the template of frame fr over its kids' values. A kid's value
+// is used once, so it is spliced in place where possible.
 func (b *treeBuilder) apply(fr *bframe) []*Tree {
 	f := b.f
 	nodes := f.g.gr.Nodes
@@ -391,13 +446,24 @@ func (b *treeBuilder) apply(fr *bframe) []*Tree {
 			p := b.open[len(b.open)-1]
 			p.Children = append(p.Children, t)
 		} else {
+			if out == nil {
+				out = b.slab.children(1)
+			}
 			out = append(out, t)
 		}
 	}
 	for _, o := range f.g.prodOps[fr.prod] {
 		switch o.code {
 		case opOpen:
-			b.open = append(b.open, &Tree{Node: nodes[o.node]})
+			n := nodes[o.node]
+			t := b.slab.node(n)
+			switch n.Kind {
+			case KindSeq:
+				t.Children = b.slab.children(len(n.Children))
+			case KindAlt, KindRef:
+				t.Children = b.slab.children(1)
+			}
+			b.open = append(b.open, t)
 		case opClose:
 			t := b.open[len(b.open)-1]
 			b.open = b.open[:len(b.open)-1]
@@ -406,21 +472,29 @@ func (b *treeBuilder) apply(fr *bframe) []*Tree {
 			v := vs[o.a]
 			if len(b.open) > base {
 				p := b.open[len(b.open)-1]
-				if len(p.Children) == 0 {
+				if len(p.Children) == 0 && cap(p.Children) < len(v) {
 					p.Children = v
 				} else {
 					p.Children = append(p.Children, v...)
 				}
-			} else if len(out) == 0 {
+			} else if len(out) == 0 && cap(out) < len(v) {
 				out = v
 			} else {
 				out = append(out, v...)
 			}
 		case opLit:
 			n := nodes[o.node]
-			add(&Tree{Node: n, Value: n.Lit})
+			t := b.slab.node(n)
+			t.Value = n.Lit
+			add(t)
 		case opSpan:
-			add(&Tree{Node: nodes[o.node], Value: string(f.input[ks[o.a].start:ks[o.b-1].end])})
+			t := b.slab.node(nodes[o.node])
+			if lo, hi := ks[o.a].start, ks[o.b-1].end; hi-lo == 1 {
+				t.Value = byteStrings[f.input[lo]]
+			} else {
+				t.Value = string(f.input[lo:hi])
+			}
+			add(t)
 		}
 	}
 	return out
