@@ -96,6 +96,7 @@ type Runner struct {
 	table   *coverage.Table
 	base    map[string]int // first block of each instrumented package in table
 	nblocks map[string]int // number of blocks of each instrumented package
+	entryOf []int32        // the function whose entries each block counts, or -1
 	runs    int            // numbers the files of successive processes
 }
 
@@ -128,6 +129,9 @@ func Build(ctx context.Context, cfg Config) (*Runner, error) {
 	}
 	if cfg.Timeout == 0 {
 		cfg.Timeout = fuzzharness.DefaultTimeout
+	}
+	if err := checkGOFLAGS(cfg.Env); err != nil {
+		return nil, err
 	}
 	pkg, err := findTarget(ctx, &cfg)
 	if err != nil {
@@ -205,6 +209,28 @@ func (r *Runner) build(ctx context.Context, glue string) error {
 			r.base[p] = i
 		}
 		r.nblocks[p]++
+	}
+	return r.mapEntries()
+}
+
+// checkGOFLAGS refuses coverage flags in GOFLAGS: go test -cover ignores
+// overlays (golang/go#73802), so the instrumented copies would not be built.
+func checkGOFLAGS(env []string) error {
+	v := os.Getenv("GOFLAGS")
+	if env != nil {
+		v = ""
+		for _, kv := range env {
+			if s, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
+				v = s // the last one wins
+			}
+		}
+	}
+	for _, f := range strings.Fields(v) {
+		name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
+		switch name {
+		case "cover", "coverpkg", "covermode", "coverprofile", "overlay":
+			return fmt.Errorf("measure: GOFLAGS has %s, which cannot be combined with kfuzz's coverage instrumentation (go test -cover ignores overlays, golang/go#73802); unset it", f)
+		}
 	}
 	return nil
 }

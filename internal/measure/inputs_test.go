@@ -181,3 +181,20 @@ func TestWithoutMeasureEnv(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+func TestCheckGOFLAGS(t *testing.T) {
+	for _, tc := range []struct {
+		env []string
+		ok  bool
+	}{
+		{[]string{"GOFLAGS=-mod=mod -tags=x"}, true},
+		{[]string{"GOFLAGS=-cover"}, false},
+		{[]string{"GOFLAGS=-mod=mod --coverpkg=./..."}, false},
+		{[]string{"GOFLAGS=-cover", "GOFLAGS="}, true},
+		{[]string{}, true},
+	} {
+		if err := checkGOFLAGS(tc.env); (err == nil) != tc.ok {
+			t.Errorf("checkGOFLAGS(%q) = %v", tc.env, err)
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -121,7 +122,8 @@ func (r *Runner) Describe(ctx context.Context) (*fuzzharness.Description, error)
 // after it. Errors are those of the setup: the fuzz test does not use
 // fuzzharness (ErrNotHarness), fails before its target runs, or ctx ends.
 func (r *Runner) Run(ctx context.Context, inputs []Input) (*Report, error) {
-	rep := &Report{Table: r.table, Results: make([]Result, len(inputs)), Outside: coverage.NewCounts(r.table), Total: coverage.NewCounts(r.table)}
+	rep := &Report{Table: r.table, Results: make([]Result, len(inputs))}
+	t := &tally{outside: make([]uint64, r.table.NumBlocks()), total: make([]uint64, r.table.NumBlocks())}
 	done := make([]bool, len(inputs))
 	pending := make([]int, len(inputs))
 	for i := range pending {
@@ -152,7 +154,7 @@ func (r *Runner) Run(ctx context.Context, inputs []Input) (*Report, error) {
 				return nil, fmt.Errorf("measure: %s in %s reported input %d, which it was not given or reported before", r.cfg.Target, r.pkg.ImportPath, rec.Index)
 			}
 			i := pending[rec.Index]
-			res, err := r.result(rec, rep)
+			res, err := r.result(rec, t)
 			if err != nil {
 				return nil, err
 			}
@@ -184,7 +186,16 @@ func (r *Runner) Run(ctx context.Context, inputs []Input) (*Report, error) {
 		}
 		pending = rest
 	}
-	rep.Total.Add(rep.Outside)
+	for i, n := range t.outside {
+		t.total[i] += n
+	}
+	var err error
+	if rep.Outside, err = r.counts(t.outside); err != nil {
+		return nil, err
+	}
+	if rep.Total, err = r.counts(t.total); err != nil {
+		return nil, err
+	}
 	return rep, nil
 }
 
@@ -202,43 +213,44 @@ func (r *Runner) inputRecords(inputs []Input, pending []int) []fuzzharness.Input
 	return recs
 }
 
-// result converts a record into a Result and adds its counts to rep.
-func (r *Runner) result(rec *record, rep *Report) (*Result, error) {
+// tally accumulates the counts of a run.
+type tally struct {
+	outside, total []uint64 // per block of the table
+}
+
+// result converts a record into a Result and adds its counts to t.
+func (r *Runner) result(rec *record, t *tally) (*Result, error) {
 	res := &Result{
 		Input: rec.Input, Data: rec.Data, Status: rec.Status, Message: rec.Message, Stack: rec.Stack,
-		Duration: time.Duration(rec.DurationNS),
+		Duration: time.Duration(rec.DurationNS), Funcs: coverage.NewFuncSet(r.table),
 	}
-	var before, blocks map[string][]uint64
-	if rec.Extra != nil {
-		before, blocks = rec.Extra.Before, rec.Extra.Blocks
+	if rec.Extra == nil {
+		return res, nil // the target did not run
 	}
-	if err := r.addBlocks(rep.Outside, before); err != nil {
+	if err := r.addPairs(t.outside, nil, rec.Extra.Before); err != nil {
 		return nil, err
 	}
-	c := coverage.NewCounts(r.table)
-	if err := r.addBlocks(c, blocks); err != nil {
+	if err := r.addPairs(t.total, res.Funcs, rec.Extra.Blocks); err != nil {
 		return nil, err
 	}
-	rep.Total.Add(c)
-	res.Funcs = c.Funcs()
 	if r.cfg.KeepCounts {
-		res.Counts = c
+		dense := make([]uint64, r.table.NumBlocks())
+		if err := r.addPairs(dense, nil, rec.Extra.Blocks); err != nil {
+			return nil, err
+		}
+		var err error
+		if res.Counts, err = r.counts(dense); err != nil {
+			return nil, err
+		}
 	}
 	return res, nil
 }
 
-// addBlocks adds block counts as the glue reports them (per import path,
-// pairs of block index and count) to c.
-//
-// Package coverage offers no way to set the count of a block, so the
-// counts go through a cover profile with exactly the blocks' extents,
-// which Table.ImportProfiles maps back onto the same blocks.
-func (r *Runner) addBlocks(c *coverage.Counts, m map[string][]uint64) error {
-	if len(m) == 0 {
-		return nil
-	}
-	byFile := map[string]*cover.Profile{}
-	var profiles []*cover.Profile
+// addPairs adds block counts as the glue reports them (per import path,
+// pairs of a block index in the package and a count) to the counts of the
+// table's blocks in dst, and the functions entered to funcs if it is not
+// nil.
+func (r *Runner) addPairs(dst []uint64, funcs *coverage.FuncSet, m map[string][]uint64) error {
 	for path, pairs := range m {
 		base, ok := r.base[path]
 		if !ok || len(pairs)%2 != 0 {
@@ -249,25 +261,80 @@ func (r *Runner) addBlocks(c *coverage.Counts, m map[string][]uint64) error {
 			if idx >= uint64(r.nblocks[path]) {
 				return fmt.Errorf("measure: the test process reported block %d of %s, which has %d; build again", idx, path, r.nblocks[path])
 			}
-			b := r.table.Block(base + int(idx))
-			file := r.table.Func(b.Func).File
-			p := byFile[file]
-			if p == nil {
-				p = &cover.Profile{FileName: file, Mode: string(coverage.ModeCount)}
-				byFile[file] = p
-				profiles = append(profiles, p)
+			b := base + int(idx)
+			dst[b] += n
+			if fn := r.entryOf[b]; funcs != nil && fn >= 0 && n > 0 {
+				funcs.Add(int(fn))
 			}
-			p.Blocks = append(p.Blocks, cover.ProfileBlock{
-				StartLine: b.Start.Line, StartCol: b.Start.Col, EndLine: b.End.Line, EndCol: b.End.Col,
-				NumStmt: b.NumStmt, Count: int(min(n, 1<<31-1)),
-			})
 		}
 	}
-	d, err := r.table.ImportProfiles(profiles)
-	if err != nil {
-		return fmt.Errorf("measure: %v", err)
+	return nil
+}
+
+// counts returns the counts of the table's blocks as coverage.Counts.
+//
+// Package coverage offers no way to set the count of a block, so the
+// counts go through a cover profile with exactly the blocks' extents, which
+// Table.ImportProfiles maps back onto the same blocks (Build checks that
+// it does).
+func (r *Runner) counts(dense []uint64) (*coverage.Counts, error) {
+	byFile := map[string]*cover.Profile{}
+	var profiles []*cover.Profile
+	for i, n := range dense {
+		if n == 0 {
+			continue
+		}
+		b := r.table.Block(i)
+		file := r.table.Func(b.Func).File
+		p := byFile[file]
+		if p == nil {
+			p = &cover.Profile{FileName: file, Mode: string(coverage.ModeCount)}
+			byFile[file] = p
+			profiles = append(profiles, p)
+		}
+		p.Blocks = append(p.Blocks, cover.ProfileBlock{
+			StartLine: b.Start.Line, StartCol: b.Start.Col, EndLine: b.End.Line, EndCol: b.End.Col,
+			NumStmt: b.NumStmt, Count: int(min(n, math.MaxInt32)),
+		})
 	}
-	c.Add(d)
+	if len(profiles) == 0 {
+		return coverage.NewCounts(r.table), nil
+	}
+	c, err := r.table.ImportProfiles(profiles)
+	if err != nil {
+		return nil, fmt.Errorf("measure: %v", err)
+	}
+	return c, nil
+}
+
+// mapEntries finds the block that counts the entries of each function,
+// and checks that counts converts block counts exactly: every block gets
+// a distinct count, and the counts must come back unchanged.
+func (r *Runner) mapEntries() error {
+	nb := r.table.NumBlocks()
+	dense := make([]uint64, nb)
+	for i := range dense {
+		dense[i] = uint64(i) + 1
+	}
+	c, err := r.counts(dense)
+	if err != nil {
+		return err
+	}
+	for i := range dense {
+		if c.Block(i) != dense[i] {
+			b := r.table.Block(i)
+			return fmt.Errorf("measure: block %s-%s of %s cannot be told apart from its neighbours in a profile", b.Start, b.End, r.table.Func(b.Func).File)
+		}
+	}
+	r.entryOf = make([]int32, nb)
+	for i := range r.entryOf {
+		r.entryOf[i] = -1
+	}
+	for fn := range r.table.Len() {
+		if h := c.Hits(fn); h > 0 {
+			r.entryOf[h-1] = int32(fn)
+		}
+	}
 	return nil
 }
 
