@@ -369,3 +369,45 @@ func TestSyntaxErrorOfInput(t *testing.T) {
 		t.Errorf("want a syntax error at 1:8, got %v", err)
 	}
 }
+
+// FuzzCheck compiles arbitrary constraints against the XML grammar and
+// evaluates them on arbitrary documents: nothing panics, and evaluating the
+// parsed tree agrees with Check on unambiguous documents.
+func FuzzCheck(f *testing.F) {
+	for _, tc := range parseCases {
+		f.Add(tc.src, `<a x="1">t<b/></a>`)
+	}
+	for _, c := range []string{"xml-balance.isla", "xml-balance-simplified.isla", "xml-namespace.isla", "xml-no-redef.isla"} {
+		f.Add(loadConstraint(f, c).String(), `<a xmlns:p="u"><b p:x="1">t</b></a>`)
+	}
+	f.Add(`exists int n: (count(start, "<id>", n) and str.to_int(n) > 1)`, `<a><b/></a>`)
+	f.Add(`forall <id> i: (str.in_re(i, re.+(re.range("a", "z"))) and str.replace_re_all(i, re.*(re.allchar), "x") = "x")`, `<ab/>`)
+	gr := loadGraph(f, "xml")
+	p, err := grammar.NewParser(gr)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, src, doc string) {
+		if len(src) > 2000 || len(doc) > 300 {
+			return
+		}
+		c, err := isla.Parse("fuzz", []byte(src))
+		if err != nil {
+			return
+		}
+		s, err := isla.Compile(c, gr, isla.MaxDerivations(4))
+		if err != nil {
+			return
+		}
+		r, err := s.Check([]byte(doc))
+		if err != nil {
+			return
+		}
+		_ = r.String()
+		if forest, err := p.Parse([]byte(doc)); err == nil && forest.Count() == 1 {
+			if s.EvalTree(forest.Tree()).Valid != r.Valid {
+				t.Fatalf("EvalTree and Check disagree")
+			}
+		}
+	})
+}

@@ -15,6 +15,13 @@ import (
 //
 // A Predicate must be safe for concurrent use and deterministic: the same
 // arguments always give the same answer.
+//
+// Evaluation is all the validator needs. Solving goes through optional
+// interfaces that a Predicate may also implement, so that a predicate
+// written for validation keeps working when solving support is added:
+// NumSolver computes numeric arguments, and producing subtrees for tree
+// arguments (as ISLa's semantic predicates do when generating inputs) will
+// follow the same pattern.
 type Predicate interface {
 	// Name is the name constraints call the predicate by. It must not be the
 	// name of an SMT-LIB function or of a structural predicate.
