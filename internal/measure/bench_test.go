@@ -2,6 +2,7 @@ package measure
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,18 +34,34 @@ func benchRunner(b *testing.B) (*Runner, []Input) {
 	return r, ins
 }
 
-// BenchmarkRun measures Run over the seeds of FuzzCalc: one start of the
-// prebuilt test binary and the inputs in it.
+// BenchmarkRun measures Run over the seeds of FuzzCalc and over 1,000
+// random byte strings for its harness: one start of the prebuilt test
+// binary and the inputs in it.
 func BenchmarkRun(b *testing.B) {
-	r, ins := benchRunner(b)
-	ctx := context.Background()
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := r.Run(ctx, ins); err != nil {
-			b.Fatal(err)
+	r, seeds := benchRunner(b)
+	rng := rand.New(rand.NewPCG(1, 1))
+	random := make([]Input, 1000)
+	for i := range random {
+		data := make([]byte, 8+rng.IntN(32))
+		for k := range data {
+			data[k] = byte(rng.Uint32())
 		}
+		random[i] = Input{Data: data}
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(ins)), "ns/input")
+	ctx := context.Background()
+	for _, bc := range []struct {
+		name string
+		ins  []Input
+	}{{"seeds", seeds}, {"random1000", random}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				if _, err := r.Run(ctx, bc.ins); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(bc.ins)), "ns/input")
+		})
+	}
 }
 
 // BenchmarkGoTestRun measures the alternative that Build avoids: running

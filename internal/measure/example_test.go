@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"log"
 
+	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/internal/measure"
 )
 
@@ -29,4 +30,30 @@ func ExampleMeasure() {
 	// a "x*(y+1)" pass distribute=true
 	// b "x*y+1" pass distribute=false
 	// c "x*(" error distribute=false
+}
+
+// SeedInputs turns a harness's description, as Runner.Describe returns
+// it, into the seeds that the harness adds: here the examples only.
+func ExampleSeedInputs() {
+	d := &fuzzharness.Description{
+		Target:   "FuzzWords",
+		Grammar:  `<words> ::= <word> (" " <word>)* ; <word> ::= [a-z]+ ;`,
+		Start:    "words",
+		Bounds:   fuzzharness.Bounds{MaxDepth: 10, MaxSize: 100, MaxRepeat: 8},
+		Examples: []string{"hello world", "go"},
+	}
+	ins, err := measure.SeedInputs(d)
+	if err != nil {
+		log.Fatal(err)
+	}
+	codec, err := d.Codec()
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, in := range ins {
+		fmt.Printf("%s %q\n", in.ID, codec.Decode(in.Data))
+	}
+	// Output:
+	// seed#1 "hello world"
+	// seed#2 "go"
 }
