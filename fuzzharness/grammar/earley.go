@@ -138,7 +138,7 @@ func (p *Parser) Parse(input []byte) (*Forest, error) {
 	if len(input) >= 1024 {
 		p.itemsPerByte.Store(uint32(16 * len(s.items) / len(input)))
 	}
-	f := &Forest{g: p.g, start: p.start, input: s.input, items: s.items, links: s.xlinks, multi: s.multi, root: root}
+	f := &Forest{g: p.g, input: s.input, items: s.items, links: s.xlinks, multi: s.multi, root: root}
 	if len(s.leos) > 0 {
 		if err := s.materializeLeo(f); err != nil {
 			return nil, err
@@ -199,7 +199,6 @@ type xlink struct {
 // of nonterminal B (childEps - B), or a Leo chain (childEps - numNT - k,
 // only during parsing).
 const (
-	childNone int32 = -1
 	childTerm int32 = -2
 	childEps  int32 = -3
 )

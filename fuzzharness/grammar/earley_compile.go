@@ -53,10 +53,6 @@ func (s *byteSet) union(t *byteSet) bool {
 	}
 	return changed
 }
-func (s *byteSet) empty() bool { return s[0]|s[1]|s[2]|s[3] == 0 }
-func (s *byteSet) count() int {
-	return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) + bits.OnesCount64(s[2]) + bits.OnesCount64(s[3])
-}
 
 // Template operations. A production's template, run over the values of its
 // right-hand side positions, yields the list of graph-level trees that the
@@ -560,7 +556,6 @@ type egrammar struct {
 	numNT    int
 	start    int32 // the augmented start nonterminal S'
 	rootDot  int32 // the dotted rule S' -> . X
-	ntNames  []string
 	terms    []byteSet
 	prodLHS  []int32
 	prodBase []int32 // dotted rule of dot 0
@@ -641,10 +636,8 @@ func (c *ecompiler) finish(sp int32) (*egrammar, error) {
 		}
 	}
 	g := &egrammar{gr: c.gr, numNT: len(order), start: 0, terms: c.terms}
-	g.ntNames = make([]string, len(order))
 	g.ntProds = make([][]int32, len(order))
 	for i, old := range order {
-		g.ntNames[i] = c.ntNames[old]
 		for _, p := range of[old] {
 			id := int32(len(g.prodLHS))
 			g.ntProds[i] = append(g.ntProds[i], id)

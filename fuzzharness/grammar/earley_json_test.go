@@ -38,7 +38,12 @@ func TestEarleyJSONConformance(t *testing.T) {
 	if err != nil || len(files) < 100 {
 		t.Fatalf("corpus: %d files, %v", len(files), err)
 	}
-	p, err := NewParser(MustCompile(MustBuiltin("json")))
+	gr := MustCompile(MustBuiltin("json"))
+	p, err := NewParser(gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pt, err := gr.PathTable(3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,8 +67,18 @@ func TestEarleyJSONConformance(t *testing.T) {
 		if rerr := p.Recognize(data); (rerr == nil) != (err == nil) {
 			t.Errorf("%s: Recognize and Parse disagree: %v, %v", name, rerr, err)
 		}
-		if err == nil && f.Count() != 1 {
-			t.Errorf("%s: %d parses; the json grammar is unambiguous", name, f.Count())
+		if err == nil {
+			// Deeply nested documents too: nothing here recurses per level.
+			tr := f.Tree()
+			if f.Count() != 1 {
+				t.Errorf("%s: %d parses; the json grammar is unambiguous", name, f.Count())
+			}
+			if tr.String() != string(data) || checkTree(tr) != nil {
+				t.Errorf("%s: the parse tree is wrong", name)
+			}
+			if !pt.ForestPaths(f).equal(pt.Paths(tr)) {
+				t.Errorf("%s: forest k-paths differ from the tree's", name)
+			}
 		}
 		if err != nil && !valid && !strings.Contains(err.Error(), "unexpected") {
 			t.Errorf("%s: error %q does not say what was unexpected", name, err)

@@ -16,7 +16,6 @@ import (
 // A Forest is immutable and safe for concurrent use.
 type Forest struct {
 	g     *egrammar
-	start *Node
 	input []byte
 	items []item
 	links []xlink  // further links, sorted by item
