@@ -411,3 +411,40 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// The running example of the ISLa language specification, in its core and
+// simplified forms: every variable on a right-hand side is assigned before.
+func TestISLaSpecificationExample(t *testing.T) {
+	gr := graphOf(t, `
+<start> ::= <stmt> ;
+<stmt> ::= <assgn> | <assgn> " ; " <stmt> ;
+<assgn> ::= <var> " := " <rhs> ;
+<rhs> ::= <var> | <digit> ;
+<var> ::= [a-z] ;
+<digit> ::= [0-9] ;
+`)
+	forms := []string{
+		`forall <assgn> assgn="<var> := {<var> rhs}" in start:
+		   exists <assgn> decl="{<var> lhs} := <rhs>" in start: (before(decl, assgn) and (= lhs rhs))`,
+		`forall <assgn> assgn="<var> := {<var> rhs}":
+		   exists <assgn> decl="{<var> lhs} := <rhs>": (before(decl, assgn) and lhs = rhs)`,
+		`forall <assgn> assgn:
+		   exists <assgn> decl: (before(decl, assgn) and assgn.<rhs>.<var> = decl.<var>)`,
+		`exists <assgn> decl: (before(decl, <assgn>) and <assgn>.<rhs>.<var> = decl.<var>)`,
+	}
+	for in, want := range map[string]bool{
+		"x := 1":                   true,
+		"x := 1 ; y := x":          true,
+		"x := 1 ; y := 2 ; z := y": true,
+		"x := 1 ; y := z":          false,
+		"x := x":                   false,
+		"y := x ; x := 1":          false,
+		"a := 1 ; b := a ; c := d": false,
+	} {
+		for _, f := range forms {
+			if r := mustCheck(t, gr, f, in); r.Valid != want {
+				t.Errorf("%q: got %v for\n%s\n%s", in, r.Valid, f, r)
+			}
+		}
+	}
+}
