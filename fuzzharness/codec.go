@@ -253,7 +253,7 @@ func (c *Codec) Decode(data []byte) Input {
 // that only look at the text never pay for the tree.
 func (c *Codec) decodeText(data []byte) Input {
 	d := decoder{c: c, data: data, committed: c.minSize(c.graph.Root, 0)}
-	d.out = make([]byte, 0, min(2*len(data), 4096)+16)
+	d.out = make([]byte, 0, 64)
 	d.text(c.graph.Root, 0)
 	used := d.pos
 	st := &inputState{codec: c, raw: append([]byte(nil), data[:min(used, len(data))]...), used: used}
