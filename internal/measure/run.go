@@ -276,7 +276,7 @@ func (r *Runner) addPairs(dst []uint64, funcs *coverage.FuncSet, m map[string][]
 // Package coverage offers no way to set the count of a block, so the
 // counts go through a cover profile with exactly the blocks' extents, which
 // Table.ImportProfiles maps back onto the same blocks (Build checks that
-// it does).
+// it does), except for blocks without extent, whose counts are lost.
 func (r *Runner) counts(dense []uint64) (*coverage.Counts, error) {
 	byFile := map[string]*cover.Profile{}
 	var profiles []*cover.Profile
@@ -309,7 +309,11 @@ func (r *Runner) counts(dense []uint64) (*coverage.Counts, error) {
 
 // mapEntries finds the block that counts the entries of each function,
 // and checks that counts converts block counts exactly: every block gets
-// a distinct count, and the counts must come back unchanged.
+// a distinct count, and the counts must come back unchanged. Blocks
+// without extent (the empty body of a case clause) are the exception: a
+// profile cannot tell them apart, so they get no counts. They hold no
+// statements, and the first block of a function, which counts its entries,
+// always spans its braces.
 func (r *Runner) mapEntries() error {
 	nb := r.table.NumBlocks()
 	dense := make([]uint64, nb)
@@ -321,8 +325,7 @@ func (r *Runner) mapEntries() error {
 		return err
 	}
 	for i := range dense {
-		if c.Block(i) != dense[i] {
-			b := r.table.Block(i)
+		if b := r.table.Block(i); c.Block(i) != dense[i] && b.Start != b.End {
 			return fmt.Errorf("measure: block %s-%s of %s cannot be told apart from its neighbours in a profile", b.Start, b.End, r.table.Func(b.Func).File)
 		}
 	}

@@ -29,6 +29,15 @@ func Check(v string) error {
 		return nil
 	}
 	c := semver.Canonical(v)
+	switch semver.Major(v) {
+	case "v0", "v1":
+		// Nothing more to check: an empty case body is a block without
+		// extent.
+	default:
+		if semver.Compare(v, "v2") < 0 {
+			return fmt.Errorf("%q is below v2 with major %s", v, semver.Major(v))
+		}
+	}
 	if semver.Compare(v, c) != 0 {
 		return fmt.Errorf("%q differs from its canonical form %q", v, c)
 	}
