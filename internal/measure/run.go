@@ -390,11 +390,11 @@ func (r *Runner) exec(ctx context.Context, inputs []fuzzharness.InputRecord) (*p
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("measure: running %s: %w", r.cfg.Target, ctx.Err())
 	}
-	p := &process{output: out.Bytes(), exit: cmd.ProcessState.ExitCode(), state: cmd.ProcessState.String()}
 	var ee *exec.ExitError
 	if runErr != nil && !errors.As(runErr, &ee) {
 		return nil, fmt.Errorf("measure: running the test binary of %s: %v", r.pkg.ImportPath, runErr)
 	}
+	p := &process{output: out.Bytes(), exit: cmd.ProcessState.ExitCode(), state: cmd.ProcessState.String()}
 	descs, err := readFile(descFile, fuzzharness.ReadDescriptions)
 	if err != nil {
 		return nil, fmt.Errorf("measure: reading the description of %s: %v", r.cfg.Target, err)
