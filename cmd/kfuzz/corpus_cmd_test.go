@@ -19,7 +19,7 @@ func TestCorpusLsWithGrammar(t *testing.T) {
 	for _, want := range []string{
 		`265416b1ffdb2b2f    26 B ->   11 B  "(x+1)*(y-2)"`,
 		`806a25b8019eb39a    15 B ->    9 B  "++x/--y%3"`,
-		"3 entries",
+		"4 entries",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the output lacks %q:\n%s", want, out)
