@@ -405,9 +405,10 @@ func (c *ecompiler) byLHS() [][]*cprod {
 // the parser derive the same prefix in parallel: a unit production X -> Y
 // by Y's productions if Y has at most maxUnitInline; a non-recursive Y with
 // a single production wherever it occurs; and a non-recursive Y with at
-// most maxUnitInline productions where it is the first symbol, as long as
-// no original production becomes more than maxInlineMult. The productions
-// of a left-recursive production L -> L ... are left alone.
+// most maxUnitInline productions that distinctStarts where it is the first
+// symbol, as long as no original production becomes more than
+// maxInlineMult. The productions of a left-recursive production L -> L ...
+// are left alone.
 func (c *ecompiler) inline(keep int32) {
 	budget := 4*c.size + 4096
 	for round := 0; round < maxUnitRounds; round++ {
@@ -436,7 +437,7 @@ func (c *ecompiler) inline(keep int32) {
 						if y < 0 || y == p.lhs || rec[y] {
 							continue
 						}
-						if k := len(of[y]); k == 1 || (i == 0 && k <= maxUnitInline && p.mult*k <= maxInlineMult) {
+						if k := len(of[y]); k == 1 || (i == 0 && k <= maxUnitInline && p.mult*k <= maxInlineMult && c.distinctStarts(of[y])) {
 							pos = i
 							break
 						}
@@ -460,6 +461,28 @@ func (c *ecompiler) inline(keep int32) {
 			return
 		}
 	}
+}
+
+// distinctStarts reports whether every production of ps starts with a
+// terminal and no byte starts two of them: then one byte of lookahead picks
+// the production, and inlining them before other symbols adds no items
+// that run in parallel (which would also hide deterministic reduction paths
+// from Leo's optimization).
+func (c *ecompiler) distinctStarts(ps []*cprod) bool {
+	var seen byteSet
+	for _, p := range ps {
+		if len(p.rhs) == 0 || p.rhs[0] >= 0 {
+			return false
+		}
+		t := &c.terms[^p.rhs[0]]
+		for i := range seen {
+			if seen[i]&t[i] != 0 {
+				return false
+			}
+		}
+		seen.union(t)
+	}
+	return true
 }
 
 // recursiveNonterminals reports for every vertex of a graph whether it lies

@@ -3,6 +3,7 @@ package grammar
 import (
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -190,5 +191,54 @@ func TestForestPathsCyclic(t *testing.T) {
 	}
 	if got := len(fp.IDs()); got != len(all) {
 		t.Errorf("forest has %d paths, want %d", got, len(all))
+	}
+}
+
+// TestForestLeoAmbiguous checks forests whose deterministic reduction
+// paths (which Leo's optimization skips while parsing) end in ambiguous
+// derivations: counts, trees and k-paths must all see the skipped items.
+func TestForestLeoAmbiguous(t *testing.T) {
+	p := earleyParser(t, `<s> ::= <l> "ac" ; <l> ::= <x> <l> | "" ; <x> ::= "ab" | "a" "b" ;`)
+	const n = 10
+	in := strings.Repeat("ab", n) + "ac"
+	f, err := p.Parse([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Count() != 1<<n {
+		t.Fatalf("Count() = %d, want %d", f.Count(), 1<<n)
+	}
+	// The forest stays linear: one item per <l> and <x> over each span,
+	// with two derivations for every <x>.
+	if f.Size() > 12*len(in) {
+		t.Errorf("forest size %d for %d bytes", f.Size(), len(in))
+	}
+	if c, inf := bruteCount(p.Graph(), p.Start(), in); c != 1<<n || inf {
+		t.Fatalf("brute force: %d", c)
+	}
+	trees := f.Trees(2000)
+	if len(trees) != 1<<n {
+		t.Fatalf("Trees returned %d trees", len(trees))
+	}
+	pt, err := p.Graph().PathTable(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	union := pt.NewPathSet()
+	seen := map[string]bool{}
+	for i, tr := range trees {
+		if tr.String() != in || checkTree(tr) != nil {
+			t.Fatalf("tree %d is wrong", i)
+		}
+		var b strings.Builder
+		tr.Format(&b, true)
+		if seen[b.String()] {
+			t.Fatalf("tree %d is a duplicate", i)
+		}
+		seen[b.String()] = true
+		pt.AddPaths(union, tr)
+	}
+	if !pt.ForestPaths(f).equal(union) {
+		t.Error("forest k-paths differ from the union of the trees'")
 	}
 }
