@@ -72,7 +72,13 @@ func runGrammarCheck(e *env, args []string) error {
 	fmt.Fprintf(w, "start:       <%s>\n", g.Start)
 	fmt.Fprintf(w, "rules:       %d (%d reachable)\n", len(g.Rules), len(gr.Nonterminals()))
 	fmt.Fprintf(w, "nodes:       %d (%d symbolic, %d synthetic)\n", len(gr.Nodes), symbolic, len(gr.Nodes)-symbolic)
-	fmt.Fprintf(w, "shortest:    %q (%d nodes, depth %d)\n", grammar.Shortest(gr.Root).String(), gr.Root.MinSize, gr.Root.MinDepth)
+	shortest := grammar.Shortest(gr.Root).String()
+	if len(shortest) > 60 {
+		shortest = fmt.Sprintf("%q... (%d bytes)", shortest[:60], len(shortest))
+	} else {
+		shortest = strconv.Quote(shortest)
+	}
+	fmt.Fprintf(w, "shortest:    %s (%d nodes, depth %d)\n", shortest, gr.Root.MinSize, gr.Root.MinDepth)
 	for k := 1; k <= 4; k++ {
 		fmt.Fprintf(w, "%d-paths:     %d\n", k, gr.CountKPaths(k))
 	}

@@ -27,7 +27,7 @@ func oracleInputs() int {
 	return 10000
 }
 
-var wantBuiltins = []string{"csv", "expr", "json", "scriptsizec", "tinyc", "url", "xml"}
+var wantBuiltins = []string{"csv", "expr", "json", "rest", "scriptsizec", "tar", "tinyc", "url", "xml"}
 
 func TestBuiltinNames(t *testing.T) {
 	if got := BuiltinNames(); !slices.Equal(got, wantBuiltins) {
@@ -779,7 +779,7 @@ func ExampleBuiltin() {
 func ExampleBuiltinNames() {
 	fmt.Println(BuiltinNames())
 	// Output:
-	// [csv expr json scriptsizec tinyc url xml]
+	// [csv expr json rest scriptsizec tar tinyc url xml]
 }
 
 // derivations counts the derivations of s from a grammar graph node by

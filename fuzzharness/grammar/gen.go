@@ -48,11 +48,13 @@ type slot struct {
 }
 
 // NewGenerator returns a generator over gr seeded with seed, with the default
-// bounds.
+// bounds: DefaultMaxDepth, DefaultMaxSize and DefaultMaxRepeat, each raised
+// where the grammar's smallest input needs more (to four times its size and eight
+// levels beyond its depth), so that the defaults work for every grammar.
 func NewGenerator(gr *Graph, seed uint64) *Generator {
 	return &Generator{
-		MaxDepth:  DefaultMaxDepth,
-		MaxSize:   DefaultMaxSize,
+		MaxDepth:  max(DefaultMaxDepth, gr.Root.MinDepth+8),
+		MaxSize:   max(DefaultMaxSize, 4*gr.Root.MinSize),
 		MaxRepeat: DefaultMaxRepeat,
 		graph:     gr,
 		rng:       rand.New(rand.NewPCG(seed, 0x6b66757a7a)),

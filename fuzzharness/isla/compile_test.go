@@ -82,13 +82,13 @@ func TestCompileTestdata(t *testing.T) {
 		{"xml", "xml-balance.isla"}, {"xml", "xml-balance-simplified.isla"}, {"xml", "xml-namespace.isla"},
 		{"xml", "xml-no-redef.isla"}, {"scriptsizec", "scriptsizec-def-use.isla"},
 		{"scriptsizec", "scriptsizec-no-redef.isla"}, {"csv", "csv-columns.isla"},
-		{"rest.bnf", "rest-title.isla"}, {"rest.bnf", "rest-title-core.isla"},
-		{"rest.bnf", "rest-references.isla"}, {"rest.bnf", "rest-numbering.isla"},
+		{"rest", "rest-title.isla"}, {"rest", "rest-title-core.isla"},
+		{"rest", "rest-references.isla"}, {"rest", "rest-numbering.isla"},
 	} {
 		compile(t, tc.grammar, tc.constraint)
 	}
-	compile(t, "tar.bnf", "tar.isla", tarPredicates)
-	if _, err := isla.Compile(loadConstraint(t, "tar.isla"), loadGraph(t, "tar.bnf")); err == nil ||
+	compile(t, "tar", "tar.isla", tarPredicates)
+	if _, err := isla.Compile(loadConstraint(t, "tar.isla"), loadGraph(t, "tar")); err == nil ||
 		!strings.Contains(err.Error(), "unknown predicate tar_checksum") {
 		t.Errorf("tar.isla without its predicates: %v", err)
 	}

@@ -92,7 +92,7 @@ var paperCases = []struct {
 		},
 	},
 	{
-		grammar: "rest.bnf", constraint: "rest-title.isla",
+		grammar: "rest", constraint: "rest-title.isla",
 		valid: []string{"Title\n=====\n", "Hi\n------\n\nText here.\n", "A\n=\n\nB\n----\n"},
 		invalid: map[string]string{
 			"Title\n===\n":               `title_text = "Title"`,
@@ -100,14 +100,14 @@ var paperCases = []struct {
 		},
 	},
 	{
-		grammar: "rest.bnf", constraint: "rest-title-core.isla",
+		grammar: "rest", constraint: "rest-title-core.isla",
 		valid: []string{"Title\n=====\n", "Hi\n------\n\nText here.\n"},
 		invalid: map[string]string{
 			"Title\n===\n": `titletxt = "Title"`,
 		},
 	},
 	{
-		grammar: "rest.bnf", constraint: "rest-references.isla",
+		grammar: "rest", constraint: "rest-references.isla",
 		valid: []string{"See `foo`_.\n\n.. _foo: http://x.org\n", "Plain text.\n",
 			".. _a: u\n\n`a`_ and `a`_ again.\n"},
 		invalid: map[string]string{
@@ -117,7 +117,7 @@ var paperCases = []struct {
 		},
 	},
 	{
-		grammar: "rest.bnf", constraint: "rest-numbering.isla",
+		grammar: "rest", constraint: "rest-numbering.isla",
 		valid: []string{"1. a\n2. b\n3. c\n", "1. one\n", "Text.\n\n1. a\n2. b\n\n1. c\n"},
 		invalid: map[string]string{
 			"1. a\n3. b\n":       `second = "3. b\n"`,
@@ -192,7 +192,7 @@ func fixChecksum(b []byte, off int) {
 }
 
 func TestTarChecksum(t *testing.T) {
-	s := compile(t, "tar.bnf", "tar.isla", tarPredicates)
+	s := compile(t, "tar", "tar.isla", tarPredicates)
 	one := makeTar(t, "hello.txt", "hello world\n")
 	three := makeTar(t, "a.txt", "A", "dir/b.txt", strings.Repeat("b", 600), "c", "")
 	for name, in := range map[string][]byte{"one entry": one, "three entries": three, "empty archive": makeTar(t)} {
