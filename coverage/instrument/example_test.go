@@ -26,20 +26,23 @@ func ExampleLoadTable() {
 	}
 	fmt.Println(table.NumBlocks(), "blocks")
 	// Output:
-	// github.com/seed72891827/kfuzz/coverage/rt/rt.go:39 github.com/seed72891827/kfuzz/coverage/rt.Register
-	// github.com/seed72891827/kfuzz/coverage/rt/rt.go:62 github.com/seed72891827/kfuzz/coverage/rt.Packages
-	// 10 blocks
+	// github.com/seed72891827/kfuzz/coverage/rt/rt.go:92 github.com/seed72891827/kfuzz/coverage/rt.Register
+	// github.com/seed72891827/kfuzz/coverage/rt/rt.go:109 github.com/seed72891827/kfuzz/coverage/rt.newPackage
+	// github.com/seed72891827/kfuzz/coverage/rt/rt.go:127 github.com/seed72891827/kfuzz/coverage/rt.Packages
+	// 23 blocks
 }
 
-// A profile that go test -coverprofile wrote (here, one block of
-// rt.Packages ran) mapped onto functions.
+// A profile that go test -coverprofile wrote (here, rt.Packages ran with
+// nothing registered) mapped onto functions.
 func ExampleLoadTable_importProfiles() {
 	table, err := instrument.LoadTable(context.Background(), instrument.Config{Patterns: []string{"github.com/seed72891827/kfuzz/coverage/rt"}})
 	if err != nil {
 		log.Fatal(err)
 	}
 	profiles, err := cover.ParseProfilesFromReader(strings.NewReader(`mode: set
-github.com/seed72891827/kfuzz/coverage/rt/rt.go:62.28,63.36 1 1
+github.com/seed72891827/kfuzz/coverage/rt/rt.go:127.28,128.6 1 1
+github.com/seed72891827/kfuzz/coverage/rt/rt.go:128.6,131.32 3 1
+github.com/seed72891827/kfuzz/coverage/rt/rt.go:131.32,133.4 1 1
 `))
 	if err != nil {
 		log.Fatal(err)
@@ -49,24 +52,15 @@ github.com/seed72891827/kfuzz/coverage/rt/rt.go:62.28,63.36 1 1
 		log.Fatal(err)
 	}
 	fmt.Println(counts.Funcs())
-	packages, _ := table.Lookup("github.com/seed72891827/kfuzz/coverage/rt.Packages")
-	covered, total := counts.Statements(packages)
-	fmt.Printf("%d of %d statements\n", covered, total)
-	counts.WriteProfile(os.Stdout)
+	for i := range table.Len() {
+		covered, total := counts.Statements(i)
+		fmt.Printf("%s: %d of %d statements\n", table.Func(i).Name, covered, total)
+	}
 	// Output:
 	// {github.com/seed72891827/kfuzz/coverage/rt.Packages}
-	// 1 of 3 statements
-	// mode: count
-	// github.com/seed72891827/kfuzz/coverage/rt/rt.go:39.77,41.22 2 0
-	// github.com/seed72891827/kfuzz/coverage/rt/rt.go:41.22,45.3 1 0
-	// github.com/seed72891827/kfuzz/coverage/rt/rt.go:46.2,46.6 1 0
-	// github.com/seed72891827/kfuzz/coverage/rt/rt.go:46.6,49.17 3 0
-	// github.com/seed72891827/kfuzz/coverage/rt/rt.go:49.17,52.4 2 0
-	// github.com/seed72891827/kfuzz/coverage/rt/rt.go:53.3,54.42 2 0
-	// github.com/seed72891827/kfuzz/coverage/rt/rt.go:54.42,56.4 1 0
-	// github.com/seed72891827/kfuzz/coverage/rt/rt.go:62.28,63.36 1 1
-	// github.com/seed72891827/kfuzz/coverage/rt/rt.go:63.36,65.3 1 0
-	// github.com/seed72891827/kfuzz/coverage/rt/rt.go:66.2,66.12 1 0
+	// github.com/seed72891827/kfuzz/coverage/rt.Register: 0 of 11 statements
+	// github.com/seed72891827/kfuzz/coverage/rt.newPackage: 0 of 4 statements
+	// github.com/seed72891827/kfuzz/coverage/rt.Packages: 5 of 23 statements
 }
 
 // How a command measures a fuzz target: instrument the packages, run the
@@ -84,6 +78,28 @@ func ExampleBuildOverlay() {
 
 	args := append([]string{"test", "-overlay=" + ov.File, "-run=^FuzzParse$", "-count=1"}, cfg.BuildFlags...)
 	cmd := exec.CommandContext(ctx, "go", append(args, "./parser")...)
+	cmd.Dir = cfg.Dir
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	if err := cmd.Run(); err != nil {
+		log.Fatal(err)
+	}
+}
+
+// Standard-library packages are instrumented in place: the test runs the
+// real encoding/json, and inside it coverage.Current("encoding/json")
+// measures functions such as encoding/json.(*decodeState).object.
+func ExampleBuildOverlay_standardLibrary() {
+	ctx := context.Background()
+	cfg := instrument.Config{Dir: "/path/to/module", Patterns: []string{"encoding/json", "net/url"}}
+	ov, err := instrument.BuildOverlay(ctx, cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer ov.Close()
+	if _, ok := ov.Table.Lookup("encoding/json.(*decodeState).object"); ok {
+		fmt.Println("encoding/json is instrumented")
+	}
+	cmd := exec.CommandContext(ctx, "go", "test", "-overlay="+ov.File, "-run=^TestDecode$", "-count=1", "./decoder")
 	cmd.Dir = cfg.Dir
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
 	if err := cmd.Run(); err != nil {
