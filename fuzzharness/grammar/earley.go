@@ -3,6 +3,7 @@ package grammar
 import (
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -100,6 +101,8 @@ func NewParser(gr *Graph, opts ...ParserOption) (*Parser, error) {
 	if cfg.maxItems <= 0 {
 		cfg.maxItems = DefaultMaxItems
 	}
+	// Items and links are numbered with int32.
+	cfg.maxItems = min(cfg.maxItems, math.MaxInt32/2)
 	g, err := compileEarley(gr, start)
 	if err != nil {
 		return nil, err
@@ -116,8 +119,8 @@ func (p *Parser) Start() *Node { return p.start }
 
 // Parse parses input and returns the forest of all its derivations. If the
 // input is not in the language, the error is a *SyntaxError. If the parse
-// would exceed the parser's MaxItems, the error wraps ErrItemLimit. The
-// forest keeps a copy of input.
+// would exceed the parser's MaxItems, the error wraps ErrItemLimit; inputs
+// longer than MaxInputSize are refused. The forest keeps a copy of input.
 func (p *Parser) Parse(input []byte) (*Forest, error) {
 	s := p.getState()
 	defer p.putState(s)
@@ -129,7 +132,8 @@ func (p *Parser) Parse(input []byte) (*Forest, error) {
 	if perByte == 0 {
 		perByte = 4
 	}
-	s.items = make([]item, 0, min(int(perByte*1.1*float64(len(input)))+64, p.maxItems))
+	// (At most 4M items up front: an input may fail early.)
+	s.items = make([]item, 0, min(int(perByte*1.1*float64(len(input)))+64, p.maxItems, 1<<22))
 	s.xlinks, s.multi = nil, nil
 	root, err := s.run()
 	if err != nil {
@@ -262,9 +266,15 @@ type parseState struct {
 	overflow bool
 }
 
+// MaxInputSize is the longest input Parse and Recognize accept.
+const MaxInputSize = 1 << 30
+
 // run parses s.input and returns the accepting item.
 func (s *parseState) run() (int32, error) {
 	n := len(s.input)
+	if n > MaxInputSize {
+		return -1, fmt.Errorf("grammar: an input of %d bytes is longer than the parser takes (%d)", n, MaxInputSize)
+	}
 	s.setStart = append(s.setStart[:0], 0)
 	s.groupStart = append(s.groupStart[:0], 0)
 	s.waiters, s.groups, s.leos = s.waiters[:0], s.groups[:0], s.leos[:0]
