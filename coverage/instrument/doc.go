@@ -26,6 +26,19 @@
 // package rt the instrumented code imports. Never add -cover: go test -cover
 // reads the files on disk, not the overlay (golang/go#73802).
 //
+// # Standard-library packages
+//
+// Standard packages such as encoding/json, net/url or go/parser are
+// instrumented in place (the overlay replaces their files in GOROOT/src),
+// so the program runs the real package under its real name. They cannot
+// import rt; instead each links a static description of itself into a list
+// whose head is a variable that it and rt declare under one linker name
+// with //go:linkname (see rt.StdList), so that the instrumented package
+// adds no import but unsafe and binaries link whether or not they contain
+// rt. The Go runtime (package runtime, the packages it imports, runtime/cgo
+// and the sanitizers' packages) and the packages rt needs (sync/atomic,
+// unsafe) are refused.
+//
 // [LoadTable] lists the functions and blocks of packages without building
 // anything, and [ReadProfile] maps a cover profile onto them.
 package instrument

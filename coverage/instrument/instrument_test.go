@@ -1,14 +1,17 @@
 package instrument
 
 import (
+	"bytes"
 	"fmt"
 	"go/ast"
+	"go/format"
 	"go/parser"
 	"go/scanner"
 	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,6 +19,7 @@ import (
 
 	"github.com/seed72891827/kfuzz/coverage"
 	"github.com/seed72891827/kfuzz/coverage/internal/meta"
+	"github.com/seed72891827/kfuzz/coverage/rt"
 )
 
 func instrumentSrc(t *testing.T, mode coverage.Mode, srcs ...string) *instrumented {
@@ -24,7 +28,7 @@ func instrumentSrc(t *testing.T, mode coverage.Mode, srcs ...string) *instrument
 	for i, s := range srcs {
 		files = append(files, srcFile{path: fmt.Sprintf("/src/p/f%d.go", i), src: []byte(s)})
 	}
-	in, err := instrumentPackage("example.com/p", files, mode, "example.com/rt")
+	in, err := instrumentPackage("example.com/p", files, mode, "example.com/rt", false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,7 +155,7 @@ func TestBlocksMatchGoToolCover(t *testing.T) {
 				t.Fatal(err)
 			}
 			abs, _ := filepath.Abs(file)
-			in, err := instrumentPackage("example.com/blocks", []srcFile{{abs, src}}, coverage.ModeCount, "example.com/rt")
+			in, err := instrumentPackage("example.com/blocks", []srcFile{{abs, src}}, coverage.ModeCount, "example.com/rt", false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -298,7 +302,7 @@ func TestInstrumentErrors(t *testing.T) {
 		for i, s := range tt.srcs {
 			files = append(files, srcFile{path: fmt.Sprintf("/src/p/f%d.go", i), src: []byte(s)})
 		}
-		_, err := instrumentPackage("example.com/p", files, tt.mode, "example.com/rt")
+		_, err := instrumentPackage("example.com/p", files, tt.mode, "example.com/rt", false)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%q: error %v, want %q", tt.srcs, err, tt.want)
 		}
@@ -306,7 +310,7 @@ func TestInstrumentErrors(t *testing.T) {
 	// Syntax errors of several files come sorted and together.
 	_, err := instrumentPackage("example.com/p", []srcFile{
 		{"/b.go", []byte("package p\nfunc (")}, {"/a.go", []byte("package p\nvar = 1")},
-	}, coverage.ModeCount, "example.com/rt")
+	}, coverage.ModeCount, "example.com/rt", false)
 	list, ok := err.(scanner.ErrorList)
 	if !ok || len(list) < 2 || list[0].Pos.Filename != "/a.go" {
 		t.Errorf("error %v, want a sorted list for both files", err)
@@ -329,7 +333,7 @@ func FuzzInstrument(f *testing.F) {
 			return
 		}
 		mode := []coverage.Mode{coverage.ModeSet, coverage.ModeCount, coverage.ModeAtomic, coverage.ModeHits}[m%4]
-		in, err := instrumentPackage("example.com/p", []srcFile{{"/src/x.go", src}}, mode, "example.com/rt")
+		in, err := instrumentPackage("example.com/p", []srcFile{{"/src/x.go", src}}, mode, "example.com/rt", false)
 		if err != nil {
 			if !strings.Contains(err.Error(), "reserved") {
 				t.Fatalf("error for valid source: %v", err)
@@ -347,4 +351,54 @@ func FuzzInstrument(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// TestStdRegistryLayout checks that the registration file of a standard
+// package declares its description with the fields of rt.StdPackage, links
+// it into rt's list under rt.StdList and imports nothing but unsafe.
+func TestStdRegistryLayout(t *testing.T) {
+	in, err := instrumentPackage("encoding/p", []srcFile{{"/goroot/src/encoding/p/p.go", []byte("package p\n\nfunc F() {}\n")}},
+		coverage.ModeHits, rtPath, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, registryFile, in.registry, parser.ParseComments)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, in.registry)
+	}
+	if len(f.Imports) != 1 || f.Imports[0].Path.Value != `"unsafe"` {
+		t.Errorf("registration file imports %v, want unsafe only", f.Imports)
+	}
+	var fields []string
+	ast.Inspect(f, func(n ast.Node) bool {
+		if ts, ok := n.(*ast.TypeSpec); ok && ts.Name.Name == stdType {
+			for _, fl := range ts.Type.(*ast.StructType).Fields.List {
+				var typ bytes.Buffer
+				format.Node(&typ, fset, fl.Type)
+				for _, name := range fl.Names {
+					fields = append(fields, name.Name+" "+strings.ReplaceAll(typ.String(), unsafeName+".", "unsafe."))
+				}
+			}
+		}
+		return true
+	})
+	var want []string
+	rtType := reflect.TypeFor[rt.StdPackage]()
+	for i := range rtType.NumField() {
+		fl := rtType.Field(i)
+		want = append(want, fl.Name+" "+fl.Type.String())
+	}
+	if fmt.Sprint(fields) != fmt.Sprint(want) {
+		t.Errorf("registration type has fields %q, rt.StdPackage %q", fields, want)
+	}
+	src := string(in.registry)
+	for _, s := range []string{"//go:linkname " + stdHead + " " + rt.StdList + "\n", "Format: " + strconv.Itoa(rt.Format) + ",", `Path: "encoding/p"`} {
+		if !strings.Contains(src, s) {
+			t.Errorf("registration file lacks %q:\n%s", s, src)
+		}
+	}
+	if strings.Contains(string(in.files[0]), "import") {
+		t.Errorf("hits mode adds an import to a standard file:\n%s", in.files[0])
+	}
 }

@@ -557,7 +557,10 @@ func TestBuildOverlayErrors(t *testing.T) {
 		cfg  Config
 		want string
 	}{
-		{Config{Dir: r.dir, Patterns: []string{"strconv"}}, "cannot instrument standard-library package strconv"},
+		{Config{Dir: r.dir, Patterns: []string{"runtime"}}, "cannot instrument runtime: it is part of the Go runtime"},
+		{Config{Dir: r.dir, Patterns: []string{"math/bits"}}, "cannot instrument math/bits: it is part of the Go runtime"},
+		{Config{Dir: r.dir, Patterns: []string{"internal/runtime/maps"}}, "cannot instrument internal/runtime/maps: it is part of the Go runtime"},
+		{Config{Dir: r.dir, Patterns: []string{"runtime/cgo"}}, "cannot instrument runtime/cgo: it is part of the Go runtime"},
 		{Config{Dir: r.dir, Patterns: []string{"sync/atomic"}}, "cannot instrument sync/atomic: the coverage runtime"},
 		{Config{Dir: r.dir, Patterns: []string{"github.com/seed72891827/kfuzz/coverage/rt"}}, "cannot instrument github.com/seed72891827/kfuzz/coverage/rt"},
 		{Config{Dir: r.dir, Patterns: []string{"./nosuch"}}, "nosuch"},
@@ -576,12 +579,21 @@ func TestBuildOverlayErrors(t *testing.T) {
 			t.Errorf("BuildOverlay(%v %v %v): error %v, want %q", tt.cfg.Patterns, tt.cfg.BuildFlags, tt.cfg.Mode, err, tt.want)
 		}
 	}
-	// Analysis alone works for standard packages and needs no kfuzz.
-	table, err := LoadTable(ctx, Config{Dir: bare, Patterns: []string{"strconv", "."}})
+	// Other standard packages can be instrumented, internal ones too.
+	ov, err := BuildOverlay(ctx, Config{Dir: r.dir, Patterns: []string{"strconv", "internal/fmtsort"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"strconv.Itoa", "strconv.(*NumError).Error", "example.com/bare.B"} {
+	if got := ov.Table.Packages(); fmt.Sprint(got) != "[internal/fmtsort strconv]" {
+		t.Errorf("instrumented %v", got)
+	}
+	ov.Close()
+	// Analysis alone works for any package and needs no kfuzz.
+	table, err := LoadTable(ctx, Config{Dir: bare, Patterns: []string{"strconv", "runtime", "."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"strconv.Itoa", "strconv.(*NumError).Error", "runtime.GC", "example.com/bare.B"} {
 		if _, ok := table.Lookup(name); !ok {
 			t.Errorf("LoadTable lacks %s", name)
 		}

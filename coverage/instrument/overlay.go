@@ -33,9 +33,10 @@ type Config struct {
 	// instrumented code imports its package coverage/rt.
 	Dir string
 	// Patterns selects the packages to instrument, as for go list: "./...",
-	// "./parser", or the import path of a dependency such as
+	// "./parser", the import path of a dependency such as
 	// "golang.org/x/mod/semver" (its files in the module cache are
-	// overlaid, never changed).
+	// overlaid, never changed), or of a standard-library package such as
+	// "encoding/json" (except the Go runtime and the packages rt uses).
 	Patterns []string
 	// BuildFlags are passed to go list, so that the files chosen are those
 	// the build will use; pass the same flags to go test or go build
@@ -136,28 +137,48 @@ func (c *Config) goList(ctx context.Context, args ...string) ([]*listedPackage, 
 	return pkgs, nil
 }
 
+// runtimeCompanions are packages that the runtime calls into outside
+// ordinary Go code (or that implement the sanitizers) without importing
+// them; like the runtime and its dependencies, they cannot be instrumented.
+var runtimeCompanions = []string{"runtime/cgo", "runtime/race", "runtime/msan", "runtime/asan"}
+
 // selectPackages lists the packages that match the patterns and checks
-// that they can be instrumented and that the instrumented code will be able
-// to import package rt.
+// that they can be instrumented: that the instrumented code will be able to
+// import package rt or, for standard-library packages, that the runtime
+// does not depend on them.
 //
-// If build is false, the packages are only analyzed, not built, and
-// standard-library packages are allowed.
+// If build is false, the packages are only analyzed, not built, and any
+// package is allowed.
 func (c *Config) selectPackages(ctx context.Context, build bool) ([]*listedPackage, error) {
 	if err := c.check(); err != nil {
 		return nil, err
 	}
 	rtDeps := make(map[string]bool)
+	runtimeDeps := make(map[string]bool)
 	if build {
-		rtPkgs, err := c.goList(ctx, rtPath)
+		rtPkgs, err := c.goList(ctx, rtPath, "runtime")
 		if err != nil {
 			return nil, err
 		}
-		if e := rtPkgs[0].Error; e != nil {
-			return nil, fmt.Errorf("coverage: instrumented code imports %s, which the module in %s cannot import (it must require github.com/seed72891827/kfuzz; run go get github.com/seed72891827/kfuzz): %s", rtPath, c.dirName(), strings.TrimSpace(e.Err))
+		for _, p := range rtPkgs {
+			switch p.ImportPath {
+			case rtPath:
+				if e := p.Error; e != nil {
+					return nil, fmt.Errorf("coverage: instrumented code imports %s, which the module in %s cannot import (it must require github.com/seed72891827/kfuzz; run go get github.com/seed72891827/kfuzz): %s", rtPath, c.dirName(), strings.TrimSpace(e.Err))
+				}
+				rtDeps[rtPath] = true
+				for _, d := range p.Deps {
+					rtDeps[d] = true
+				}
+			case "runtime":
+				runtimeDeps["runtime"] = true
+				for _, d := range p.Deps {
+					runtimeDeps[d] = true
+				}
+			}
 		}
-		rtDeps[rtPath] = true
-		for _, d := range rtPkgs[0].Deps {
-			rtDeps[d] = true
+		for _, p := range runtimeCompanions {
+			runtimeDeps[p] = true
 		}
 	}
 	pkgs, err := c.goList(ctx, c.Patterns...)
@@ -173,8 +194,8 @@ func (c *Config) selectPackages(ctx context.Context, build bool) ([]*listedPacka
 			errs = append(errs, fmt.Sprintf("package %s: %s", p.ImportPath, strings.TrimSpace(p.Error.Err)))
 		case rtDeps[p.ImportPath]:
 			errs = append(errs, fmt.Sprintf("cannot instrument %s: the coverage runtime %s depends on it", p.ImportPath, rtPath))
-		case p.Standard && build:
-			errs = append(errs, fmt.Sprintf("cannot instrument standard-library package %s: standard packages cannot import the coverage runtime %s", p.ImportPath, rtPath))
+		case runtimeDeps[p.ImportPath] && p.Standard:
+			errs = append(errs, fmt.Sprintf("cannot instrument %s: it is part of the Go runtime (package runtime, what runtime imports, or what the runtime calls on its own), whose code runs before package initialization and inside the scheduler and garbage collector", p.ImportPath))
 		case len(p.GoFiles)+len(p.CgoFiles) == 0 || seen[p.ImportPath]:
 			// Nothing to instrument (for instance only tests).
 		default:
@@ -216,7 +237,7 @@ func instrumentListed(p *listedPackage, mode coverage.Mode) (*instrumented, []st
 		files = append(files, srcFile{path: fp, src: src})
 		paths = append(paths, fp)
 	}
-	in, err := instrumentPackage(p.ImportPath, files, mode, rtPath)
+	in, err := instrumentPackage(p.ImportPath, files, mode, rtPath, p.Standard)
 	if err != nil {
 		return nil, nil, err
 	}
