@@ -1,73 +1,72 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
 
-	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/pipeline"
 )
 
 func init() {
 	register(&command{
 		name:  "demo",
-		usage: "[-seed S]",
-		short: "show kfuzz at work on the expression grammar of examples/calc",
+		usage: "[-n N] [-seeds N] [-seed S] [-keep DIR]",
+		short: "show kfuzz at work: learn what reaches the calc example's functions and seed its distributive law",
 		run:   runDemo,
 	})
 }
 
-// runDemo shows what kfuzz does today on the expression grammar that the
-// examples/calc target uses: the grammar, bounded random inputs, and a forest
-// covering all its 2-paths. The full pipeline (learn which input features reach
-// which function, then write targeted seeds) replaces it once the learning
-// package exists.
+const demoHelp = `kfuzz demo runs the whole pipeline on the calc example, which is built into
+kfuzz: it writes the example as a module of its own into a temporary
+directory (or -keep DIR), learns which inputs reach which of its functions
+(kfuzz learn), prints the rules for its distributive law, generates inputs
+from them and adds those that really reach it to the module's
+testdata/fuzz/FuzzCalc (kfuzz seed). The repository is not modified.
+
+The module requires kfuzz: run from the kfuzz repository (go run
+./cmd/kfuzz demo), it uses that source through a replace directive; a kfuzz
+installed with go install ...@version uses that version from the module
+proxy; elsewhere, a kfuzz built from source that is still where it was
+compiled uses that source. Otherwise the demo says to run it in the
+repository.`
+
+// runDemo runs pipeline.RunDemo with the flags.
 func runDemo(e *env, args []string) error {
-	fs := newFlagSet(e, commands["demo"])
+	c := commands["demo"]
+	fs := newFlagSet(e, c)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: kfuzz %s %s\n\n%s\n\n%s\n\nFlags:\n", c.name, c.usage, c.short, demoHelp)
+		fs.PrintDefaults()
+	}
+	n := fs.Int("n", pipeline.DefaultN, "random training inputs, and as many test inputs")
+	seeds := fs.Int("seeds", 5, "inputs wanted that reach the distributive law")
 	seed := fs.Uint64("seed", 1, "random seed")
-	if _, err := parseFlags(fs, args); err != nil {
+	keep := fs.String("keep", "", "write the module into this new `directory` and keep it")
+	verbose := fs.Bool("v", false, "report each step on stderr even when it is not a terminal")
+	if pos, err := parseFlags(fs, args); err != nil {
 		return err
+	} else if len(pos) != 0 {
+		fs.Usage()
+		return errUsage
 	}
-	w := e.stdout
-	g, err := grammar.Builtin("expr")
-	if err != nil {
-		return err
+	if *n < 1 || *seeds < 1 {
+		return fmt.Errorf("-n and -seeds must be positive")
 	}
-	gr, err := grammar.Compile(g)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "== The expression grammar of TRIBBLE's Fig. 1 (kfuzz gen -grammar expr)\n\n%s\n", g)
-	fmt.Fprintf(w, "== Its grammar graph: %d nodes; k-paths for k = 1..5:", len(gr.Nodes))
-	for k := 1; k <= 5; k++ {
-		fmt.Fprintf(w, " %d", gr.CountKPaths(k))
-	}
-	fmt.Fprintf(w, "\n\n== Ten random inputs (seed %d, depth <= 8)\n\n", *seed)
-	gen := grammar.NewGenerator(gr, *seed)
-	gen.MaxDepth = 8
-	for range 10 {
-		t, err := gen.Generate()
-		if err != nil {
-			return err
+	dir := *keep
+	if dir != "" {
+		if abs, err := filepath.Abs(dir); err == nil {
+			dir = abs
 		}
-		fmt.Fprintf(w, "  %s\n", t)
 	}
-	const k = 2
-	closeOff := grammar.NewGenerator(gr, *seed)
-	closeOff.MaxDepth = 10
-	forest, err := gr.CoveringForest(k, closeOff.Complete)
-	if err != nil {
-		return err
-	}
-	pt, err := gr.PathTable(k)
-	if err != nil {
-		return err
-	}
-	covered, total := pt.Coverage(k, forest...)
-	fmt.Fprintf(w, "\n== %d inputs that together cover %d of %d %d-paths (kfuzz cover-set -grammar expr -k 2)\n\n", len(forest), covered, total, k)
-	for _, t := range forest {
-		fmt.Fprintf(w, "  %s\n", t)
-	}
-	fmt.Fprintf(w, "\n== The derivation tree of %q\n\n%s", forest[0].String(), forest[0].Outline())
-	fmt.Fprintln(w, "\nStill to come in this demo: per-input function coverage of examples/calc, the learned rule for its")
-	fmt.Fprintln(w, "distributive function, and seeds generated to reach it.")
-	return nil
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	prog := newProgress(e.stderr, *verbose)
+	defer prog.finish()
+	_, err := pipeline.RunDemo(ctx, pipeline.DemoOptions{
+		Out: e.stdout, Progress: prog, Dir: dir, N: *n, Seed: *seed, Seeds: *seeds,
+	})
+	return err
 }

@@ -1,0 +1,399 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/internal/pipeline"
+	"github.com/seed72891827/kfuzz/learn"
+)
+
+func init() {
+	register(&command{
+		name: "learn",
+		usage: "-fuzz FuzzX [-cover PATTERN,...] [-n N] [-k K] [-seed S] [-depth D] [-refine R] [-o FILE] [-report BASE|none] [-f]\n" +
+			"\t\t[-tags TAGS] [-timeout D] [-json] [-v] [PACKAGE]",
+		short: "learn which input features reach which functions, and write the model and a report",
+		run:   runLearn,
+	})
+}
+
+const learnHelp = `PACKAGE (default ".") holds the fuzz test FuzzX, which must run its target
+through fuzzharness; the grammar is the one it registers. kfuzz learn
+builds the fuzz test with coverage instrumentation of the packages named by
+-cover (default: PACKAGE), runs its target over the training inputs (the
+harness's seeds, the entries of testdata/fuzz/FuzzX and N random inputs of
+the grammar) and records the functions each covers. It learns one decision
+tree per function over the inputs' k-paths, refines the trees of functions
+that few inputs cover with inputs generated from their rules and mutants of
+the inputs that covered them, and evaluates the model on N other random
+inputs.
+
+It writes the model to -o (default kfuzz-FuzzX.model.json), which kfuzz seed,
+predict and select read, and a report as BASE.md and BASE.html (default: the
+model file's name with .report instead of .model.json; -report none writes
+none). Files are written atomically; an existing file is replaced only with
+-f, and is checked before any work starts.`
+
+func runLearn(e *env, args []string) error {
+	c := commands["learn"]
+	fs := newFlagSet(e, c)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: kfuzz %s %s\n\n%s\n\n%s\n\nFlags:\n", c.name, c.usage, c.short, learnHelp)
+		fs.PrintDefaults()
+	}
+	target := fs.String("fuzz", "", "the fuzz test `FuzzX` (required)")
+	var cover multiFlag
+	fs.Var(&cover, "cover", "measure the packages matching these comma-separated `patterns` (default: the fuzz test's package)")
+	n := fs.Int("n", pipeline.DefaultN, "random training inputs, and as many test inputs")
+	k := fs.Int("k", learn.DefaultK, "use the l-paths of the inputs for l <= `k` as features")
+	seed := fs.Uint64("seed", 1, "random seed")
+	depth := fs.Int("depth", pipeline.DefaultDepth, "the deepest random input (derivation depth)")
+	refine := fs.Int("refine", pipeline.DefaultRefine, "refinement `rounds` for rarely covered functions (0 for none)")
+	out := fs.String("o", "", "write the model to `file` (default kfuzz-FuzzX.model.json)")
+	reportBase := fs.String("report", "", "write the report to `BASE`.md and BASE.html, or none (default: from -o)")
+	force := fs.Bool("f", false, "replace existing model and report files")
+	bf := addBuildFlags(fs)
+	asJSON := fs.Bool("json", false, "print a JSON summary instead of text")
+	verbose := fs.Bool("v", false, "report each step on stderr even when it is not a terminal")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *target == "" || len(pos) > 1 {
+		if *target == "" {
+			fmt.Fprintf(e.stderr, "kfuzz learn: -fuzz FuzzX is required\n")
+		}
+		fs.Usage()
+		return errUsage
+	}
+	switch {
+	case *n < 1:
+		return fmt.Errorf("-n must be positive, not %d", *n)
+	case *k < 1 || *k > 8:
+		return fmt.Errorf("-k must be in 1..8, not %d", *k)
+	case *depth < 1:
+		return fmt.Errorf("-depth must be positive, not %d", *depth)
+	case *refine < 0:
+		return fmt.Errorf("-refine must not be negative, not %d", *refine)
+	}
+	modelPath := *out
+	if modelPath == "" {
+		modelPath = "kfuzz-" + *target + ".model.json"
+	}
+	var mdPath, htmlPath string
+	if *reportBase != "none" {
+		base := *reportBase
+		if base == "" {
+			base = strings.TrimSuffix(strings.TrimSuffix(modelPath, ".json"), ".model") + ".report"
+		}
+		mdPath, htmlPath = base+".md", base+".html"
+	}
+	if !*force {
+		paths := []string{modelPath}
+		if mdPath != "" {
+			paths = append(paths, mdPath, htmlPath)
+		}
+		if err := pipeline.CheckNew(paths...); err != nil {
+			return err
+		}
+	}
+	pkg := "."
+	if len(pos) == 1 {
+		pkg = pos[0]
+	}
+	cfg, err := bf.config(pkg, *target)
+	if err != nil {
+		return err
+	}
+	cfg.Cover = cover
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	prog := newProgress(e.stderr, *verbose)
+	defer prog.finish()
+	prog.Step("building "+*target+" with coverage instrumentation", 0)
+	s, err := pipeline.Open(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	s.Progress = prog
+	refineRounds := *refine
+	if refineRounds == 0 {
+		refineRounds = -1
+	}
+	l, err := s.Learn(ctx, pipeline.LearnOptions{N: *n, K: *k, Seed: *seed, Depth: min(*depth, s.Desc.Bounds.MaxDepth), Refine: refineRounds})
+	if err != nil {
+		return err
+	}
+	prog.finish()
+
+	mf := &pipeline.ModelFile{Target: s.Target(), ImportPath: s.ImportPath(), Dir: s.PackageDir(), Desc: s.Desc, Model: l.Model}
+	data, err := mf.Marshal()
+	if err != nil {
+		return err
+	}
+	if err := pipeline.WriteFile(modelPath, data, *force); err != nil {
+		return err
+	}
+	if mdPath != "" {
+		for _, r := range []struct {
+			path  string
+			write func(io.Writer, *pipeline.Learned) error
+		}{{mdPath, pipeline.WriteMarkdown}, {htmlPath, pipeline.WriteHTML}} {
+			var b strings.Builder
+			if err := r.write(&b, l); err != nil {
+				return err
+			}
+			if err := pipeline.WriteFile(r.path, []byte(b.String()), *force); err != nil {
+				return err
+			}
+		}
+	}
+	if *asJSON {
+		return printLearnJSON(e.stdout, l, modelPath, mdPath, htmlPath)
+	}
+	printLearn(e.stdout, l, modelPath, mdPath, htmlPath)
+	return nil
+}
+
+// buildFlags are the flags that say how to build a fuzz test.
+type buildFlags struct {
+	tags    *string
+	timeout *time.Duration
+}
+
+func addBuildFlags(fs *flag.FlagSet) *buildFlags {
+	return &buildFlags{
+		tags:    fs.String("tags", "", "build `tags`, as for go test"),
+		timeout: fs.Duration("timeout", fuzzharness.DefaultTimeout, "time limit of the target on one input"),
+	}
+}
+
+// config returns the measure configuration of the fuzz test target in the
+// package pkg.
+func (bf *buildFlags) config(pkg, target string) (measure.Config, error) {
+	if *bf.timeout <= 0 {
+		return measure.Config{}, fmt.Errorf("-timeout must be positive, not %v", *bf.timeout)
+	}
+	if st, err := os.Stat(pkg); err == nil && !st.IsDir() {
+		return measure.Config{}, fmt.Errorf("%s is a file, not a package", pkg)
+	}
+	cfg := measure.Config{Package: pkg, Target: target, Timeout: *bf.timeout}
+	if *bf.tags != "" {
+		cfg.BuildFlags = []string{"-tags=" + *bf.tags}
+	}
+	return cfg, nil
+}
+
+// printLearn prints the outcome of kfuzz learn for people.
+func printLearn(w io.Writer, l *pipeline.Learned, model, md, html string) {
+	srcs := map[string]int{}
+	for _, o := range l.Train {
+		srcs[o.Source]++
+	}
+	var parts []string
+	for _, s := range []string{pipeline.SourceSeed, pipeline.SourceCorpus, pipeline.SourceRandom, pipeline.SourceRefine} {
+		if srcs[s] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", srcs[s], s))
+		}
+	}
+	fmt.Fprintf(w, "%s: learned %d functions of %d from %d training inputs (%s)", l.Target, len(l.Model.Funcs), l.Functions, len(l.Train), strings.Join(parts, ", "))
+	if len(l.Skipped) > 0 {
+		fmt.Fprintf(w, "; %d inputs left out (no coverage)", len(l.Skipped))
+	}
+	fmt.Fprintf(w, "\n%d covered by every training input, %d by none\n", len(l.Model.Always), len(l.Model.Never))
+	var cov []string
+	for _, pc := range l.PathCoverage {
+		cov = append(cov, fmt.Sprintf("%d-paths %d/%d", pc.L, pc.Covered, pc.Total))
+	}
+	fmt.Fprintf(w, "k-path coverage of the training inputs: %s\n", strings.Join(cov, ", "))
+	fmt.Fprintf(w, "\nevaluation on %d test inputs:\n%s", len(l.Test), l.Eval)
+	fmt.Fprintf(w, "\nmodel: %s\n", model)
+	if md != "" {
+		fmt.Fprintf(w, "report: %s, %s\n", md, html)
+	}
+}
+
+// learnJSON is the document kfuzz learn -json prints.
+type learnJSON struct {
+	Target       string             `json:"target"`
+	ImportPath   string             `json:"import_path"`
+	Model        string             `json:"model"`
+	Report       []string           `json:"report"`
+	Train        map[string]int     `json:"train"`
+	Test         int                `json:"test"`
+	Skipped      int                `json:"skipped"`
+	Functions    []learnFuncJSON    `json:"functions"`
+	Always       []string           `json:"always"`
+	Never        []string           `json:"never"`
+	Micro        metricsJSON        `json:"micro"`
+	Mean         metricsJSON        `json:"mean"`
+	PathCoverage []pathCoverageJSON `json:"path_coverage"`
+	TimingsMS    map[string]int64   `json:"timings_ms"`
+}
+
+type learnFuncJSON struct {
+	Name    string `json:"name"`
+	Covered int    `json:"covered"`
+	Inputs  int    `json:"inputs"`
+	metricsJSON
+	Rules []string `json:"rules"`
+}
+
+// metricsJSON holds ratios; undefined ones are null.
+type metricsJSON struct {
+	Accuracy  *float64 `json:"accuracy"`
+	Precision *float64 `json:"precision"`
+	Recall    *float64 `json:"recall"`
+}
+
+type pathCoverageJSON struct {
+	L       int `json:"l"`
+	Covered int `json:"covered"`
+	Total   int `json:"total"`
+}
+
+func ratio(x float64) *float64 {
+	if math.IsNaN(x) {
+		return nil
+	}
+	return &x
+}
+
+func newMetricsJSON(acc, prec, rec float64) metricsJSON {
+	return metricsJSON{ratio(acc), ratio(prec), ratio(rec)}
+}
+
+func printLearnJSON(w io.Writer, l *pipeline.Learned, model, md, html string) error {
+	doc := learnJSON{
+		Target: l.Target, ImportPath: l.ImportPath, Model: model, Report: []string{},
+		Train: map[string]int{}, Test: len(l.Test), Skipped: len(l.Skipped),
+		Always: nonNil(l.Model.Always), Never: nonNil(l.Model.Never),
+		Micro: newMetricsJSON(l.Eval.Micro.Accuracy(), l.Eval.Micro.Precision(), l.Eval.Micro.Recall()),
+		Mean:  newMetricsJSON(l.Eval.MeanAccuracy, l.Eval.MeanPrecision, l.Eval.MeanRecall),
+		TimingsMS: map[string]int64{
+			"generate": l.Timings.Generate.Milliseconds(), "measure": l.Timings.Measure.Milliseconds(),
+			"features": l.Timings.Features.Milliseconds(), "learn": l.Timings.Learn.Milliseconds(),
+			"evaluate": l.Timings.Evaluate.Milliseconds(),
+		},
+	}
+	if md != "" {
+		doc.Report = []string{md, html}
+	}
+	for _, o := range l.Train {
+		doc.Train[o.Source]++
+	}
+	for i, fn := range l.Model.Funcs {
+		ev := l.Eval.Funcs[i]
+		fj := learnFuncJSON{Name: fn.Name, Covered: fn.Pos, Inputs: fn.Pos + fn.Neg,
+			metricsJSON: newMetricsJSON(ev.Accuracy(), ev.Precision(), ev.Recall()), Rules: []string{}}
+		for _, r := range fn.Rules {
+			fj.Rules = append(fj.Rules, r.Format(l.Model.Table))
+		}
+		doc.Functions = append(doc.Functions, fj)
+	}
+	for _, pc := range l.PathCoverage {
+		doc.PathCoverage = append(doc.PathCoverage, pathCoverageJSON{pc.L, pc.Covered, pc.Total})
+	}
+	return writeJSON(w, doc)
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("writing JSON: %w", err)
+	}
+	return nil
+}
+
+// progress shows the steps of a pipeline on a terminal as a progress bar
+// redrawn in place, or, when asked, as one line per step; otherwise it is
+// silent, so that the output stays easy to parse.
+type progress struct {
+	w       io.Writer
+	tty     bool
+	verbose bool
+	name    string
+	total   int
+	done    int
+	drawn   time.Time
+	start   time.Time
+	open    bool // a bar line is on the terminal
+}
+
+func newProgress(w io.Writer, verbose bool) *progress {
+	return &progress{w: w, tty: isTerminal(w), verbose: verbose}
+}
+
+// isTerminal reports whether w is a terminal.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// Step implements pipeline.Progress.
+func (p *progress) Step(name string, total int) {
+	p.finish()
+	p.name, p.total, p.done, p.start = name, total, 0, time.Now()
+	switch {
+	case p.tty:
+		p.draw()
+	case p.verbose:
+		fmt.Fprintf(p.w, "kfuzz: %s\n", name)
+	}
+}
+
+// Advance implements pipeline.Progress.
+func (p *progress) Advance(n int) {
+	p.done += n
+	if p.tty && (time.Since(p.drawn) > 100*time.Millisecond || p.done >= p.total) {
+		p.draw()
+	}
+}
+
+// draw redraws the current step's line.
+func (p *progress) draw() {
+	const width = 30
+	line := p.name
+	if p.total > 0 {
+		filled := min(width, width*p.done/p.total)
+		line = fmt.Sprintf("%-52.52s [%s%s] %d/%d", p.name, strings.Repeat("=", filled), strings.Repeat(" ", width-filled), p.done, p.total)
+	} else {
+		line += " ..."
+	}
+	fmt.Fprintf(p.w, "\r\x1b[K%s", line)
+	p.drawn, p.open = time.Now(), true
+}
+
+// finish ends the bar of the current step with its time.
+func (p *progress) finish() {
+	if p.open {
+		fmt.Fprintf(p.w, " (%.1fs)\n", time.Since(p.start).Seconds())
+		p.open = false
+	}
+}

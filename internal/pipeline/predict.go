@@ -1,0 +1,153 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/learn"
+)
+
+// A TextInput is an input read from a file: a corpus entry decoded with the
+// harness's codec, or a file that holds the input text.
+type TextInput struct {
+	// Name is the file's path.
+	Name string
+	// Text is the input.
+	Text string
+}
+
+// ReadInputs reads inputs from files and directories, in the order given: a
+// directory is a corpus directory, such as testdata/fuzz/FuzzX, whose
+// entries are read in name order; a file that starts with "go test fuzz v1"
+// is one corpus entry; any other file holds the input text. Corpus entries
+// hold the harness's encoding ([]byte), which h decodes, or text (string).
+func (h *Harness) ReadInputs(paths ...string) ([]TextInput, error) {
+	ins, err := measure.FileInputs(paths...)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]TextInput, len(ins))
+	for i, in := range ins {
+		out[i] = TextInput{Name: in.ID, Text: in.Text}
+		if in.Data != nil {
+			out[i].Text = h.Codec.Decode(in.Data).String()
+		}
+	}
+	return out, nil
+}
+
+// An InputPrediction is what a model predicts for one input.
+type InputPrediction struct {
+	TextInput
+	// Predictions holds the functions the input is predicted to cover,
+	// sorted by name, with the rule of the leaf it reached (see
+	// learn.Model.Predict).
+	Predictions []learn.Prediction
+	// Err says why the input could not be predicted: its text is not in
+	// the grammar's language.
+	Err error
+}
+
+// Predict predicts the functions each input covers. An input that does not
+// parse gets an error; the others are predicted all the same.
+func Predict(m *learn.Model, h *Harness, inputs []TextInput) []InputPrediction {
+	out := make([]InputPrediction, len(inputs))
+	for i, in := range inputs {
+		out[i].TextInput = in
+		ps, err := h.Paths(m.Table, in.Text)
+		if err == nil {
+			out[i].Predictions, err = m.Predict(ps)
+		}
+		out[i].Err = err
+	}
+	return out
+}
+
+// A Selected is an input predicted to cover some of the functions asked for.
+type Selected struct {
+	TextInput
+	// Predictions holds one prediction per function the input is predicted
+	// to cover, in the order of the functions asked for.
+	Predictions []learn.Prediction
+	// Prob is the mean Prob of the predictions.
+	Prob float64
+}
+
+// Select ranks the inputs predicted to cover at least one of the functions
+// (see learn.Model.Select), best first. Functions may be given as
+// ResolveFunc accepts them. Inputs that do not parse are returned in
+// skipped with their errors.
+func Select(m *learn.Model, h *Harness, funcs []string, inputs []TextInput) (sel []Selected, skipped []InputPrediction, err error) {
+	targets := make([]string, 0, len(funcs))
+	var errs []error
+	for _, f := range funcs {
+		name, err := ResolveFunc(m, f)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		if !slices.Contains(targets, name) {
+			targets = append(targets, name)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, nil, errors.Join(errs...)
+	}
+	var corpus []learn.Input
+	var kept []TextInput
+	for _, in := range inputs {
+		ps, err := h.Paths(m.Table, in.Text)
+		if err != nil {
+			skipped = append(skipped, InputPrediction{TextInput: in, Err: err})
+			continue
+		}
+		corpus = append(corpus, learn.Input{Name: in.Name, Paths: ps, Size: len(in.Text)})
+		kept = append(kept, in)
+	}
+	ranked, err := m.Select(targets, corpus)
+	if err != nil {
+		return nil, skipped, err
+	}
+	sel = make([]Selected, len(ranked))
+	for i, r := range ranked {
+		sel[i] = Selected{TextInput: kept[r.Index], Predictions: r.Predictions, Prob: r.Prob}
+	}
+	return sel, skipped, nil
+}
+
+// ChangedFuncs returns the functions a unified diff (git diff, diff -u)
+// changes, as package learn finds them (learn.ChangedFuncs), split into those
+// the model knows and those it does not (functions of packages that were not
+// measured, or new functions). root is the directory the diff's paths are
+// relative to; if empty, the top of the git work tree of the current
+// directory, or else the current directory.
+func ChangedFuncs(ctx context.Context, m *learn.Model, name string, diff []byte, root string) (known, unknown []string, err error) {
+	changes, err := learn.ParseDiff(name, diff)
+	if err != nil {
+		return nil, nil, err
+	}
+	if root == "" {
+		root = "."
+		if out, err := exec.CommandContext(ctx, "git", "rev-parse", "--show-toplevel").Output(); err == nil {
+			root = filepath.FromSlash(strings.TrimSpace(string(out)))
+		}
+	}
+	funcs, err := learn.ChangedFuncs(changes, root, learn.GoListImportPath)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	for _, f := range funcs {
+		if m.Knows(f) {
+			known = append(known, f)
+		} else {
+			unknown = append(unknown, f)
+		}
+	}
+	return known, unknown, nil
+}
