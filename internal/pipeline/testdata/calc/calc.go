@@ -210,7 +210,7 @@ func Eval(src string, env Env) (int64, error) {
 	return EvalExpr(e, env)
 }
 
-// EvalExpr evaluates e in env, left to right.
+// EvalExpr evaluates e in env, left to right. On error the value is 0.
 func EvalExpr(e Expr, env Env) (int64, error) {
 	switch e := e.(type) {
 	case *Num:
@@ -224,10 +224,13 @@ func EvalExpr(e Expr, env Env) (int64, error) {
 			return step(e, env)
 		}
 		x, err := EvalExpr(e.X, env)
+		if err != nil {
+			return 0, err
+		}
 		if e.Op == "-" {
 			x = negate(x)
 		}
-		return x, err
+		return x, nil
 	case *Binary:
 		x, err := EvalExpr(e.X, env)
 		if err != nil {
@@ -270,7 +273,10 @@ func step(e *Unary, env Env) (int64, error) {
 		return env[v.Name], nil
 	}
 	x, err := EvalExpr(e.X, env)
-	return x + d, err
+	if err != nil {
+		return 0, err
+	}
+	return x + d, nil
 }
 
 func divide(x, y int64) (int64, error) {

@@ -149,6 +149,9 @@ func checkSame(t *testing.T, src string, inLanguage bool) {
 	if got != want || (err == nil) != (wantErr == nil) {
 		t.Fatalf("%s = %d, %v but simplified %s = %d, %v", src, want, wantErr, simple, got, err)
 	}
+	if wantErr != nil && want != 0 {
+		t.Fatalf("%s = %d, %v: a failed evaluation must be 0", src, want, wantErr)
+	}
 	printed := simple.String()
 	again, err := calc.Parse(printed)
 	if err != nil {
@@ -197,7 +200,8 @@ func TestCorpusEntries(t *testing.T) {
 	checkEntries(t, "testdata/fuzz/FuzzCalc", exprGrammar, map[string]string{
 		"265416b1ffdb2b2f": "(x+1)*(y-2)",
 		"806a25b8019eb39a": "++x/--y%3",
-		"99938e9e7123496f": "++(x)+x", // found by FuzzCalc in an earlier Simplify
+		"99938e9e7123496f": "++(x)+x",          // found by FuzzCalc in an earlier Simplify
+		"d42226b398a390ae": "00000++++++(x/0)", // found by FuzzCalc: values of failed evaluations differed
 	})
 }
 

@@ -1,0 +1,383 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/seed72891827/kfuzz/corpus"
+	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/learn"
+)
+
+// The calc fixture: the calc example in a temporary module, built for
+// measurement once, and a model learned from it once (-n 300), shared by the
+// tests of this file.
+var calc struct {
+	once    sync.Once
+	dir     string
+	session *Session
+	learned *Learned
+	err     error
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if calc.session != nil {
+		calc.session.Close()
+	}
+	if calc.dir != "" {
+		os.RemoveAll(calc.dir)
+	}
+	os.Exit(code)
+}
+
+// calcFixture returns the shared session and model.
+func calcFixture(t *testing.T) (*Session, *Learned) {
+	t.Helper()
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not available")
+	}
+	calc.once.Do(func() {
+		ctx := context.Background()
+		src, err := FindSource(ctx)
+		if err != nil {
+			calc.err = err
+			return
+		}
+		if calc.dir, calc.err = os.MkdirTemp("", "kfuzz-pipeline-test-"); calc.err != nil {
+			return
+		}
+		if calc.err = WriteCalcModule(ctx, calc.dir, src); calc.err != nil {
+			return
+		}
+		cfg := measure.Config{Dir: calc.dir, Target: "FuzzCalc", Env: append(os.Environ(), "GOWORK=off")}
+		if calc.session, calc.err = Open(ctx, cfg); calc.err != nil {
+			return
+		}
+		calc.learned, calc.err = calc.session.Learn(ctx, LearnOptions{N: 300, Seed: 1})
+	})
+	if calc.err != nil {
+		t.Fatal(calc.err)
+	}
+	return calc.session, calc.learned
+}
+
+// isParenSumProduct reports whether a pattern describes a parenthesised sum
+// or difference as a factor of a product.
+func isParenSumProduct(pattern string) bool {
+	open := strings.Index(pattern, `"("`)
+	return open >= 0 && strings.Contains(pattern, `"*"`) &&
+		(strings.Contains(pattern[open:], `"+"`) || strings.Contains(pattern[open:], `"-"`)) &&
+		strings.Contains(pattern[open:], `")"`)
+}
+
+// TestLearnDistributive learns from the calc example and checks that a rule
+// of the distributive law requires a parenthesised sum in a product, and the
+// figures around it.
+func TestLearnDistributive(t *testing.T) {
+	_, l := calcFixture(t)
+	fn := l.Model.Func(DemoFunc)
+	if fn == nil {
+		t.Fatalf("no tree for %s; functions %v", DemoFunc, l.Model.Names())
+	}
+	found := ""
+	for _, r := range fn.Rules {
+		for _, id := range r.Required {
+			p, err := learn.NewPattern(l.Model.Table.Graph, l.Model.Table.Path(id))
+			if err == nil && isParenSumProduct(p.String()) {
+				found = r.Format(l.Model.Table)
+			}
+		}
+	}
+	if found == "" {
+		for _, r := range fn.Rules {
+			t.Log(r.Format(l.Model.Table))
+		}
+		t.Fatalf("no rule of %s requires a parenthesised sum in a product", DemoFunc)
+	}
+	t.Logf("rule:\n%s", found)
+
+	if acc := l.Eval.Micro.Accuracy(); acc < 0.9 {
+		t.Errorf("micro accuracy %.3f on the test set, want >= 0.9", acc)
+	}
+	if len(l.Test) != 300 || len(l.Skipped) != 0 {
+		t.Errorf("%d test inputs and %d skipped, want 300 and 0", len(l.Test), len(l.Skipped))
+	}
+	sources := map[string]int{}
+	for _, o := range l.Train {
+		sources[o.Source]++
+	}
+	entries, err := os.ReadDir(corpus.TestdataDir(calc.dir, "FuzzCalc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sources[SourceRandom] != 300 || sources[SourceCorpus] != len(entries) || sources[SourceSeed] == 0 || sources[SourceRefine] == 0 {
+		t.Errorf("training inputs by source: %v", sources)
+	}
+	if len(l.Refinements) == 0 || !slices.Contains(l.Refinements[0].Funcs, DemoFunc) {
+		t.Errorf("refinements %+v do not start with %s", l.Refinements, DemoFunc)
+	}
+	// The harness's 2-path seeds cover every 1- and 2-path.
+	for _, pc := range l.PathCoverage[:2] {
+		if pc.Covered != pc.Total {
+			t.Errorf("%d-path coverage %d/%d", pc.L, pc.Covered, pc.Total)
+		}
+	}
+	if !slices.Contains(l.Model.Always, CalcModule+".Parse") || !slices.Contains(l.Model.Never, CalcModule+".Eval") {
+		t.Errorf("always %v, never %v", l.Model.Always, l.Model.Never)
+	}
+}
+
+// TestSeedsReachDistributive generates seeds for the distributive law,
+// writes those that reached it into a corpus directory and measures the
+// written entries again, as go test would run them.
+func TestSeedsReachDistributive(t *testing.T) {
+	s, l := calcFixture(t)
+	ctx := context.Background()
+	seeds, err := s.Seeds(ctx, l.Model, DemoFunc, SeedOptions{N: 3, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := 0
+	for _, sd := range seeds {
+		if sd.Reached {
+			reached++
+		}
+		if sd.Rule == nil {
+			t.Errorf("seed %q satisfies no rule of %s", sd.Text, DemoFunc)
+		}
+	}
+	if reached == 0 {
+		t.Fatalf("none of %d seeds reached %s", len(seeds), DemoFunc)
+	}
+	dir := filepath.Join(t.TempDir(), "FuzzCalc")
+	if err := WriteSeeds(dir, seeds); err != nil {
+		t.Fatal(err)
+	}
+	ins, err := measure.CorpusInputs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ins) != reached {
+		t.Fatalf("%d entries written for %d seeds that reached the function", len(ins), reached)
+	}
+	results, err := s.Measure(ctx, ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range results {
+		if !r.Funcs.HasName(DemoFunc) {
+			t.Errorf("entry %s (%q) does not reach %s", r.ID, r.Input, DemoFunc)
+		}
+	}
+	// Writing again adds nothing.
+	if err := WriteSeeds(dir, seeds); err != nil {
+		t.Fatal(err)
+	}
+	for _, sd := range seeds {
+		if sd.Added {
+			t.Errorf("%s was written again", sd.Name)
+		}
+	}
+}
+
+func TestModelFileRoundTrip(t *testing.T) {
+	s, l := calcFixture(t)
+	mf := &ModelFile{Target: s.Target(), ImportPath: s.ImportPath(), Dir: s.PackageDir(), Desc: s.Desc, Model: l.Model}
+	data, err := mf.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, h, err := ReadModelFile("calc.model.json", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Target != "FuzzCalc" || back.ImportPath != CalcModule || back.Desc.Grammar != s.Desc.Grammar {
+		t.Errorf("read back %+v", back)
+	}
+	for _, text := range []string{"x*(y+1)", "++x/3", "(1-z)%x"} {
+		a := Predict(l.Model, s.Harness, []TextInput{{Name: text, Text: text}})[0]
+		b := Predict(back.Model, h, []TextInput{{Name: text, Text: text}})[0]
+		if a.Err != nil || b.Err != nil || len(a.Predictions) != len(b.Predictions) {
+			t.Fatalf("%s: predictions %v (%v) and after the round trip %v (%v)", text, a.Predictions, a.Err, b.Predictions, b.Err)
+		}
+		for i := range a.Predictions {
+			if a.Predictions[i].Func != b.Predictions[i].Func || a.Predictions[i].Prob != b.Predictions[i].Prob {
+				t.Errorf("%s: prediction %d is %+v, after the round trip %+v", text, i, a.Predictions[i], b.Predictions[i])
+			}
+		}
+	}
+	for _, bad := range []struct{ data, want string }{
+		{`{`, "not a kfuzz model file"},
+		{`{"format":"other"}`, `format "other"`},
+		{`{"format":"kfuzz-model","version":7}`, "version 7"},
+		{`{"format":"kfuzz-model","version":1}`, "lacks its harness"},
+	} {
+		if _, _, err := ReadModelFile("m.json", []byte(bad.data)); err == nil || !strings.Contains(err.Error(), bad.want) || !strings.HasPrefix(err.Error(), "m.json: ") {
+			t.Errorf("ReadModelFile(%s) = %v, want an error with %q", bad.data, err, bad.want)
+		}
+	}
+}
+
+func TestPredictAndSelect(t *testing.T) {
+	s, l := calcFixture(t)
+	ins := []TextInput{{"product", "x*(y+z)"}, {"quotient", "x/(y+1)"}, {"plain", "x"}, {"broken", "x*"}}
+	preds := Predict(l.Model, s.Harness, ins)
+	has := func(p InputPrediction, fn string) bool {
+		return slices.ContainsFunc(p.Predictions, func(pr learn.Prediction) bool { return pr.Func == fn })
+	}
+	if !has(preds[0], DemoFunc) || has(preds[2], DemoFunc) {
+		t.Errorf("predictions: %+v", preds[:3])
+	}
+	if !has(preds[1], CalcModule+".divide") {
+		t.Errorf("x/(y+1) is not predicted to divide: %+v", preds[1].Predictions)
+	}
+	var se interface{ Error() string }
+	if se = preds[3].Err; se == nil {
+		t.Errorf("x* predicted without an error")
+	}
+	sel, skipped, err := Select(l.Model, s.Harness, []string{"distribute", "divide"}, ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(skipped) != 1 || skipped[0].Name != "broken" {
+		t.Errorf("skipped %+v", skipped)
+	}
+	if len(sel) == 0 || sel[0].Name != "product" && sel[0].Name != "quotient" || slices.ContainsFunc(sel, func(s Selected) bool { return s.Name == "plain" }) {
+		t.Errorf("selected %+v", sel)
+	}
+	if _, _, err := Select(l.Model, s.Harness, []string{"nosuchfunction"}, ins); !errors.Is(err, learn.ErrUnknownFunc) {
+		t.Errorf("Select of an unknown function: %v", err)
+	}
+}
+
+func TestResolveFunc(t *testing.T) {
+	_, l := calcFixture(t)
+	for _, tc := range []struct{ name, want, err string }{
+		{DemoFunc, DemoFunc, ""},
+		{"distribute", DemoFunc, ""},
+		{"calc.(*simplifier).distribute", DemoFunc, ""},
+		{"(*simplifier).distribute", DemoFunc, ""},
+		{"String", "", "ambiguous"},
+		{"istribute", "", "unknown function istribute (did you mean"},
+		{"zzz", "", "unknown function zzz"},
+	} {
+		got, err := ResolveFunc(l.Model, tc.name)
+		if got != tc.want || (err == nil) != (tc.err == "") || err != nil && !strings.Contains(err.Error(), tc.err) {
+			t.Errorf("ResolveFunc(%q) = %q, %v; want %q and an error with %q", tc.name, got, err, tc.want, tc.err)
+		}
+	}
+}
+
+func TestReports(t *testing.T) {
+	_, l := calcFixture(t)
+	var md, html bytes.Buffer
+	if err := WriteMarkdown(&md, l); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteHTML(&html, l); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"# What reaches the functions of example.com/calc", "`" + DemoFunc + "`", "| 2 | 125 | 125 | 100.0% |", "Examples: `\""} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("the Markdown report lacks %q", want)
+		}
+	}
+	h := html.String()
+	for _, want := range []string{"<!DOCTYPE html>", "<style>", "(*simplifier).distribute", "&lt;MultExpr&gt;", "&#34;(&#34;"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("the HTML report lacks %q", want)
+		}
+	}
+	for _, bad := range []string{"<script", "http://", "https://", "<MultExpr>"} {
+		if strings.Contains(h, bad) {
+			t.Errorf("the HTML report holds %q", bad)
+		}
+	}
+}
+
+func TestWriteFile(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "model.json")
+	if err := WriteFile(p, []byte("one"), false); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFile(p, []byte("two"), false); !errors.Is(err, ErrExist) || !strings.Contains(err.Error(), "use -f") {
+		t.Errorf("WriteFile over an existing file: %v", err)
+	}
+	if err := CheckNew(filepath.Join(dir, "new"), p); !errors.Is(err, fs.ErrExist) {
+		t.Errorf("CheckNew: %v", err)
+	}
+	if data, _ := os.ReadFile(p); string(data) != "one" {
+		t.Errorf("the file holds %q after a refused write", data)
+	}
+	if err := WriteFile(p, []byte("two"), true); err != nil {
+		t.Fatal(err)
+	}
+	if data, _ := os.ReadFile(p); string(data) != "two" {
+		t.Errorf("the file holds %q after replacing it", data)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("temporary files left: %v", entries)
+	}
+	if err := WriteFile(filepath.Join(dir, "no", "such", "dir"), nil, false); err == nil {
+		t.Errorf("WriteFile into a missing directory succeeded")
+	}
+}
+
+// TestCalcCopy checks that the embedded copy of the calc example is the
+// repository's examples/calc; go generate refreshes it.
+func TestCalcCopy(t *testing.T) {
+	repo := filepath.Join("..", "..", "examples", "calc")
+	want := map[string][]byte{}
+	err := filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(repo, p)
+		want[filepath.ToSlash(rel)], err = os.ReadFile(p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string][]byte{}
+	err = fs.WalkDir(calcFS, "testdata/calc", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		got[strings.TrimPrefix(p, "testdata/calc/")], err = calcFS.ReadFile(p)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range want {
+		if !bytes.Equal(got[name], data) {
+			t.Errorf("the embedded copy of examples/calc/%s differs; run go generate ./internal/pipeline", name)
+		}
+	}
+	for name := range got {
+		if want[name] == nil {
+			t.Errorf("the embedded copy has %s, which examples/calc lacks; run go generate ./internal/pipeline", name)
+		}
+	}
+}
+
+func TestWriteCalcModuleRefusesNonEmpty(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "x"), nil, 0o666)
+	if err := WriteCalcModule(context.Background(), dir, Source{Dir: "."}); err == nil || !strings.Contains(err.Error(), "not empty") {
+		t.Errorf("WriteCalcModule into a non-empty directory: %v", err)
+	}
+}
