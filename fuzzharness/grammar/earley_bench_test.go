@@ -95,13 +95,13 @@ func earleyJSONParser(b *testing.B) *Parser {
 // bytes/B is the memory allocated per input byte, forest/B the forest size
 // (items + links) per input byte.
 func BenchmarkParseJSON(b *testing.B) {
-	p := earleyJSONParser(b)
 	for _, size := range benchSizes {
 		in := benchJSON(size, 1)
 		if !json.Valid(in) {
 			b.Fatal("invalid benchmark input")
 		}
 		b.Run(sizeName(size), func(b *testing.B) {
+			p := earleyJSONParser(b) // scratch buffers sized for this input
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
 			var ms0, ms1 runtime.MemStats
