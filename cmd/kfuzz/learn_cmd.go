@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -182,19 +183,44 @@ func addBuildFlags(fs *flag.FlagSet) *buildFlags {
 }
 
 // config returns the measure configuration of the fuzz test target in the
-// package pkg.
+// package pkg. A package directory in another module than the current
+// directory's is built in its own module: the go command runs there.
 func (bf *buildFlags) config(pkg, target string) (measure.Config, error) {
 	if *bf.timeout <= 0 {
 		return measure.Config{}, fmt.Errorf("-timeout must be positive, not %v", *bf.timeout)
 	}
-	if st, err := os.Stat(pkg); err == nil && !st.IsDir() {
-		return measure.Config{}, fmt.Errorf("%s is a file, not a package", pkg)
-	}
 	cfg := measure.Config{Package: pkg, Target: target, Timeout: *bf.timeout}
+	if st, err := os.Stat(pkg); err == nil {
+		if !st.IsDir() {
+			return measure.Config{}, fmt.Errorf("%s is a file, not a package", pkg)
+		}
+		if moduleRoot(pkg) != moduleRoot(".") {
+			cfg.Dir, cfg.Package = pkg, "."
+		}
+	}
 	if *bf.tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + *bf.tags}
 	}
 	return cfg, nil
+}
+
+// moduleRoot returns the directory of the go.mod file that governs dir, or
+// "" if there is none.
+func moduleRoot(dir string) string {
+	d, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for {
+		if st, err := os.Stat(filepath.Join(d, "go.mod")); err == nil && !st.IsDir() {
+			return d
+		}
+		parent := filepath.Dir(d)
+		if parent == d {
+			return ""
+		}
+		d = parent
+	}
 }
 
 // printLearn prints the outcome of kfuzz learn for people.

@@ -29,6 +29,9 @@ fuzz test's seed corpus, PACKAGE/testdata/fuzz/FuzzX (or -o DIR), encoded for
 its harness so that go test runs them. Entries are written atomically and
 never replace a file; an entry already there is not written again.
 
+N is the number of entries wanted: inputs are generated and measured in
+batches of N until N reached FUNC or five batches are done.
+
 FUNC is a function's full name (import/path.(*T).Method) or a suffix of it
 that names one function, such as distribute or calc.(*simplifier).distribute.
 The model is -model FILE, or kfuzz-FuzzX.model.json; FuzzX defaults to the
@@ -51,7 +54,7 @@ func runSeed(e *env, args []string) error {
 	dry := fs.Bool("dry-run", false, "generate and measure, but write nothing")
 	bf := addBuildFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
-	verbose := fs.Bool("v", false, "report each step on stderr even when it is not a terminal")
+	verbose := fs.Bool("v", false, "list the inputs that missed the function too, and report each step on stderr")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -86,17 +89,15 @@ func runSeed(e *env, args []string) error {
 		return err
 	}
 	pkg := "."
-	cfgDir := ""
 	if len(pos) == 1 {
 		pkg = pos[0]
 	} else if st, err := os.Stat(mf.Dir); err == nil && st.IsDir() && mf.Dir != "" {
-		cfgDir = mf.Dir
+		pkg = mf.Dir
 	}
 	cfg, err := bf.config(pkg, *target)
 	if err != nil {
 		return err
 	}
-	cfg.Dir = cfgDir
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -132,7 +133,7 @@ func runSeed(e *env, args []string) error {
 	if *asJSON {
 		err = printSeedsJSON(e.stdout, name, corpusDir, *dry, seeds, mf.Model)
 	} else {
-		printSeeds(e.stdout, name, corpusDir, *dry, seeds, mf.Model)
+		printSeeds(e.stdout, name, corpusDir, *dry, *verbose, seeds, mf.Model)
 	}
 	if err == nil && reached == 0 {
 		return &exitError{code: 1, err: fmt.Errorf("none of the %d inputs reached %s", len(seeds), name)}
@@ -140,15 +141,17 @@ func runSeed(e *env, args []string) error {
 	return err
 }
 
-// printSeeds prints the generated inputs, which reached the function, and
-// where they were written.
-func printSeeds(w io.Writer, fn, dir string, dry bool, seeds []pipeline.Seed, m *learn.Model) {
+// printSeeds prints the generated inputs that reached the function (all
+// of them if verbose) and where they were written.
+func printSeeds(w io.Writer, fn, dir string, dry, verbose bool, seeds []pipeline.Seed, m *learn.Model) {
 	reached, added := 0, 0
 	for _, sd := range seeds {
 		mark := "-"
 		if sd.Reached {
 			mark = "+"
 			reached++
+		} else if !verbose {
+			continue
 		}
 		fmt.Fprintf(w, "%s %-40s", mark, strconv.Quote(sd.Text))
 		switch {
