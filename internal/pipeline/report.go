@@ -122,7 +122,10 @@ func newReport(l *Learned) *report {
 			metrics: newMetrics(ev.Accuracy(), ev.Precision(), ev.Recall()),
 			TP:      ev.TP, FP: ev.FP, TN: ev.TN, FN: ev.FN,
 		}
-		for _, rule := range fn.Rules {
+		// The rules whose leaves the most covering inputs reached first.
+		rules := slices.Clone(fn.Rules)
+		slices.SortStableFunc(rules, func(a, b *learn.Rule) int { return b.Pos - a.Pos })
+		for _, rule := range rules {
 			rr := ruleReport{Covered: rule.Pos, Total: rule.Pos + rule.Neg, Gini: fmt.Sprintf("%.2f", rule.Gini())}
 			add := func(verb string, ids []int) {
 				for _, id := range ids {
@@ -320,6 +323,7 @@ code, .mono { font-family: ui-monospace, "SF Mono", Menlo, Consolas, monospace; 
 table { border-collapse: collapse; background: #fff; border: 1px solid #d9dde5; width: 100%; }
 th, td { padding: 0.35rem 0.6rem; border-bottom: 1px solid #e8ebf0; text-align: left; vertical-align: top; }
 th { background: #eef1f5; font-weight: 600; font-size: 0.9rem; }
+th.n { text-align: right; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 .good { color: #11713b; } .fair { color: #9a6700; } .poor { color: #b42318; font-weight: 600; } .none { color: #8a93a5; }
 ul.facts { padding-left: 1.2rem; }
@@ -353,7 +357,7 @@ summary .stat { font-weight: 400; color: #5b6578; margin-left: 0.6rem; }
 
 <h2>Overall</h2>
 <table>
-<tr><th></th><th>accuracy</th><th>precision</th><th>recall</th></tr>
+<tr><th></th><th class="n">accuracy</th><th class="n">precision</th><th class="n">recall</th></tr>
 <tr><td>all (input, function) pairs</td><td class="n {{.Micro.AccClass}}">{{.Micro.Accuracy}}</td><td class="n {{.Micro.PrecClass}}">{{.Micro.Precision}}</td><td class="n {{.Micro.RecClass}}">{{.Micro.Recall}}</td></tr>
 <tr><td>mean over functions</td><td class="n {{.Mean.AccClass}}">{{.Mean.Accuracy}}</td><td class="n {{.Mean.PrecClass}}">{{.Mean.Precision}}</td><td class="n {{.Mean.RecClass}}">{{.Mean.Recall}}</td></tr>
 </table>
@@ -365,20 +369,20 @@ summary .stat { font-weight: 400; color: #5b6578; margin-left: 0.6rem; }
 
 <h2>k-path coverage of the training inputs</h2>
 <table>
-<tr><th>l</th><th>l-paths covered</th><th>of</th><th>coverage</th></tr>
+<tr><th class="n">l</th><th class="n">l-paths covered</th><th class="n">of</th><th class="n">coverage</th></tr>
 {{range .PathCoverage}}<tr><td class="n">{{.L}}</td><td class="n">{{.Covered}}</td><td class="n">{{.Total}}</td><td class="n">{{.Percent}}</td></tr>
 {{end}}</table>
 {{if .Refinements}}
 <h2>Refinement</h2>
 <p class="muted">Inputs generated from the rules of rarely covered functions and mutants of the inputs that covered them, measured and added to the training set.</p>
 <table>
-<tr><th>round</th><th>function</th><th>reached</th><th>of inputs</th></tr>
+<tr><th class="n">round</th><th>function</th><th class="n">reached</th><th class="n">of inputs</th></tr>
 {{range $r := .Refinements}}{{range .Funcs}}<tr><td class="n">{{$r.Round}}</td><td><code>{{.Name}}</code></td><td class="n">{{.Reached}}</td><td class="n">{{.Generated}}</td></tr>
 {{end}}{{end}}</table>
 {{end}}
 <h2>Functions</h2>
 <table>
-<tr><th>function</th><th>covered in training</th><th>accuracy</th><th>precision</th><th>recall</th><th>rules</th></tr>
+<tr><th>function</th><th class="n">covered in training</th><th class="n">accuracy</th><th class="n">precision</th><th class="n">recall</th><th class="n">rules</th></tr>
 {{range .Funcs}}<tr><td><a href="#{{.Anchor}}"><code>{{.Name}}</code></a></td><td class="n">{{.Pos}} of {{.Total}}</td><td class="n {{.AccClass}}">{{.Accuracy}}</td><td class="n {{.PrecClass}}">{{.Precision}}</td><td class="n {{.RecClass}}">{{.Recall}}</td><td class="n">{{len .Rules}}</td></tr>
 {{end}}</table>
 
