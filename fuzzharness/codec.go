@@ -48,12 +48,12 @@ type nodeInfo struct {
 const unreachable = 1<<31 - 1
 
 // NewCodec returns a codec for the graph with the bounds set by opts (the
-// defaults are DefaultMaxDepth, DefaultMaxSize and DefaultMaxRepeat). It
-// fails if a bound is negative or if the grammar has no tree within the
-// bounds.
+// defaults are DefaultMaxDepth, DefaultMaxSize and DefaultMaxRepeat, the
+// first two raised for grammars whose smallest tree needs more). It fails if
+// a bound is out of range or if the grammar has no tree within the bounds.
 func NewCodec(gr *grammar.Graph, opts ...Option) (*Codec, error) {
 	cfg := newConfig(opts)
-	return newCodec(gr, cfg.bounds)
+	return newCodec(gr, cfg.boundsFor(gr))
 }
 
 func newCodec(gr *grammar.Graph, b Bounds) (*Codec, error) {

@@ -131,30 +131,43 @@ func roundTrip(t *testing.T, c *Codec, tr *grammar.Tree) []byte {
 	return data
 }
 
-func TestRoundTripGenerated(t *testing.T) {
-	bounds := []Bounds{
-		{DefaultMaxDepth, DefaultMaxSize, DefaultMaxRepeat},
-		{8, 200, 3},
-		{40, 5000, 40},
+// boundsVariants returns the default bounds for gr, tight bounds, and loose
+// ones.
+func boundsVariants(t testing.TB, gr *grammar.Graph) []Bounds {
+	t.Helper()
+	c, err := NewCodec(gr)
+	if err != nil {
+		t.Fatal(err)
 	}
+	d := c.Bounds()
+	return []Bounds{
+		d,
+		{MaxDepth: gr.Root.MinDepth + 2, MaxSize: 2*gr.Root.MinSize + 40, MaxRepeat: 2},
+		{MaxDepth: d.MaxDepth + 16, MaxSize: 10 * d.MaxSize, MaxRepeat: 40},
+	}
+}
+
+func TestRoundTripGenerated(t *testing.T) {
 	n := 300
 	if testing.Short() {
 		n = 50
 	}
 	for name, gr := range builtinGraphs(t) {
-		for _, b := range bounds {
+		for _, b := range boundsVariants(t, gr) {
 			c, err := NewCodec(gr, WithBounds(b))
 			if err != nil {
 				t.Fatalf("%s %+v: %v", name, b, err)
 			}
 			gen := grammar.NewGenerator(gr, 1)
 			gen.MaxDepth, gen.MaxSize, gen.MaxRepeat = b.MaxDepth, b.MaxSize, b.MaxRepeat
-			for range n {
+			// n trees, or fewer if they are large.
+			for i, nodes := 0, 0; i < n && nodes < 400*n; i++ {
 				tr, err := gen.Generate()
 				if err != nil {
 					t.Fatalf("%s: %v", name, err)
 				}
 				roundTrip(t, c, tr)
+				nodes += tr.Size()
 			}
 		}
 	}
@@ -195,7 +208,8 @@ func TestRoundTripParsed(t *testing.T) {
 			t.Fatal(err)
 		}
 		gen := grammar.NewGenerator(gr, 3)
-		gen.MaxDepth, gen.MaxSize, gen.MaxRepeat = DefaultMaxDepth, DefaultMaxSize, DefaultMaxRepeat
+		b := c.Bounds()
+		gen.MaxDepth, gen.MaxSize, gen.MaxRepeat = b.MaxDepth, b.MaxSize, b.MaxRepeat
 		outside := 0
 		for range n {
 			want, err := gen.Generate()
@@ -255,7 +269,7 @@ func TestDecodeRandom(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(7, 7))
 	for name, gr := range builtinGraphs(t) {
-		for _, b := range []Bounds{{DefaultMaxDepth, DefaultMaxSize, DefaultMaxRepeat}, {6, 60, 2}} {
+		for _, b := range boundsVariants(t, gr)[:2] {
 			c, err := NewCodec(gr, WithBounds(b))
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
@@ -264,12 +278,13 @@ func TestDecodeRandom(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for range n {
+			for i, nodes := 0, 0; i < n && nodes < 400*n; i++ {
 				data := make([]byte, rng.IntN(2000))
 				for i := range data {
 					data[i] = byte(rng.Uint32())
 				}
 				in := c.Decode(data)
+				nodes += in.Tree().Size()
 				checkBounds(t, in.Tree(), b)
 				checkWellFormed(t, in.Tree())
 				if in.String() != in.Tree().String() {

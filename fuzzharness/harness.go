@@ -45,7 +45,7 @@ func New(f *testing.F, g *grammar.Grammar, opts ...Option) *Harness {
 func NewGraph(f *testing.F, gr *grammar.Graph, opts ...Option) *Harness {
 	f.Helper()
 	cfg := newConfig(opts)
-	c, err := newCodec(gr, cfg.bounds)
+	c, err := newCodec(gr, cfg.boundsFor(gr))
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -176,7 +176,7 @@ func (h *Harness) Stats() Stats {
 // strings to compare with the harness on equal terms.
 func Seeds(gr *grammar.Graph, opts ...Option) ([]*grammar.Tree, error) {
 	cfg := newConfig(opts)
-	c, err := newCodec(gr, cfg.bounds)
+	c, err := newCodec(gr, cfg.boundsFor(gr))
 	if err != nil {
 		return nil, err
 	}

@@ -2,15 +2,18 @@ package fuzzharness
 
 import "github.com/seed72891827/kfuzz/fuzzharness/grammar"
 
-// Default bounds of a harness and a Codec. MaxDepth is that of
-// grammar.Generator. MaxRepeat is larger than the Generator's, because the
-// fuzzer picks counts uniformly and example inputs often repeat more than
-// four times (the characters of a JSON string, the digits of a number).
-// MaxSize is smaller than the Generator's: every byte of a harness input
-// makes a decision, so inputs up to MaxSize nodes keep hundreds of
-// meaningful bytes, and go test -fuzz minimizes every input that finds new
-// coverage with an algorithm quadratic in its length. With 2000 nodes, the
-// fuzzer spent most of its time minimizing (see kfuzz eval harness).
+// Default bounds of a harness and a Codec. Like grammar.NewGenerator, the
+// harness raises the default MaxDepth and MaxSize for a grammar whose
+// smallest input needs more: to eight levels beyond its depth and four times
+// its size. MaxDepth is the Generator's. MaxRepeat is larger than the
+// Generator's, because the fuzzer picks counts uniformly and example inputs
+// often repeat more than four times (the characters of a JSON string, the
+// digits of a number). MaxSize is smaller than the Generator's: every byte of
+// a harness input makes a decision, so inputs of up to 2000 nodes keep
+// hundreds of meaningful bytes, and go test -fuzz minimizes every input that
+// finds new coverage with an algorithm quadratic in its length; with 2000
+// nodes the fuzzer spent most of its time minimizing (see kfuzz eval
+// harness).
 const (
 	DefaultMaxDepth  = grammar.DefaultMaxDepth
 	DefaultMaxSize   = 500
@@ -36,6 +39,8 @@ type Option func(*config)
 
 type config struct {
 	bounds   Bounds
+	depthSet bool // bounds.MaxDepth was set by an option
+	sizeSet  bool // bounds.MaxSize was set by an option
 	k        int
 	examples []string
 	trees    []*grammar.Tree
@@ -53,13 +58,35 @@ func newConfig(opts []Option) config {
 	return c
 }
 
+// boundsFor returns the bounds for gr: the options' bounds, with the
+// defaults of MaxDepth and MaxSize raised where gr's smallest tree needs
+// more.
+func (c *config) boundsFor(gr *grammar.Graph) Bounds {
+	b := c.bounds
+	if gr == nil {
+		return b
+	}
+	if !c.depthSet {
+		b.MaxDepth = max(b.MaxDepth, gr.Root.MinDepth+8)
+	}
+	if !c.sizeSet {
+		b.MaxSize = max(b.MaxSize, 4*gr.Root.MinSize)
+	}
+	return b
+}
+
 // WithMaxDepth sets Bounds.MaxDepth, the most nested nonterminal expansions
-// of a tree (default DefaultMaxDepth).
-func WithMaxDepth(d int) Option { return func(c *config) { c.bounds.MaxDepth = d } }
+// of a tree (default DefaultMaxDepth, or more for a grammar whose smallest
+// tree is deep).
+func WithMaxDepth(d int) Option {
+	return func(c *config) { c.bounds.MaxDepth, c.depthSet = d, true }
+}
 
 // WithMaxSize sets Bounds.MaxSize, the most nodes of a tree (default
-// DefaultMaxSize).
-func WithMaxSize(n int) Option { return func(c *config) { c.bounds.MaxSize = n } }
+// DefaultMaxSize, or more for a grammar whose smallest tree is large).
+func WithMaxSize(n int) Option {
+	return func(c *config) { c.bounds.MaxSize, c.sizeSet = n, true }
+}
 
 // WithMaxRepeat sets Bounds.MaxRepeat, how many repetitions beyond its
 // minimum a quantifier may derive (default DefaultMaxRepeat). Raise it when
@@ -67,7 +94,9 @@ func WithMaxSize(n int) Option { return func(c *config) { c.bounds.MaxSize = n }
 func WithMaxRepeat(n int) Option { return func(c *config) { c.bounds.MaxRepeat = n } }
 
 // WithBounds sets all three bounds at once.
-func WithBounds(b Bounds) Option { return func(c *config) { c.bounds = b } }
+func WithBounds(b Bounds) Option {
+	return func(c *config) { c.bounds, c.depthSet, c.sizeSet = b, true, true }
+}
 
 // WithKPathSeeds makes the harness seed the fuzzer with a k-path covering
 // forest (TRIBBLE's Algorithm 1): a set of trees that together contain every

@@ -48,9 +48,9 @@ func newCorpusFlags(fs *flag.FlagSet) *corpusFlags {
 		fs:        fs,
 		spec:      fs.String("grammar", "", "decode with this grammar `file` or built-in name (default: ask the fuzz test, with go test)"),
 		start:     fs.String("start", "", "start the grammar at this nonterminal (with -grammar)"),
-		maxDepth:  fs.Int("max-depth", fuzzharness.DefaultMaxDepth, "the harness's MaxDepth (default: the fuzz test's)"),
-		maxSize:   fs.Int("max-size", fuzzharness.DefaultMaxSize, "the harness's MaxSize (default: the fuzz test's)"),
-		maxRepeat: fs.Int("max-repeat", fuzzharness.DefaultMaxRepeat, "the harness's MaxRepeat (default: the fuzz test's)"),
+		maxDepth:  fs.Int("max-depth", fuzzharness.DefaultMaxDepth, "the harness's MaxDepth (default: the fuzz test's, or the harness default for the grammar)"),
+		maxSize:   fs.Int("max-size", fuzzharness.DefaultMaxSize, "the harness's MaxSize (default: the fuzz test's, or the harness default for the grammar)"),
+		maxRepeat: fs.Int("max-repeat", fuzzharness.DefaultMaxRepeat, "the harness's MaxRepeat (default: the fuzz test's, or the harness default)"),
 	}
 }
 
@@ -63,19 +63,18 @@ func (cf *corpusFlags) codec(dir string) (*fuzzharness.Codec, error) {
 	set := map[string]bool{}
 	cf.fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	var (
-		gr     *grammar.Graph
-		bounds fuzzharness.Bounds
-		err    error
+		gr   *grammar.Graph
+		opts []fuzzharness.Option
+		err  error
 	)
 	if *cf.spec != "" {
-		var opts []grammar.CompileOption
+		var copts []grammar.CompileOption
 		if *cf.start != "" {
-			opts = append(opts, grammar.WithStart(*cf.start))
+			copts = append(copts, grammar.WithStart(*cf.start))
 		}
-		if gr, err = loadGraph(*cf.spec, opts...); err != nil {
+		if gr, err = loadGraph(*cf.spec, copts...); err != nil {
 			return nil, err
 		}
-		bounds = fuzzharness.Bounds{MaxDepth: *cf.maxDepth, MaxSize: *cf.maxSize, MaxRepeat: *cf.maxRepeat}
 	} else {
 		d, err := describeTarget(dir)
 		if err != nil {
@@ -84,18 +83,19 @@ func (cf *corpusFlags) codec(dir string) (*fuzzharness.Codec, error) {
 		if gr, err = d.Graph(); err != nil {
 			return nil, fmt.Errorf("the grammar of %s: %v", d.Target, err)
 		}
-		bounds = d.Bounds
-		if set["max-depth"] {
-			bounds.MaxDepth = *cf.maxDepth
-		}
-		if set["max-size"] {
-			bounds.MaxSize = *cf.maxSize
-		}
-		if set["max-repeat"] {
-			bounds.MaxRepeat = *cf.maxRepeat
-		}
+		opts = append(opts, fuzzharness.WithBounds(d.Bounds))
 	}
-	return fuzzharness.NewCodec(gr, fuzzharness.WithBounds(bounds))
+	// Bounds given as flags override the defaults and the description.
+	if set["max-depth"] {
+		opts = append(opts, fuzzharness.WithMaxDepth(*cf.maxDepth))
+	}
+	if set["max-size"] {
+		opts = append(opts, fuzzharness.WithMaxSize(*cf.maxSize))
+	}
+	if set["max-repeat"] {
+		opts = append(opts, fuzzharness.WithMaxRepeat(*cf.maxRepeat))
+	}
+	return fuzzharness.NewCodec(gr, opts...)
 }
 
 // describeTarget finds the fuzz test and the package of a corpus directory
