@@ -113,10 +113,18 @@ var relativeRefs = []string{
 //     other than "xxxxx";
 //   - give the same path and query back from ParseRequestURI(RequestURI());
 //   - have a query that ParseQuery reads without error unless it holds a ';',
-//     and whose values Values.Encode writes as a query with the same values;
+//     and whose values Values.Encode writes as a query with the same values,
+//     and Values.Get, Has, Set, Add and Del read and change as documented;
 //   - resolve every reference in a fixed list of relative references to an
 //     absolute URL that prints to text that parses to an equal URL;
-//   - have a path and fragment that PathEscape and QueryEscape round-trip.
+//   - resolve them with URL.Parse as with ResolveReference;
+//   - join path elements (URL.JoinPath, JoinPath) to a URL whose path ends
+//     with them and that prints to text that parses to an equal URL (with
+//     exceptions, see checkJoinPath);
+//   - have a path and fragment that PathEscape and QueryEscape round-trip;
+//   - fail to parse, with a *url.Error holding the right error, when an
+//     invalid escape is appended, or (if want is given and its host is a
+//     name) when a character that no host may hold is.
 //
 // Check returns nil if all holds, and otherwise an error saying what did
 // not; if want is nil, it also returns the error of url.Parse.
@@ -162,12 +170,21 @@ func Check(raw string, want *Parts) error {
 			return fmt.Errorf("relative reference %q: %w", ref, err)
 		}
 		res := u.ResolveReference(r)
+		if p, err := u.Parse(ref); err != nil || !reflect.DeepEqual(p, res) {
+			return fmt.Errorf("URL.Parse(%q) = %v, %v, but ResolveReference gives %v", ref, p, err, res)
+		}
 		if !res.IsAbs() || res.Scheme != u.Scheme {
 			return fmt.Errorf("resolving %q gives %q, not absolute with scheme %q", ref, res, u.Scheme)
 		}
 		if err := roundTrip(res, fmt.Sprintf("the resolution of %q:", ref)); err != nil {
 			return err
 		}
+	}
+	if err := checkJoinPath(raw, u); err != nil {
+		return err
+	}
+	if err := checkErrors(raw, want); err != nil {
+		return err
 	}
 	if p := url.PathEscape(u.Path); unescape(url.PathUnescape, p) != u.Path {
 		return fmt.Errorf("PathUnescape(PathEscape(%q)) differs", u.Path)
@@ -339,6 +356,68 @@ func checkRequestURI(u *url.URL) error {
 	return nil
 }
 
+// joinElems are the path elements that checkJoinPath joins.
+var joinElems = []string{"a b", "../c", "d/"}
+
+// checkJoinPath checks URL.JoinPath and JoinPath. JoinPath keeps an empty
+// path relative: it joins "" and "c" to "c". String writes such a path
+// after the host with a '/', so that the text parses with the path "/c";
+// and if the host is empty too, right after "//", so that the text parses
+// with the host "c": url.JoinPath("s:", "c") is "s://c"
+// (TestJoinPathEmpty). An opaque URL is exempt too: String ignores its
+// path.
+func checkJoinPath(raw string, u *url.URL) error {
+	j := u.JoinPath(joinElems...)
+	s, err := url.JoinPath(raw, joinElems...)
+	if err != nil || s != j.String() {
+		return fmt.Errorf("JoinPath(%q) = %q, %v, but URL.JoinPath gives %q", raw, s, err, j)
+	}
+	if u.Opaque != "" {
+		return nil
+	}
+	if !strings.HasSuffix(j.Path, "c/d/") {
+		return fmt.Errorf("URL.JoinPath(%q) = %q, whose path does not end with c/d/", joinElems, j)
+	}
+	if u.Path != "" {
+		return roundTrip(j, "URL.JoinPath")
+	}
+	if u.Host == "" {
+		return nil
+	}
+	r, err := url.Parse(s)
+	if err != nil || r.Path != "/"+j.Path || r.Host != j.Host {
+		return fmt.Errorf("URL.JoinPath gives %q, which parses to %v, %v", s, r, err)
+	}
+	return nil
+}
+
+// checkErrors checks that raw with an invalid escape appended, and with an
+// invalid character appended to its host, fail to parse with the right
+// errors.
+func checkErrors(raw string, want *Parts) error {
+	bad := raw + "#%"
+	_, err := url.Parse(bad)
+	var ue *url.Error
+	var ee url.EscapeError
+	if !errors.As(err, &ue) || ue.Op != "parse" || ue.URL != bad || !errors.As(err, &ee) ||
+		!strings.HasSuffix(ue.Error(), ee.Error()) ||
+		ue.Timeout() || ue.Temporary() || ue.Unwrap() != ee {
+		return fmt.Errorf("url.Parse(%q) fails with %#v, want a *url.Error holding an EscapeError", bad, err)
+	}
+	if want == nil || !want.HasAuthority || strings.HasPrefix(want.Host, "[") {
+		return nil
+	}
+	p := *want
+	p.Host += "{"
+	bad = p.text()
+	_, err = url.Parse(bad)
+	var he url.InvalidHostError
+	if !errors.As(err, &he) || he.Error() == "" {
+		return fmt.Errorf("url.Parse(%q) fails with %#v, want an InvalidHostError", bad, err)
+	}
+	return nil
+}
+
 // checkQuery checks ParseQuery, URL.Query and Values.Encode.
 func checkQuery(u *url.URL) error {
 	v, err := url.ParseQuery(u.RawQuery)
@@ -347,6 +426,23 @@ func checkQuery(u *url.URL) error {
 	}
 	if q := u.Query(); !reflect.DeepEqual(q, v) {
 		return fmt.Errorf("Query() = %v but ParseQuery(%q) = %v", q, u.RawQuery, v)
+	}
+	for k, vs := range v {
+		if !v.Has(k) || v.Get(k) != vs[0] {
+			return fmt.Errorf("Values %v: Has(%q) = %v, Get = %q", v, k, v.Has(k), v.Get(k))
+		}
+	}
+	w := url.Values{}
+	for k := range v {
+		w.Set(k, "first")
+		w.Add(k, "second")
+		if w.Get(k) != "first" || len(w[k]) != 2 {
+			return fmt.Errorf("Values.Set and Add of %q give %q", k, w[k])
+		}
+		w.Del(k)
+		if w.Has(k) {
+			return fmt.Errorf("Values.Del(%q) leaves %q", k, w[k])
+		}
 	}
 	enc := v.Encode()
 	v2, err := url.ParseQuery(enc)

@@ -3,6 +3,7 @@ package urlcheck_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"net/url"
 	"testing"
 
 	urlcheck "github.com/seed72891827/kfuzz/examples/url"
@@ -148,4 +149,21 @@ func ExampleCheck() {
 	// Output:
 	// <nil>
 	// parse "https://go.dev:port/": invalid port ":port" after host
+}
+
+// TestJoinPathEmpty pins a flaw of net/url that Check works around: joined
+// to a URL with a scheme but neither host nor path, a path element becomes
+// the host when the result is printed and parsed again.
+func TestJoinPathEmpty(t *testing.T) {
+	s, err := url.JoinPath("s:", "c", "d")
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s != "s://c/d" || u.Host != "c" {
+		t.Errorf(`JoinPath("s:", "c", "d") = %q, parsed with host %q; if net/url no longer puts the path in the host, checkJoinPath can test these URLs too`, s, u.Host)
+	}
 }
