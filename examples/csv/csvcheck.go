@@ -126,6 +126,9 @@ type reading struct {
 //     with an unquoted '#', if these are one line each;
 //   - read, with TrimLeadingSpace, as its records with the leading spaces of
 //     the unquoted fields removed;
+//   - fail with a *csv.ParseError of the right kind and position when a
+//     record with a bare quote, or with an unterminated quoted field, is
+//     appended;
 //   - write, with the delimiters ',', ';' and '\t' and either line ending,
 //     to text that reads as its records again, up to WriteLoss.
 //
@@ -161,6 +164,9 @@ func Check(data []byte, want [][]string) error {
 		return err
 	}
 	if err := checkTrim(data, rd); err != nil {
+		return err
+	}
+	if err := checkErrors(data); err != nil {
 		return err
 	}
 	for _, comma := range []rune{',', ';', '\t'} {
@@ -247,9 +253,35 @@ func checkFieldCount(data []byte, rd *reading) error {
 		return nil
 	}
 	var pe *csv.ParseError
-	if !errors.As(err, &pe) || pe.Err != csv.ErrFieldCount || pe.StartLine != rd.lines[bad] {
+	if !errors.As(err, &pe) || !errors.Is(err, csv.ErrFieldCount) || pe.StartLine != rd.lines[bad] ||
+		!strings.Contains(pe.Error(), csv.ErrFieldCount.Error()) {
 		return fmt.Errorf("ReadAll with FieldsPerRecord = 0: %v; want %v on line %d (record %d has %d fields, not %d)",
 			err, csv.ErrFieldCount, rd.lines[bad], bad+1, len(rd.recs[bad]), len(rd.recs[0]))
+	}
+	return nil
+}
+
+// checkErrors appends a bad record to data and checks the error.
+func checkErrors(data []byte) error {
+	text := string(data)
+	if !strings.HasSuffix(text, "\n") {
+		text += "\r\n"
+	}
+	line := strings.Count(text, "\n") + 1
+	for _, tc := range []struct {
+		record string
+		err    error
+		col    int
+	}{
+		{`x"y`, csv.ErrBareQuote, 2},
+		{`"x`, csv.ErrQuote, 3},
+	} {
+		_, err := newReader([]byte(text + tc.record)).ReadAll()
+		var pe *csv.ParseError
+		if !errors.As(err, &pe) || !errors.Is(err, tc.err) || pe.StartLine != line || pe.Line != line || pe.Column != tc.col ||
+			!strings.Contains(pe.Error(), tc.err.Error()) {
+			return fmt.Errorf("appending the record %q: %v; want %v on line %d, column %d", tc.record, err, tc.err, line, tc.col)
+		}
 	}
 	return nil
 }
