@@ -339,3 +339,21 @@ func TestDemo(t *testing.T) {
 		}
 	}
 }
+
+// TestProgress checks that steps are silent on a pipe or file and one line
+// each with -v.
+func TestProgress(t *testing.T) {
+	var quietOut, verboseOut strings.Builder
+	for _, p := range []*progress{newProgress(&quietOut, false), newProgress(&verboseOut, true)} {
+		p.Step("measuring 3 inputs", 3)
+		p.Advance(3)
+		p.Step("learning", 0)
+		p.finish()
+	}
+	if quietOut.Len() != 0 {
+		t.Errorf("progress on a non-terminal wrote %q", quietOut.String())
+	}
+	if got, want := verboseOut.String(), "kfuzz: measuring 3 inputs\nkfuzz: learning\n"; got != want {
+		t.Errorf("verbose progress wrote %q, want %q", got, want)
+	}
+}
