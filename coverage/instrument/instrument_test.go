@@ -328,12 +328,14 @@ func FuzzInstrument(f *testing.F) {
 	}
 	f.Add([]byte("package p\nfunc f() { L: goto L }\n"), uint8(0))
 	f.Add([]byte("package p\nfunc f(x int) { if x > 0 {} else if x < 0 {} else {} }\n"), uint8(2))
+	f.Add([]byte("package p\nvar v = func() int { return 1 }()\n"), uint8(7))
 	f.Fuzz(func(t *testing.T, src []byte, m uint8) {
 		if _, err := parser.ParseFile(token.NewFileSet(), "x.go", src, 0); err != nil {
 			return
 		}
 		mode := []coverage.Mode{coverage.ModeSet, coverage.ModeCount, coverage.ModeAtomic, coverage.ModeHits}[m%4]
-		in, err := instrumentPackage("example.com/p", []srcFile{{"/src/x.go", src}}, mode, "example.com/rt", false)
+		std := m&4 != 0 // as a standard-library package
+		in, err := instrumentPackage("example.com/p", []srcFile{{"/src/x.go", src}}, mode, "example.com/rt", std)
 		if err != nil {
 			if !strings.Contains(err.Error(), "reserved") {
 				t.Fatalf("error for valid source: %v", err)
@@ -349,6 +351,9 @@ func FuzzInstrument(f *testing.F) {
 		}
 		if _, err := meta.Decode("example.com/p", in.meta.Encode()); err != nil {
 			t.Fatal(err)
+		}
+		if _, err := parser.ParseFile(token.NewFileSet(), registryFile, in.registry, 0); err != nil {
+			t.Fatalf("registration file (std %v) does not parse: %v\n%s", std, err, in.registry)
 		}
 	})
 }

@@ -270,15 +270,16 @@ func TestStdOverlayFiles(t *testing.T) {
 	}
 }
 
-// TestStdRace measures the standard packages in atomic mode under the race
-// detector (the instrumented packages import sync/atomic) and checks that
-// the function sets are those of count mode, but for the New functions of
-// sync.Pools (closures in package-level variables), which under -race run
-// at random because the pools drop values at random.
+// TestStdRace measures the standard packages, together with the module's
+// own package, in atomic mode under the race detector (the instrumented
+// packages import sync/atomic) and checks that the function sets are those
+// of count mode, but for the New functions of sync.Pools (closures in
+// package-level variables), which under -race run at random because the
+// pools drop values at random.
 func TestStdRace(t *testing.T) {
 	t.Parallel()
 	r := stdLib(t)
-	ov, err := BuildOverlay(context.Background(), Config{Dir: r.dir, Patterns: stdTestPackages, BuildFlags: []string{"-race"}})
+	ov, err := BuildOverlay(context.Background(), Config{Dir: r.dir, Patterns: append([]string{"."}, stdTestPackages...), BuildFlags: []string{"-race"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -299,8 +300,14 @@ func TestStdRace(t *testing.T) {
 		t.Fatalf("%d inputs, want %d", len(got), len(r.inputs))
 	}
 	poolNew := regexp.MustCompile(`\.init\.func\d+$`)
+	const exercise = "example.com/stdtest.Exercise"
 	for i, in := range got {
-		a := slices.DeleteFunc(slices.Clone(in.Funcs), poolNew.MatchString)
+		if !slices.Contains(in.Funcs, exercise) {
+			t.Errorf("input %q does not cover %s", in.Input, exercise)
+		}
+		a := slices.DeleteFunc(slices.Clone(in.Funcs), func(f string) bool {
+			return poolNew.MatchString(f) || strings.HasPrefix(f, "example.com/stdtest.")
+		})
 		b := slices.DeleteFunc(slices.Clone(r.inputs[i].Funcs), poolNew.MatchString)
 		if in.Input != r.inputs[i].Input || len(a) == 0 || !slices.Equal(a, b) {
 			t.Errorf("input %q covers %v under -race, %v in count mode", in.Input, in.Funcs, r.inputs[i].Funcs)
