@@ -27,12 +27,14 @@ package goexprcheck
 import (
 	"bytes"
 	_ "embed"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/constant"
 	"go/format"
 	"go/parser"
 	"go/printer"
+	"go/scanner"
 	"go/token"
 	"reflect"
 	"strconv"
@@ -68,6 +70,10 @@ var modes = []parser.Mode{0, parser.SkipObjectResolution, parser.ParseComments |
 //   - parse with parser.ParseExpr, and to a tree of the same shape (see
 //     Shape) with parser.ParseExprFrom in other modes (object resolution
 //     skipped; comments, all errors);
+//   - parse with parser.ParseFile, as the value of a variable declaration
+//     (with object resolution and comments), to a tree of the same shape;
+//   - fail to parse, with a scanner.ErrorList naming the position and the
+//     unexpected token, when a line with a ')' is appended;
 //   - have literals whose values go/constant and strconv can read: every
 //     number converts with constant.MakeFromLiteral (but for those with
 //     exponents of more than eight digits, which have no value), every rune and string
@@ -96,6 +102,12 @@ func Check(src string) error {
 			return fmt.Errorf("ParseExprFrom in mode %#x gives another tree: %s", mode, diff(got, want, err))
 		}
 	}
+	if err := checkFile(src, want); err != nil {
+		return err
+	}
+	if err := checkError(src); err != nil {
+		return err
+	}
 	if err := checkLiterals(x); err != nil {
 		return err
 	}
@@ -112,6 +124,54 @@ func Check(src string) error {
 		err := format.Node(&b, fset, x)
 		return b.String(), err
 	})
+}
+
+// checkFile parses src as the value of a variable in a file.
+func checkFile(src, want string) error {
+	file := "package p\n\nvar _ = " + src + "\n"
+	f, err := parser.ParseFile(token.NewFileSet(), "x.go", file, parser.ParseComments|parser.AllErrors)
+	if err != nil {
+		return fmt.Errorf("ParseFile: %w", err)
+	}
+	var x ast.Expr
+	if len(f.Decls) == 1 {
+		if d, ok := f.Decls[0].(*ast.GenDecl); ok && len(d.Specs) == 1 {
+			if v, ok := d.Specs[0].(*ast.ValueSpec); ok && len(v.Values) == 1 {
+				x = v.Values[0]
+			}
+		}
+	}
+	if x == nil {
+		return fmt.Errorf("ParseFile does not give one variable declaration: %d declarations", len(f.Decls))
+	}
+	if got, err := Shape(x); err != nil || got != want {
+		return fmt.Errorf("ParseFile gives another tree: %s", diff(got, want, err))
+	}
+	return nil
+}
+
+// checkError appends a line with a ')' to src and checks the error.
+func checkError(src string) error {
+	bad := src + "\n)"
+	fset := token.NewFileSet()
+	_, err := parser.ParseExprFrom(fset, "x.go", bad, parser.AllErrors)
+	var list scanner.ErrorList
+	if !errors.As(err, &list) || len(list) == 0 {
+		return fmt.Errorf("ParseExpr(%q) = %v, want a scanner.ErrorList", bad, err)
+	}
+	list.Sort()
+	list.RemoveMultiples()
+	first := list[0]
+	if first.Pos.Offset != len(src)+1 || !strings.Contains(first.Msg, "')'") || list.Err() == nil ||
+		!strings.HasPrefix(list.Error(), first.Error()) {
+		return fmt.Errorf("ParseExpr(%q) fails with %v, want an error at offset %d about ')'", bad, err, len(src)+1)
+	}
+	var b strings.Builder
+	scanner.PrintError(&b, err)
+	if !strings.Contains(b.String(), first.Msg) {
+		return fmt.Errorf("scanner.PrintError writes %q, without %q", b.String(), first.Msg)
+	}
+	return nil
 }
 
 // checkReprint parses src, prints its tree with print, and checks that the

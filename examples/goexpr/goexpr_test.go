@@ -111,6 +111,7 @@ var harnessOptions = []fuzzharness.Option{
 		"func(a, b int) (int, error) { if x := a; (x > b) { return x, nil }; for i := range xs { s += i }; return 0, err }",
 		"x.(interface{ M() int; ~int | string }) != struct{ A, B int `tag` }{}",
 		"func() { switch t := v.(type) { case int, []T: goto L; default: }; select { case x := <-ch: defer f(); } }",
+		"`a\r\nb` + /*line f.go:10:5*/ x",
 	),
 }
 
