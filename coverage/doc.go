@@ -35,6 +35,10 @@
 // "import/path.(*T).M", "import/path.F.func1"); a [Table] lists them with
 // their blocks, and a [FuncSet] is a bitset over a table's functions.
 //
+// Standard-library packages can be instrumented and measured like any
+// other ("encoding/json.(*decodeState).object"), except the Go runtime;
+// see package instrument.
+//
 // # Profiles
 //
 // [Counts.WriteProfile] writes counts as a Go cover profile for go tool cover
