@@ -10,6 +10,20 @@
 // the notation and Grammar.JSON in the JSON form. Compile turns a checked
 // grammar into a Graph, which generation, k-paths and parsing work on.
 //
+// A Graph is TRIBBLE's grammar graph: one Node per occurrence of a grammar
+// element, with node IDs, the least derivation depth, size and length of
+// every node, and distances to every symbol. A Tree is a derivation tree over
+// graph nodes, possibly with open slots. Generator derives random trees
+// within a depth and a size limit (TRIBBLE's Algorithm 2); Shortest and
+// CloseShortest give the smallest derivations. PathTable holds the k-paths of
+// a graph and finds those of trees and forests; Graph.CoveringForest builds
+// inputs that together cover every k-path (TRIBBLE's Algorithm 1). Parser is
+// an Earley parser for every grammar the notation accepts; its Forest holds
+// all derivations of an input compactly, and gives their count, one tree or
+// several. Builtin returns the grammars of the catalog.
+//
+// See docs/architecture.md in the repository for the decisions behind these.
+//
 // # The notation
 //
 // A grammar is a list of rules. A rule defines a nonterminal, written as its
