@@ -233,20 +233,26 @@ func hex4(s string) rune {
 // returns nil if they agree, and otherwise an error saying where they do
 // not:
 //
-//   - Valid gives the same answer, on data and on its prefixes cut at
-//     every structural character;
-//   - the value of Parse(data) is that of encoding/json (see node.value);
+//   - Valid and ValidBytes give the same answer as encoding/json, on data
+//     and on its prefixes cut at every structural character;
+//   - the value of Parse(data) and ParseBytes(data) is that of
+//     encoding/json (see node.value);
 //   - for up to maxPaths values inside data, Get with the path of the value
 //     (names escaped with Escape, the first of duplicate names; no path
-//     starts with "..", gjson's prefix for JSON Lines) finds a
-//     result of the right type and value, whose Raw text stands at its Index
-//     in data, and whose Path leads to it again (unless the path passes
-//     through an empty name, for which Path gives up); Parse(data).Get and
-//     GetMany find the same results; "#" counts the elements of arrays;
+//     starts with "..", gjson's prefix for JSON Lines) finds a result of
+//     the right type and value, whose Raw text stands at its Index in
+//     data, and whose Path leads to it again (unless the path passes
+//     through an empty name, for which Path gives up); Parse(data).Get,
+//     GetBytes, GetMany and the path with its last '.' a pipe find the
+//     same result; the typed accessors (String, Float, Int, Uint, Bool,
+//     Map, Array) and the iterators (All, Keys, Values) agree with it;
+//   - "#" counts the elements of arrays, and the query "#.name" gives the
+//     members of that name of the elements, with Paths that lead to them;
+//   - the multipath [p,q] of two neighbouring paths gives their values;
 //   - ForEach visits the members and elements in order, with their names;
 //   - the modifiers @this (which keeps the white space after the value),
-//     @valid, @ugly, @pretty, @reverse, @keys and
-//     @values give what encoding/json says they should.
+//     @valid, @ugly, @pretty, @tostr, @fromstr, @reverse, @flatten, @keys
+//     and @values give what encoding/json says they should.
 func Check(data string) error {
 	for i := range len(data) {
 		switch data[i] {
@@ -257,8 +263,8 @@ func Check(data string) error {
 		}
 	}
 	valid := json.Valid([]byte(data))
-	if got := gjson.Valid(data); got != valid {
-		return fmt.Errorf("gjson.Valid = %v, encoding/json's %v", got, valid)
+	if got := gjson.Valid(data); got != valid || gjson.ValidBytes([]byte(data)) != valid {
+		return fmt.Errorf("gjson.Valid = %v, ValidBytes %v, encoding/json's Valid %v", got, gjson.ValidBytes([]byte(data)), valid)
 	}
 	if !valid || !utf8.ValidString(data) {
 		// gjson keeps bytes that are not UTF-8 as they are, where
@@ -272,8 +278,11 @@ func Check(data string) error {
 	if got, want := gjson.Parse(data).Value(), root.value(); !equal(got, want) {
 		return fmt.Errorf("gjson.Parse(data).Value() = %#v, want %#v", got, want)
 	}
+	if got := gjson.ParseBytes([]byte(data)); !equal(got.Value(), root.value()) {
+		return fmt.Errorf("gjson.ParseBytes(data).Value() = %#v", got.Value())
+	}
 	var paths []string
-	if err := walk(data, root, "", true, false, &paths); err != nil {
+	if err := walk(data, root, nil, false, &paths); err != nil {
 		return err
 	}
 	if err := checkMany(data, paths); err != nil {
@@ -282,17 +291,25 @@ func Check(data string) error {
 	return checkModifiers(data, root)
 }
 
-// walk checks the node n at path, or at the root if isRoot, and the nodes
-// inside it. If anon is set, the path passes through an empty name.
-func walk(data string, n *node, path string, isRoot, anon bool, paths *[]string) error {
+// walk checks the node n at the path of the components comps (the root
+// if there are none), and the nodes inside it. If anon is set, the path
+// passes through an empty name.
+func walk(data string, n *node, comps []string, anon bool, paths *[]string) error {
 	if len(*paths) >= maxPaths {
 		return nil
 	}
 	res := gjson.Parse(data)
-	if !isRoot {
+	path := strings.Join(comps, ".")
+	if len(comps) > 0 {
 		*paths = append(*paths, path)
 		res = gjson.Get(data, path)
 		if err := checkResult(data, path, anon, res, n); err != nil {
+			return err
+		}
+		if err := checkAccessors(path, res, n); err != nil {
+			return err
+		}
+		if err := checkVariants(data, comps, res); err != nil {
 			return err
 		}
 	}
@@ -312,21 +329,158 @@ func walk(data string, n *node, path string, isRoot, anon bool, paths *[]string)
 			seen[k] = true
 			comp = gjson.Escape(k)
 		}
-		p := comp
-		if !isRoot {
-			p = path + "." + comp
-		}
-		if jsonLines(p) {
+		sub := append(slices.Clip(comps), comp)
+		if jsonLines(strings.Join(sub, ".")) {
 			continue
 		}
-		if err := walk(data, e, p, false, anon || n.kind == '{' && comp == "", paths); err != nil {
+		if err := walk(data, e, sub, anon || n.kind == '{' && comp == "", paths); err != nil {
 			return err
 		}
 	}
-	if n.kind == '[' && !isRoot && !jsonLines(path+".#") {
+	if n.kind == '[' && len(comps) > 0 && !jsonLines(path+".#") {
 		if c := gjson.Get(data, path+".#"); c.Type != gjson.Number || c.Int() != int64(len(n.elems)) {
 			return fmt.Errorf("Get(%q) = %v, want the count %d", path+".#", c, len(n.elems))
 		}
+		if err := checkQuery(data, path, n); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// member returns the first member of the object n named k, or nil.
+func (n *node) member(k string) *node {
+	if n.kind != '{' {
+		return nil
+	}
+	if i := slices.Index(n.keys, k); i >= 0 {
+		return n.elems[i]
+	}
+	return nil
+}
+
+// checkQuery checks the query path.#.name on the array n at path, for the
+// first name of the first object in n: it gives the values of that member
+// of the elements that have it, and their paths.
+func checkQuery(data, path string, n *node) error {
+	var name string
+	found := false
+	for _, e := range n.elems {
+		if e.kind == '{' && len(e.keys) > 0 {
+			name, found = e.keys[0], true
+			break
+		}
+	}
+	if !found {
+		return nil
+	}
+	q := path + ".#." + gjson.Escape(name)
+	res := gjson.Get(data, q)
+	want := []any{}
+	for _, e := range n.elems {
+		if m := e.member(name); m != nil {
+			want = append(want, m.value())
+		}
+	}
+	if !equal(res.Value(), want) {
+		return fmt.Errorf("Get(%q) = %s, want %#v", q, res.Raw, want)
+	}
+	paths := res.Paths(data)
+	if paths == nil {
+		return nil // "cannot be determined", as for names that need escaping
+	}
+	if len(paths) != len(want) {
+		return fmt.Errorf("Get(%q).Paths(data) = %q, want %d paths", q, paths, len(want))
+	}
+	for i, p := range paths {
+		if got := gjson.Get(data, p).Value(); !equal(got, want[i]) {
+			return fmt.Errorf("Get(%q).Paths(data)[%d] = %q, where Get finds %#v, want %#v", q, i, p, got, want[i])
+		}
+	}
+	return nil
+}
+
+// checkAccessors checks the typed accessors of the result res of n.
+func checkAccessors(path string, res gjson.Result, n *node) error {
+	if res.Type.String() == "" {
+		return fmt.Errorf("Get(%q).Type.String() is empty", path)
+	}
+	switch n.kind {
+	case '"':
+		if res.String() != n.str {
+			return fmt.Errorf("Get(%q).String() = %q, want %q", path, res.String(), n.str)
+		}
+	case '0':
+		f := n.value().(float64)
+		if res.Float() != f || res.Bool() != (f != 0) {
+			return fmt.Errorf("Get(%q).Float() = %v, Bool() = %v; want %v", path, res.Float(), res.Bool(), f)
+		}
+		if g, err := strconv.ParseFloat(res.String(), 64); err == nil && g != f {
+			return fmt.Errorf("Get(%q).String() = %q, which is not %v", path, res.String(), f)
+		}
+		if i, err := strconv.ParseInt(n.str, 10, 64); err == nil && res.Int() != i {
+			return fmt.Errorf("Get(%q).Int() = %d, want %d", path, res.Int(), i)
+		}
+		if u, err := strconv.ParseUint(n.str, 10, 64); err == nil && res.Uint() != u {
+			return fmt.Errorf("Get(%q).Uint() = %d, want %d", path, res.Uint(), u)
+		}
+	case 't', 'f':
+		if !res.IsBool() || res.Bool() != (n.kind == 't') || res.String() != map[byte]string{'t': "true", 'f': "false"}[n.kind] {
+			return fmt.Errorf("Get(%q) = %s: IsBool %v, Bool %v", path, res.Raw, res.IsBool(), res.Bool())
+		}
+	case '{':
+		m := res.Map()
+		want := n.value().(map[string]any)
+		if len(m) != len(want) || !res.IsObject() {
+			return fmt.Errorf("Get(%q).Map() has %d members, want %d", path, len(m), len(want))
+		}
+		for k, v := range m {
+			if !equal(v.Value(), want[k]) {
+				return fmt.Errorf("Get(%q).Map()[%q] = %s, want %#v", path, k, v.Raw, want[k])
+			}
+		}
+	case '[':
+		a := res.Array()
+		if len(a) != len(n.elems) || !res.IsArray() {
+			return fmt.Errorf("Get(%q).Array() has %d elements, want %d", path, len(a), len(n.elems))
+		}
+		for i, v := range a {
+			if want := n.elems[i].value(); !equal(v.Value(), want) {
+				return fmt.Errorf("Get(%q).Array()[%d] = %s, want %#v", path, i, v.Raw, want)
+			}
+		}
+	}
+	var keys, vals []string
+	for k, v := range res.All() {
+		keys, vals = append(keys, k.Raw), append(vals, v.Raw)
+	}
+	var keys2, vals2 []string
+	for k := range res.Keys() {
+		keys2 = append(keys2, k.Raw)
+	}
+	for v := range res.Values() {
+		vals2 = append(vals2, v.Raw)
+	}
+	if !slices.Equal(keys, keys2) || !slices.Equal(vals, vals2) {
+		return fmt.Errorf("Get(%q): All gives %q: %q, Keys and Values %q: %q", path, keys, vals, keys2, vals2)
+	}
+	return nil
+}
+
+// checkVariants checks that other spellings of the path of comps find
+// res: with the last '.' a pipe, and through GetBytes.
+func checkVariants(data string, comps []string, res gjson.Result) error {
+	path := strings.Join(comps, ".")
+	if b := gjson.GetBytes([]byte(data), path); b.Raw != res.Raw || b.Index != res.Index {
+		return fmt.Errorf("GetBytes(%q) = %q at %d, but Get %q at %d", path, b.Raw, b.Index, res.Raw, res.Index)
+	}
+	n := len(comps)
+	if n < 2 || comps[n-1] == "" || jsonLines(comps[0]+".") {
+		return nil
+	}
+	piped := strings.Join(comps[:n-1], ".") + "|" + comps[n-1]
+	if p := gjson.Get(data, piped); p.Raw != res.Raw {
+		return fmt.Errorf("Get(%q) = %q, but Get(%q) = %q", piped, p.Raw, path, res.Raw)
 	}
 	return nil
 }
@@ -393,15 +547,32 @@ func checkForEach(path string, res gjson.Result, n *node) error {
 	return nil
 }
 
-// checkMany checks that GetMany finds what Get finds.
+// checkMany checks that GetMany finds what Get finds, and that the
+// multipath [p,q] gives an array of what p and q give.
 func checkMany(data string, paths []string) error {
 	many := gjson.GetMany(data, paths...)
 	for i, p := range paths {
-		if one := gjson.Get(data, p); many[i].Raw != one.Raw || many[i].Index != one.Index {
+		one := gjson.Get(data, p)
+		if many[i].Raw != one.Raw || many[i].Index != one.Index {
 			return fmt.Errorf("GetMany finds %q at %d for %q, Get %q at %d", many[i].Raw, many[i].Index, p, one.Raw, one.Index)
+		}
+		if i == 0 || !simple(p) || !simple(paths[i-1]) {
+			continue
+		}
+		multi := "[" + paths[i-1] + "," + p + "]"
+		want := []any{gjson.Get(data, paths[i-1]).Value(), one.Value()}
+		if got := gjson.Get(data, multi); !equal(got.Value(), want) {
+			return fmt.Errorf("Get(%q) = %s, want %#v", multi, got.Raw, want)
 		}
 	}
 	return nil
+}
+
+// simple reports whether a path can stand in a multipath: it holds no
+// escapes and no empty component.
+func simple(path string) bool {
+	return path != "" && !strings.Contains(path, "\\") && !strings.Contains(path, "..") &&
+		!strings.HasPrefix(path, ".") && !strings.HasSuffix(path, ".")
 }
 
 // checkModifiers checks the modifiers that have a counterpart in
@@ -425,6 +596,12 @@ func checkModifiers(data string, root *node) error {
 	if !json.Valid([]byte(pretty)) || !equal(gjson.Parse(pretty).Value(), root.value()) {
 		return fmt.Errorf("Get(@pretty) = %q, which is not the same JSON value", pretty)
 	}
+	if got := gjson.Get(data, "@tostr|@fromstr"); !equal(got.Value(), root.value()) {
+		return fmt.Errorf("Get(@tostr|@fromstr) = %q, not the same JSON value", got.Raw)
+	}
+	if got := gjson.Get(data, "@tostr"); got.Type != gjson.String || !equal(gjson.Parse(got.Str).Value(), root.value()) {
+		return fmt.Errorf("Get(@tostr) = %q, not a string of the same JSON value", got.Raw)
+	}
 	switch root.kind {
 	case '[':
 		want := make([]any, len(root.elems))
@@ -433,6 +610,17 @@ func checkModifiers(data string, root *node) error {
 		}
 		if got := gjson.Get(data, "@reverse"); !equal(got.Value(), want) {
 			return fmt.Errorf("Get(@reverse) = %q, want %#v", got.Raw, want)
+		}
+		flat := []any{}
+		for _, e := range root.elems {
+			if e.kind == '[' {
+				flat = append(flat, e.value().([]any)...)
+			} else {
+				flat = append(flat, e.value())
+			}
+		}
+		if got := gjson.Get(data, "@flatten"); !equal(got.Value(), flat) {
+			return fmt.Errorf("Get(@flatten) = %q, want %#v", got.Raw, flat)
 		}
 	case '{':
 		keys := make([]any, len(root.keys))

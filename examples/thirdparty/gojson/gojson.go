@@ -62,8 +62,10 @@ type Document struct {
 //   - Unmarshal into a Document succeeds or fails together, with equal
 //     documents;
 //   - the Decoders' Token streams are equal;
-//   - Marshal and MarshalIndent of the decoded value write the same text,
-//     and Compact and Indent of data write the same text or both fail;
+//   - Marshal, MarshalOf, MarshalIndent and an Encoder (with and without
+//     HTML escaping, indented) write the same text for the decoded values,
+//     and Compact, Indent and HTMLEscape of data the same text, or both
+//     fail; UnmarshalOf decodes as Unmarshal;
 //   - for the prefixes of data cut at every structural character, Valid and
 //     Unmarshal agree too.
 func Check(data []byte) error {
@@ -99,8 +101,8 @@ func checkText(data []byte) error {
 		return err
 	}
 	var v1, v2 any
-	e1, e2 := gojson.Unmarshal(data, &v1), json.Unmarshal(data, &v2)
-	if e1 == nil && !reflect.DeepEqual(v1, v2) {
+	ue1, ue2 := gojson.Unmarshal(data, &v1), json.Unmarshal(data, &v2)
+	if ue1 == nil && !reflect.DeepEqual(v1, v2) {
 		return fmt.Errorf("go-json's Unmarshal gives %#v, encoding/json's %#v", v1, v2)
 	}
 	n1, e1 := decodeNumbers(gojson.NewDecoder(bytes.NewReader(data)))
@@ -109,9 +111,9 @@ func checkText(data []byte) error {
 		return fmt.Errorf("go-json's Decoder with UseNumber gives %#v, %v; encoding/json's %#v, %v", n1, e1, n2, e2)
 	}
 	var d1, d2 Document
-	e1, e2 = gojson.Unmarshal(data, &d1), json.Unmarshal(data, &d2)
-	if (e1 == nil) != (e2 == nil) || e1 == nil && !reflect.DeepEqual(d1, d2) {
-		return fmt.Errorf("go-json's Unmarshal into a Document gives %+v, %v; encoding/json's %+v, %v", d1, e1, d2, e2)
+	de1, de2 := gojson.Unmarshal(data, &d1), json.Unmarshal(data, &d2)
+	if (de1 == nil) != (de2 == nil) || de1 == nil && !reflect.DeepEqual(d1, d2) {
+		return fmt.Errorf("go-json's Unmarshal into a Document gives %+v, %v; encoding/json's %+v, %v", d1, de1, d2, de2)
 	}
 	t1, e1 := tokens(gojson.NewDecoder(bytes.NewReader(data)))
 	t2, e2 := tokens(json.NewDecoder(bytes.NewReader(data)))
@@ -138,13 +140,52 @@ func checkText(data []byte) error {
 	if err := sameOutput("Indent", indent(gojson.Indent), indent(json.Indent)); err != nil {
 		return err
 	}
-	if e2 != nil {
-		return nil
+	if !json.Valid(data) {
+		return nil // nothing was decoded to encode again
+	}
+	html := func(f func(*bytes.Buffer, []byte)) func() ([]byte, error) {
+		return func() ([]byte, error) {
+			var b bytes.Buffer
+			f(&b, data)
+			return b.Bytes(), nil
+		}
+	}
+	if err := sameOutput("HTMLEscape", html(gojson.HTMLEscape), html(json.HTMLEscape)); err != nil {
+		return err
+	}
+	var vOf any
+	if err := gojson.UnmarshalOf(data, &vOf); (err == nil) != (ue2 == nil) || err == nil && !reflect.DeepEqual(vOf, v2) {
+		return fmt.Errorf("go-json's UnmarshalOf gives %#v, %v; encoding/json's Unmarshal %#v, %v", vOf, err, v2, ue2)
+	}
+	var dOf Document
+	if err := gojson.UnmarshalOf(data, &dOf); (err == nil) != (de2 == nil) || err == nil && !reflect.DeepEqual(dOf, d2) {
+		return fmt.Errorf("go-json's UnmarshalOf into a Document gives %+v, %v; encoding/json's Unmarshal %+v, %v", dOf, err, d2, de2)
 	}
 	for _, v := range []any{v2, n2, &d2} {
 		if err := sameOutput("Marshal", func() ([]byte, error) { return gojson.Marshal(v) },
 			func() ([]byte, error) { return json.Marshal(v) }); err != nil {
 			return err
+		}
+		if err := sameOutput("MarshalOf", func() ([]byte, error) { return gojson.MarshalOf(v) },
+			func() ([]byte, error) { return json.Marshal(v) }); err != nil {
+			return err
+		}
+		for _, escape := range []bool{false, true} {
+			enc := func(set func(io.Writer) encoder) func() ([]byte, error) {
+				return func() ([]byte, error) {
+					var b bytes.Buffer
+					e := set(&b)
+					e.SetEscapeHTML(escape)
+					e.SetIndent("", " ")
+					err := e.Encode(v)
+					return b.Bytes(), err
+				}
+			}
+			if err := sameOutput(fmt.Sprintf("Encoder (SetEscapeHTML(%v), SetIndent)", escape),
+				enc(func(w io.Writer) encoder { return gojson.NewEncoder(w) }),
+				enc(func(w io.Writer) encoder { return json.NewEncoder(w) })); err != nil {
+				return err
+			}
 		}
 		if err := sameOutput("MarshalIndent", func() ([]byte, error) { return gojson.MarshalIndent(v, "", "  ") },
 			func() ([]byte, error) { return json.MarshalIndent(v, "", "  ") }); err != nil {
@@ -163,6 +204,13 @@ func sameOutput(name string, goJSON, stdJSON func() ([]byte, error)) error {
 		return fmt.Errorf("go-json's %s gives %q, %v; encoding/json's %q, %v", name, b1, e1, b2, e2)
 	}
 	return nil
+}
+
+// encoder is what the two packages' Encoders have in common.
+type encoder interface {
+	Encode(any) error
+	SetEscapeHTML(bool)
+	SetIndent(prefix, indent string)
 }
 
 // decoder is what the two packages' Decoders have in common.
