@@ -3,7 +3,6 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"embed"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -15,16 +14,12 @@ import (
 	"strings"
 
 	"golang.org/x/mod/modfile"
+
+	calcexample "github.com/seed72891827/kfuzz/examples/calc"
 )
 
-// The calc example (examples/calc of the kfuzz repository), copied into
-// testdata/calc so that it can be embedded: a go:embed pattern cannot reach
-// outside the package's directory. TestCalcCopy checks that the copy is
-// current; go generate refreshes it.
-//
-//go:generate sh -c "rm -rf testdata/calc && cp -R ../../examples/calc testdata/calc"
-//go:embed testdata/calc
-var calcFS embed.FS
+// calcFS holds the calc example (examples/calc of the kfuzz repository).
+var calcFS = calcexample.Source
 
 // calcImportPath is the import path of the calc example in the kfuzz
 // repository, which its test file imports.
@@ -106,12 +101,11 @@ func WriteCalcModule(ctx context.Context, dir string, src Source) error {
 	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
 		return fmt.Errorf("%s is not empty", dir)
 	}
-	root := "testdata/calc"
-	err := fs.WalkDir(calcFS, root, func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(calcFS, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		dst := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(strings.TrimPrefix(p, root), "/")))
+		dst := filepath.Join(dir, filepath.FromSlash(p))
 		if d.IsDir() {
 			return os.MkdirAll(dst, 0o777)
 		}

@@ -335,45 +335,6 @@ func TestWriteFile(t *testing.T) {
 	}
 }
 
-// TestCalcCopy checks that the embedded copy of the calc example is the
-// repository's examples/calc; go generate refreshes it.
-func TestCalcCopy(t *testing.T) {
-	repo := filepath.Join("..", "..", "examples", "calc")
-	want := map[string][]byte{}
-	err := filepath.WalkDir(repo, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(repo, p)
-		want[filepath.ToSlash(rel)], err = os.ReadFile(p)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	got := map[string][]byte{}
-	err = fs.WalkDir(calcFS, "testdata/calc", func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		got[strings.TrimPrefix(p, "testdata/calc/")], err = calcFS.ReadFile(p)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, data := range want {
-		if !bytes.Equal(got[name], data) {
-			t.Errorf("the embedded copy of examples/calc/%s differs; run go generate ./internal/pipeline", name)
-		}
-	}
-	for name := range got {
-		if want[name] == nil {
-			t.Errorf("the embedded copy has %s, which examples/calc lacks; run go generate ./internal/pipeline", name)
-		}
-	}
-}
-
 func TestWriteCalcModuleRefusesNonEmpty(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "x"), nil, 0o666)
