@@ -21,7 +21,7 @@ func runKPath(e *env, args []string) error {
 	fs := newFlagSet(e, c)
 	spec := fs.String("grammar", "", "grammar `file` or built-in name")
 	k := fs.Int("k", 2, "path length k")
-	identity := fs.String("identity", "occurrence", "node identity: occurrence (TRIBBLE) or nonterminal (ISLa)")
+	identity := identityFlag(fs)
 	list := fs.Bool("list", false, "list the k-paths (of the grammar, or of each file)")
 	files, err := parseFlags(fs, args)
 	if err != nil {
@@ -30,16 +30,7 @@ func runKPath(e *env, args []string) error {
 	if *k < 1 {
 		return fmt.Errorf("-k must be at least 1")
 	}
-	var id grammar.Identity
-	switch *identity {
-	case "occurrence":
-		id = grammar.ByOccurrence
-	case "nonterminal":
-		id = grammar.ByNonterminal
-	default:
-		return fmt.Errorf("-identity must be occurrence or nonterminal, not %q", *identity)
-	}
-	gr, err := loadGraph(*spec, grammar.WithIdentity(id))
+	gr, err := loadGraph(*spec, grammar.WithIdentity(*identity))
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -28,4 +29,34 @@ func loadGraph(spec string, opts ...grammar.CompileOption) (*grammar.Graph, erro
 		return nil, err
 	}
 	return grammar.Compile(g, opts...)
+}
+
+// identityValue is the flag.Value of a k-path node identity.
+type identityValue grammar.Identity
+
+func (v *identityValue) String() string {
+	if v != nil && grammar.Identity(*v) == grammar.ByNonterminal {
+		return "nonterminal"
+	}
+	return "occurrence"
+}
+
+func (v *identityValue) Set(s string) error {
+	switch s {
+	case "occurrence":
+		*v = identityValue(grammar.ByOccurrence)
+	case "nonterminal":
+		*v = identityValue(grammar.ByNonterminal)
+	default:
+		return fmt.Errorf("must be occurrence or nonterminal, not %q", s)
+	}
+	return nil
+}
+
+// identityFlag defines the -identity flag: the node identity of k-paths,
+// occurrence (TRIBBLE, the default) or nonterminal (ISLa).
+func identityFlag(fs *flag.FlagSet) *grammar.Identity {
+	v := new(identityValue)
+	fs.Var(v, "identity", "node identity for k-paths: occurrence (TRIBBLE) or nonterminal (ISLa)")
+	return (*grammar.Identity)(v)
 }

@@ -30,7 +30,7 @@ func runParse(e *env, args []string) error {
 	tree := fs.Bool("tree", false, "print the derivation tree (the first, if the input is ambiguous)")
 	all := fs.Bool("all", false, "with -tree, show synthetic nodes (alternations, sequences, quantifiers) too")
 	k := fs.Int("kpaths", 0, "print the l-paths for l = 1..`K` present in any derivation")
-	identity := fs.String("identity", "occurrence", "node identity for k-paths: occurrence (TRIBBLE) or nonterminal (ISLa)")
+	identity := identityFlag(fs)
 	maxItems := fs.Int("max-items", 0, "bound on Earley items and links per input (0: the parser's default)")
 	files, err := parseFlags(fs, args)
 	if err != nil {
@@ -43,16 +43,7 @@ func runParse(e *env, args []string) error {
 	if *k < 0 {
 		return fmt.Errorf("-kpaths must not be negative")
 	}
-	var id grammar.Identity
-	switch *identity {
-	case "occurrence":
-		id = grammar.ByOccurrence
-	case "nonterminal":
-		id = grammar.ByNonterminal
-	default:
-		return fmt.Errorf("-identity must be occurrence or nonterminal, not %q", *identity)
-	}
-	gr, err := loadGraph(*spec, grammar.WithIdentity(id))
+	gr, err := loadGraph(*spec, grammar.WithIdentity(*identity))
 	if err != nil {
 		return err
 	}
