@@ -1,0 +1,633 @@
+package isla
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strconv"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+// Once no quantifier is left, a state holds atoms only: SMT-LIB formulas
+// and predicates over the tree's open leaves and numeric constants. The
+// solver solves them together (finish): first in Go (csp), by assigning
+// the variables one after the other — a value given by a pin when there
+// is one, otherwise a random one guided by the hints — and checking every
+// atom whose variables all have values; then, if that fails, with the SMT
+// solver, if there is one.
+
+// Limits of solving atoms in Go.
+const (
+	choiceTries   = 8  // random values tried for one variable
+	hintTries     = 24 // random derivations tried to meet a variable's hints
+	maxSemSolves  = 3  // times one semantic predicate is solved in one run
+	maxCSPActions = 4096
+)
+
+// finish solves the atoms of a state without quantifiers, several times
+// for several solutions, and closes the rest of the tree at random.
+func (s *Solver) finish(ctx context.Context, c *evalCtx, st *state) ([]*grammar.Tree, error) {
+	var outs []*grammar.Tree
+	for range s.cfg.models {
+		root, ok := s.csp(st)
+		if !ok {
+			break
+		}
+		s.stats.GoSolved++
+		if t, ok := s.closeTree(root); ok {
+			outs = append(outs, t)
+		}
+	}
+	if len(outs) > 0 {
+		return outs, nil
+	}
+	return s.finishSMT(ctx, c, st)
+}
+
+// closeTree closes every open leaf at random and returns the complete
+// grammar tree.
+func (s *Solver) closeTree(root *stree) (*grammar.Tree, bool) {
+	subs := map[int32]*stree{}
+	for _, l := range root.openLeaves() {
+		t, err := s.gen.GenerateFrom(l.g.Children[0])
+		if err != nil {
+			s.incomplete("an open leaf could not be closed within the size limit")
+			return nil, false
+		}
+		subs[l.id] = mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, nil)}, "", false)
+	}
+	if len(subs) > 0 {
+		root = root.replace(subs)
+	}
+	return root.kids[0].toTree(nil), true
+}
+
+// parse parses the bytes text from the nonterminal of reference node g and
+// returns the open leaf l derived: a node with l's id.
+func (s *Solver) parseLeaf(l *stree, text string) (*stree, bool) {
+	p, err := s.parser(l.g.Name)
+	if err != nil {
+		return nil, false
+	}
+	f, err := p.Parse([]byte(text))
+	if err != nil {
+		return nil, false
+	}
+	return mkNode(l.id, l.g, []*stree{s.ids.fromTree(f.Tree(), nil)}, "", false), true
+}
+
+func (s *Solver) parser(name string) (*grammar.Parser, error) {
+	if p, ok := s.parsers[name]; ok {
+		return p, nil
+	}
+	p, err := grammar.NewParser(s.spec.graph, grammar.ParseFrom(name))
+	if err != nil {
+		return nil, err
+	}
+	s.parsers[name] = p
+	return p, nil
+}
+
+// cspRun is one attempt to solve the atoms of a state in Go.
+type cspRun struct {
+	s      *Solver
+	base   *state
+	items  []item
+	vals   map[int32]*stree // open leaf id -> its derivation
+	ints   []string
+	c      *evalCtx
+	dirty  bool
+	solved map[string]int // semantic predicates solved, by instance
+	random bool           // a value was chosen at random
+}
+
+// csp solves the atoms of st in Go; it returns the tree with the leaves the
+// atoms depend on derived.
+func (s *Solver) csp(st *state) (*stree, bool) {
+	for range s.cfg.attempts {
+		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
+			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{}}
+		if r.run() {
+			return r.tree(), true
+		}
+		if !r.random {
+			return nil, false // no choice was random: trying again is futile
+		}
+	}
+	s.incomplete("random values for the atoms' variables did not satisfy them")
+	return nil, false
+}
+
+func (r *cspRun) tree() *stree {
+	if len(r.vals) == 0 {
+		return r.base.root
+	}
+	return r.base.root.replace(r.vals)
+}
+
+func (r *cspRun) ctx() *evalCtx {
+	if r.dirty {
+		r.c = r.s.newEvalCtx(&state{root: r.tree(), ints: r.ints})
+		r.dirty = false
+	}
+	return r.c
+}
+
+func (r *cspRun) assignLeaf(l *stree, n *stree) {
+	r.vals[l.id] = n
+	r.dirty = true
+}
+
+func (r *cspRun) assignInt(i int32, v string) {
+	r.ints[i] = v
+	r.dirty = true
+}
+
+type snapshot struct {
+	vals map[int32]*stree
+	ints []string
+}
+
+func (r *cspRun) snapshot() snapshot {
+	v := make(map[int32]*stree, len(r.vals))
+	for k, x := range r.vals {
+		v[k] = x
+	}
+	return snapshot{v, slices.Clone(r.ints)}
+}
+
+func (r *cspRun) restore(sn snapshot) {
+	r.vals = make(map[int32]*stree, len(sn.vals))
+	for k, x := range sn.vals {
+		r.vals[k] = x
+	}
+	r.ints = slices.Clone(sn.ints)
+	r.dirty = true
+}
+
+func (r *cspRun) run() bool {
+	for range maxCSPActions {
+		und, ok := r.settle()
+		if !ok {
+			return false
+		}
+		if len(und) == 0 {
+			return true
+		}
+		leaf, iv := r.pickVar(und)
+		if leaf == nil && iv < 0 {
+			r.s.incomplete("atoms the solver cannot assign in Go")
+			return false
+		}
+		sn := r.snapshot()
+		success := false
+		for range choiceTries {
+			r.restore(sn)
+			if !r.assignFree(leaf, iv, und) {
+				continue
+			}
+			if _, ok := r.settle(); ok {
+				success = true
+				break
+			}
+		}
+		if !success {
+			return false
+		}
+	}
+	return false
+}
+
+// settle applies pins until none applies; it returns the undecided atoms,
+// and false on a conflict.
+func (r *cspRun) settle() ([]item, bool) {
+	for range maxCSPActions {
+		und, ok := r.check()
+		if !ok {
+			return nil, false
+		}
+		progress, conflict := r.propagate(und)
+		if conflict {
+			return nil, false
+		}
+		if !progress {
+			return und, true
+		}
+	}
+	return nil, false
+}
+
+// check decides the atoms: it returns the undecided ones, and false if one
+// is false (unless a semantic predicate can still fix it).
+func (r *cspRun) check() ([]item, bool) {
+	c := r.ctx()
+	var und []item
+	for _, it := range r.items {
+		switch c.decide(it) {
+		case triFalse:
+			if p, ok := it.n.(*cPred); ok && !it.neg && r.fixable(c, it, p) {
+				und = append(und, it)
+				continue
+			}
+			return nil, false
+		case triUnknown:
+			und = append(und, it)
+		}
+	}
+	return und, true
+}
+
+// fixable reports whether a false semantic predicate may still be solved:
+// it is a TreeSolver whose written nodes were assigned in this run, and it
+// was not solved too often.
+func (r *cspRun) fixable(c *evalCtx, it item, p *cPred) bool {
+	if _, ok := p.impl.(TreeSolver); !ok || r.solved[r.s.key(it)] >= maxSemSolves {
+		return false
+	}
+	_, ok := r.semReady(c, it, p)
+	return ok
+}
+
+// leafOf returns the open leaf a tree variable of the instance is bound to,
+// if the node is one (in the current tree) and not derived in this run.
+func (r *cspRun) leafOf(it item, slot int) *stree {
+	id, ok := it.env.lookup(slot)
+	if !ok {
+		return nil
+	}
+	n := r.ctx().nodes[id]
+	if n == nil || !n.open {
+		return nil
+	}
+	return n
+}
+
+// propagate applies one pin: an equation that gives a variable its value,
+// a number a semantic predicate computes, a subtree a tree solver makes.
+func (r *cspRun) propagate(und []item) (progress, conflict bool) {
+	c := r.ctx()
+	for _, it := range und {
+		switch n := it.n.(type) {
+		case *cSMT:
+			if it.neg {
+				continue
+			}
+			for _, p := range r.s.atoms[n].pins {
+				x, ok := it.env.lookup(p.slot)
+				if !ok || !c.readyExcept(it, n.vars, p.slot) {
+					continue
+				}
+				if r.s.slotKind[p.slot] == vInt {
+					if r.ints[x] != "" {
+						continue
+					}
+					c.bind(it)
+					v, ok := p.compute(c.e)
+					if !ok || !isDigits(v) {
+						return false, true
+					}
+					r.assignInt(x, v)
+					return true, false
+				}
+				l := r.leafOf(it, p.slot)
+				if l == nil {
+					continue
+				}
+				c.bind(it)
+				v, ok := p.compute(c.e)
+				if !ok {
+					return false, true
+				}
+				text, ok := toBytes(v)
+				if !ok {
+					return false, true
+				}
+				sub, ok := r.s.parseLeaf(l, text)
+				if !ok {
+					return false, true
+				}
+				r.assignLeaf(l, sub)
+				return true, false
+			}
+		case *cPred:
+			if n.impl == nil || it.neg {
+				continue
+			}
+			if ns, ok := n.impl.(NumSolver); ok {
+				if progress, conflict := r.solveNum(c, it, n, ns); progress || conflict {
+					return progress, conflict
+				}
+			}
+			if ts, ok := n.impl.(TreeSolver); ok {
+				if progress, conflict := r.solveTree(c, it, n, ts); progress || conflict {
+					return progress, conflict
+				}
+			}
+		}
+	}
+	return false, false
+}
+
+// solveNum computes an unknown numeric argument of a predicate whose other
+// arguments are known.
+func (r *cspRun) solveNum(c *evalCtx, it item, n *cPred, ns NumSolver) (progress, conflict bool) {
+	target := -1
+	for i, a := range n.args {
+		if a.kind == NumParam && a.isInt {
+			if x, ok := it.env.lookup(a.slot); ok && r.ints[x] == "" {
+				if target >= 0 {
+					return false, false
+				}
+				target = i
+			}
+		}
+	}
+	if target < 0 || !c.readyExcept(it, n.vars, n.args[target].slot) {
+		return false, false
+	}
+	c.bind(it)
+	args, ok := c.predArgs(n, target)
+	if !ok {
+		return false, false
+	}
+	vals, err := ns.SolveNum(args, target)
+	if err != nil || len(vals) == 0 {
+		return false, true
+	}
+	v := vals[r.s.rng.IntN(len(vals))]
+	if !isDigits(v) {
+		return false, true
+	}
+	x, _ := it.env.lookup(n.args[target].slot)
+	r.assignInt(x, v)
+	return true, false
+}
+
+// predArgs builds the arguments of a predicate from the bound slots;
+// argument skip (a number being solved) is left empty.
+func (c *evalCtx) predArgs(n *cPred, skip int) ([]Arg, bool) {
+	args := make([]Arg, len(n.args))
+	for i, a := range n.args {
+		if i == skip {
+			continue
+		}
+		switch a.kind {
+		case TreeParam:
+			args[i].Node = Node{c.v, c.e.slots[a.slot].node}
+		case StringParam:
+			args[i].Str = a.lit
+		case NumParam:
+			s := c.e.argNum(a)
+			if !isDigits(s) {
+				return nil, false
+			}
+			args[i].Num = s
+		}
+	}
+	return args, true
+}
+
+// semReady reports whether a tree solver can be asked: the open leaves and
+// the leaves derived in this run inside its tree arguments are all inside
+// nodes it writes. It returns those leaves.
+func (r *cspRun) semReady(c *evalCtx, it item, n *cPred) ([]int32, bool) {
+	ts := n.impl.(TreeSolver)
+	writes := map[int32]bool{}
+	for _, w := range ts.Writes() {
+		if id, ok := r.s.spec.lb.ids[w]; ok {
+			writes[id] = true
+		}
+	}
+	var targets []int32
+	for _, a := range n.args {
+		if a.kind != TreeParam {
+			continue
+		}
+		x, ok := it.env.lookup(a.slot)
+		if !ok {
+			return nil, false
+		}
+		i := c.idx[x]
+		for j := i; j < c.v.nodes[i].end; j++ {
+			id := c.ids[j]
+			_, derived := r.vals[id]
+			if !c.isOpen(j) && !derived {
+				continue
+			}
+			inside := false
+			for k := j; k >= i && k >= 0; k = c.v.nodes[k].parent {
+				if writes[c.v.nodes[k].label] {
+					inside = true
+					break
+				}
+			}
+			if !inside {
+				if c.isOpen(j) {
+					return nil, false
+				}
+				continue
+			}
+			targets = append(targets, id)
+		}
+	}
+	return targets, len(targets) > 0
+}
+
+// solveTree asks a tree solver for the texts of the nodes it writes.
+func (r *cspRun) solveTree(c *evalCtx, it item, n *cPred, ts TreeSolver) (progress, conflict bool) {
+	key := r.s.key(it)
+	if r.solved[key] >= maxSemSolves {
+		return false, false
+	}
+	targets, ok := r.semReady(c, it, n)
+	if !ok {
+		return false, false
+	}
+	c.bind(it)
+	args, ok := c.predArgs(n, -1)
+	if !ok {
+		return false, false
+	}
+	fixes, err := ts.Solve(args)
+	if errors.Is(err, ErrNotReady) {
+		return false, false
+	}
+	r.solved[key]++
+	if err != nil || len(fixes) == 0 {
+		return false, true
+	}
+	for _, f := range fixes {
+		if f.Node.v != c.v {
+			return false, true
+		}
+		id := c.ids[f.Node.i]
+		node := c.nodes[id]
+		if node == nil || node.g.Kind != grammar.KindRef || !slices.Contains(targets, id) && !node.open {
+			return false, true
+		}
+		leaf := node
+		if !node.open {
+			leaf = mkNode(node.id, node.g, nil, "", true)
+		}
+		sub, ok := r.s.parseLeaf(leaf, f.Text)
+		if !ok {
+			return false, true
+		}
+		r.assignLeaf(leaf, sub)
+	}
+	return true, false
+}
+
+// pickVar chooses a variable to give a random value: an open leaf or a
+// numeric constant an undecided atom depends on, preferring those no
+// semantic predicate writes.
+func (r *cspRun) pickVar(und []item) (*stree, int32) {
+	c := r.ctx()
+	deferred := map[int32]bool{}
+	for _, it := range und {
+		if p, ok := it.n.(*cPred); ok {
+			if ts, ok := p.impl.(TreeSolver); ok {
+				for _, w := range ts.Writes() {
+					if lid, ok := r.s.spec.lb.ids[w]; ok {
+						for _, y := range c.v.byLabel[lid] {
+							deferred[c.ids[y]] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	var leaves, later []*stree
+	var ints []int32
+	seen := map[int32]bool{}
+	for _, it := range und {
+		for b := it.env; b != nil; b = b.next {
+			if r.s.slotKind[b.slot] == vInt {
+				if r.ints[b.val] == "" && !seen[-1-b.val] {
+					seen[-1-b.val] = true
+					ints = append(ints, b.val)
+				}
+				continue
+			}
+			i, ok := c.idx[b.val]
+			if !ok {
+				continue
+			}
+			for j := i; j < c.v.nodes[i].end; j++ {
+				if !c.isOpen(j) || seen[c.ids[j]] {
+					continue
+				}
+				seen[c.ids[j]] = true
+				l := c.nodes[c.ids[j]]
+				if l == nil {
+					continue
+				}
+				under := deferred[c.ids[j]]
+				for k := c.v.nodes[j].parent; k >= i && k >= 0 && !under; k = c.v.nodes[k].parent {
+					under = deferred[c.ids[k]]
+				}
+				if under {
+					later = append(later, l)
+				} else {
+					leaves = append(leaves, l)
+				}
+			}
+		}
+	}
+	switch {
+	case len(leaves) > 0:
+		return leaves[r.s.rng.IntN(len(leaves))], -1
+	case len(ints) > 0:
+		return nil, ints[r.s.rng.IntN(len(ints))]
+	case len(later) > 0:
+		return later[r.s.rng.IntN(len(later))], -1
+	}
+	return nil, -1
+}
+
+// assignFree gives a variable a random value: a number up to 9, or a random
+// derivation of the leaf that meets the length and regular expression
+// hints of the atoms the leaf is bound to.
+func (r *cspRun) assignFree(l *stree, iv int32, und []item) bool {
+	r.random = true
+	if l == nil {
+		r.assignInt(iv, strconv.Itoa(r.s.rng.IntN(10)))
+		return true
+	}
+	c := r.ctx()
+	lo, hi := 0, -1
+	var res []*regex
+	for _, it := range und {
+		n, ok := it.n.(*cSMT)
+		if !ok || it.neg {
+			continue
+		}
+		info := r.s.atoms[n]
+		for _, h := range info.lens {
+			if x, ok := it.env.lookup(h.slot); ok && x == l.id && c.readyExcept(it, n.vars, h.slot) {
+				c.bind(it)
+				lo, hi = lenBounds(h.op, h.other.eval(c.e), lo, hi)
+			}
+		}
+		for _, h := range info.res {
+			if x, ok := it.env.lookup(h.slot); ok && x == l.id {
+				res = append(res, h.re)
+			}
+		}
+	}
+	if hi >= 0 && lo > hi {
+		return false
+	}
+	sub, ok := r.s.derive(l, lo, hi, res)
+	if !ok {
+		return false
+	}
+	r.assignLeaf(l, sub)
+	return true
+}
+
+// derive derives the open leaf l at random, within the length bounds (in
+// characters; hi < 0: none) and in the languages of res.
+func (s *Solver) derive(l *stree, lo, hi int, res []*regex) (*stree, bool) {
+	if (lo > 0 || hi >= 0) && len(res) == 0 {
+		if sub, ok := s.deriveLength(l, lo, hi); ok {
+			return sub, true
+		}
+	}
+	if len(res) > 0 {
+		if sub, ok := s.deriveRegex(l, lo, hi, res); ok {
+			return sub, true
+		}
+	}
+	var m reMatcher
+	for range hintTries {
+		t, err := s.gen.GenerateFrom(l.g.Children[0])
+		if err != nil {
+			return nil, false
+		}
+		text := fromBytes(string(t.Bytes()))
+		if n := runeCount(text); n < lo || hi >= 0 && n > hi {
+			continue
+		}
+		ok := true
+		for _, re := range res {
+			ok = ok && m.matches(re, text)
+		}
+		if ok {
+			return mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, nil)}, "", false), true
+		}
+	}
+	return nil, false
+}
+
+// readyExcept is ready for all variables but the one in slot.
+func (c *evalCtx) readyExcept(it item, vars []varInfo, slot int) bool {
+	rest := make([]varInfo, 0, len(vars))
+	for _, v := range vars {
+		if v.slot != slot {
+			rest = append(rest, v)
+		}
+	}
+	return c.ready(it, rest)
+}

@@ -1,0 +1,295 @@
+package isla
+
+import (
+	"math/big"
+)
+
+// What the solver knows of an SMT-LIB atom to solve it in Go:
+//
+//   - pins: an equation that gives one variable its value once the others
+//     have one: (= x t), (= (str.to_int x) t), and linear equations over
+//     str.to_int of numbers such as (= (+ (str.to_int a) (str.to_int b))
+//     (str.to_int c)), solved for the variable that occurs once;
+//   - length bounds: (= (str.len x) t), (>= (str.len x) t), ... with t
+//     known;
+//   - regular expressions: (str.in_re x R) with R constant.
+//
+// Hints only guide the random choice of a value; every atom is evaluated
+// once its variables have values, as the validator evaluates it.
+
+type atomInfo struct {
+	pins []pinInfo
+	lens []lenHint
+	res  []reHint
+}
+
+// pinInfo computes the value of the variable in slot from the others.
+type pinInfo struct {
+	slot    int
+	compute func(e *evaluator) (string, bool) // the value in the internal string form
+}
+
+// lenHint bounds the length (in characters) of the variable in slot:
+// op is one of = >= <= > <, relating str.len of the variable to other.
+type lenHint struct {
+	slot  int
+	op    string
+	other cterm
+}
+
+// reHint says the variable in slot is in the language of re.
+type reHint struct {
+	slot int
+	re   *regex
+}
+
+// analyzeAtom finds the pins and hints of an atom, from its conjuncts.
+func (s *Solver) analyzeAtom(n *cSMT) *atomInfo {
+	info := &atomInfo{}
+	cp := &compiler{s: s.sp, scope: map[string][]varInfo{}, reach: map[string]map[string]bool{}, direct: map[string]map[string]bool{}}
+	cp.push(n.vars...)
+	byName := map[string]varInfo{}
+	for _, v := range n.vars {
+		byName[v.name] = v
+	}
+	var conj func(t Term)
+	conj = func(t Term) {
+		app, ok := t.(*App)
+		if !ok {
+			return
+		}
+		switch app.Op {
+		case "and":
+			for _, a := range app.Args {
+				conj(a)
+			}
+		case "=":
+			if len(app.Args) == 2 {
+				s.addPins(cp, info, n.vars, app.Args[0], app.Args[1])
+				s.addPins(cp, info, n.vars, app.Args[1], app.Args[0])
+			}
+			s.addLen(cp, info, byName, app)
+		case ">=", "<=", ">", "<":
+			s.addLen(cp, info, byName, app)
+		case "str.in_re", "str.in.re":
+			if len(app.Args) != 2 {
+				return
+			}
+			v, ok := app.Args[0].(*Var)
+			if !ok {
+				return
+			}
+			vi, ok := byName[v.Name]
+			if !ok || vi.kind == vLet {
+				return
+			}
+			ct, ok := cp.term(app.Args[1])
+			if !ok || !ct.konst || ct.sort != sRegLan {
+				return
+			}
+			if re := ct.eval(nil).re; re != nil {
+				info.res = append(info.res, reHint{slot: vi.slot, re: re})
+			}
+		}
+	}
+	conj(n.src.Term)
+	return info
+}
+
+// varIn reports the variable (not a let name) that term t is, if it is one.
+func varIn(t Term, byName map[string]varInfo) (varInfo, bool) {
+	v, ok := t.(*Var)
+	if !ok {
+		return varInfo{}, false
+	}
+	vi, ok := byName[v.Name]
+	return vi, ok && vi.kind != vLet
+}
+
+// occurrences counts the occurrences of the variable name in t.
+func occurrences(t Term, name string) int {
+	n := 0
+	var walk func(t Term)
+	walk = func(t Term) {
+		switch t := t.(type) {
+		case *Var:
+			if t.Name == name {
+				n++
+			}
+		case *App:
+			for _, a := range t.Args {
+				walk(a)
+			}
+		case *Let:
+			n += 2 // lets are not inverted
+		}
+	}
+	walk(t)
+	return n
+}
+
+// addPins adds the pins of the equation side = other for the variables
+// occurring once in side and not in other.
+func (s *Solver) addPins(cp *compiler, info *atomInfo, vars []varInfo, side, other Term) {
+	ot, ok := cp.term(other)
+	if !ok {
+		return
+	}
+	for _, vi := range vars {
+		name := vi.name
+		if vi.kind == vLet || occurrences(side, name) != 1 || occurrences(other, name) != 0 {
+			continue
+		}
+		if f := s.invert(cp, side, name, vi); f != nil {
+			info.pins = append(info.pins, pinInfo{slot: vi.slot, compute: func(e *evaluator) (string, bool) {
+				return f(e, ot.eval(e))
+			}})
+		}
+	}
+}
+
+// invert returns a function that, given the value side must have, computes
+// the value of the variable name (occurring once in side), or nil if side
+// is not of a form the solver inverts.
+func (s *Solver) invert(cp *compiler, side Term, name string, vi varInfo) func(*evaluator, value) (string, bool) {
+	switch t := side.(type) {
+	case *Var:
+		if t.Name != name {
+			return nil
+		}
+		return func(_ *evaluator, v value) (string, bool) {
+			if v.undef {
+				return "", false
+			}
+			return v.s, true
+		}
+	case *App:
+		switch t.Op {
+		case "str.to_int", "str.to.int":
+			if len(t.Args) != 1 {
+				return nil
+			}
+			if v, ok := t.Args[0].(*Var); !ok || v.Name != name {
+				return nil
+			}
+			return func(_ *evaluator, v value) (string, bool) {
+				if v.undef || v.i.sign() < 0 {
+					return "", false
+				}
+				return v.i.String(), true
+			}
+		case "+", "-":
+			k := -1
+			for i, a := range t.Args {
+				if occurrences(a, name) == 1 {
+					k = i
+				}
+			}
+			if k < 0 || t.Op == "-" && len(t.Args) != 2 {
+				return nil
+			}
+			inner := s.invert(cp, t.Args[k], name, vi)
+			if inner == nil {
+				return nil
+			}
+			var others []cterm
+			for i, a := range t.Args {
+				if i == k {
+					continue
+				}
+				ct, ok := cp.term(a)
+				if !ok || ct.sort != sInt {
+					return nil
+				}
+				others = append(others, ct)
+			}
+			op := t.Op
+			return func(e *evaluator, v value) (string, bool) {
+				if v.undef {
+					return "", false
+				}
+				x := v.i
+				for _, o := range others {
+					ov := o.eval(e)
+					if ov.undef {
+						return "", false
+					}
+					switch {
+					case op == "+":
+						x = subInt(x, ov.i)
+					case k == 0: // (- x o) = v: x = v + o
+						x = addInt(x, ov.i)
+					default: // (- o x) = v: x = o - v
+						x = subInt(ov.i, x)
+					}
+				}
+				return inner(e, value{i: x})
+			}
+		}
+	}
+	return nil
+}
+
+// addLen adds a length bound from a comparison of (str.len x) with a term.
+func (s *Solver) addLen(cp *compiler, info *atomInfo, byName map[string]varInfo, app *App) {
+	if len(app.Args) != 2 {
+		return
+	}
+	flip := map[string]string{"=": "=", ">=": "<=", "<=": ">=", ">": "<", "<": ">"}
+	for side := 0; side < 2; side++ {
+		l, ok := app.Args[side].(*App)
+		if !ok || l.Op != "str.len" || len(l.Args) != 1 {
+			continue
+		}
+		vi, ok := varIn(l.Args[0], byName)
+		if !ok || occurrences(app.Args[1-side], vi.name) != 0 {
+			continue
+		}
+		ot, ok := cp.term(app.Args[1-side])
+		if !ok || ot.sort != sInt {
+			continue
+		}
+		op := app.Op
+		if side == 1 {
+			op = flip[op]
+		}
+		info.lens = append(info.lens, lenHint{slot: vi.slot, op: op, other: ot})
+	}
+}
+
+// lenBounds narrows [lo, hi] (hi < 0: unbounded) by a length hint whose
+// other side has value v.
+func lenBounds(op string, v value, lo, hi int) (int, int) {
+	if v.undef {
+		return lo, hi
+	}
+	n, ok := v.i.int64()
+	if !ok {
+		if v.i.big().Cmp(new(big.Int)) < 0 {
+			n = -1
+		} else {
+			n = 1 << 30
+		}
+	}
+	k := int(min(max(n, -1), 1<<30))
+	switch op {
+	case "=":
+		lo, hi = max(lo, k), minHi(hi, k)
+	case ">=":
+		lo = max(lo, k)
+	case ">":
+		lo = max(lo, k+1)
+	case "<=":
+		hi = minHi(hi, k)
+	case "<":
+		hi = minHi(hi, k-1)
+	}
+	return lo, hi
+}
+
+func minHi(hi, k int) int {
+	if hi < 0 || k < hi {
+		return k
+	}
+	return hi
+}
