@@ -1,0 +1,154 @@
+package main
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/islaz3"
+)
+
+func init() {
+	register(&command{
+		name:  "isla solve",
+		usage: "-grammar FILE|NAME -constraint FILE [-constraint FILE ...] [-n N] [-seed S] [-o DIR] [-time D] [-max-states N] [-z3=false]",
+		short: "generate inputs that satisfy ISLa constraints (the conjunction of the files), one quoted input a line or one file each in DIR",
+		run:   runISLASolve,
+	})
+}
+
+// listFlag collects the values of a repeated flag.
+type listFlag []string
+
+func (l *listFlag) String() string { return strings.Join(*l, ",") }
+
+func (l *listFlag) Set(v string) error {
+	*l = append(*l, v)
+	return nil
+}
+
+// runISLASolve generates inputs. Exit status: 0 if it made N inputs, 1 if
+// the solver gave up or proved the constraint unsatisfiable before, 2 if
+// the grammar, the constraint or the flags are wrong. Only the built-in
+// semantic predicate count is available.
+func runISLASolve(e *env, args []string) error {
+	c := commands["isla solve"]
+	fs := newFlagSet(e, c)
+	spec := fs.String("grammar", "", "grammar `file` or built-in name")
+	var files listFlag
+	fs.Var(&files, "constraint", "ISLa constraint `file` (repeat for a conjunction)")
+	n := fs.Int("n", 10, "number of inputs to generate")
+	seed := fs.Uint64("seed", 1, "seed of the solver's random choices")
+	outDir := fs.String("o", "", "write each input to a file of its own in `DIR` (named by its SHA-256; existing files are kept)")
+	limit := fs.Duration("time", time.Minute, "time limit")
+	maxStates := fs.Int("max-states", isla.DefaultMaxStates, "states the solver may process per input")
+	useZ3 := fs.Bool("z3", true, "solve with Z3 the atoms the solver cannot solve in Go")
+	rest, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(rest) > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	if *n < 1 {
+		return &exitError{code: 2, err: errors.New("-n must be at least 1")}
+	}
+	if len(files) == 0 {
+		return &exitError{code: 2, err: errors.New("no constraint given: use -constraint FILE")}
+	}
+	gr, err := loadGraph(*spec)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	var cs []*isla.Constraint
+	for _, f := range files {
+		con, err := loadConstraint(e, f)
+		if err != nil {
+			return err
+		}
+		cs = append(cs, con)
+	}
+	con, err := isla.Conjoin(cs...)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	sp, err := isla.Compile(con, gr)
+	if err != nil {
+		return constraintError(e, err)
+	}
+	opts := []isla.SolveOption{isla.SolverSeed(*seed), isla.MaxStates(*maxStates)}
+	if *useZ3 {
+		z, err := islaz3.New()
+		switch {
+		case errors.Is(err, islaz3.ErrNoZ3):
+			fmt.Fprintln(e.stderr, "kfuzz isla solve: Z3 is not available in this build; solving in Go only")
+		case err != nil:
+			return err
+		default:
+			defer z.Close()
+			opts = append(opts, isla.WithSMTSolver(z))
+		}
+	}
+	s, err := isla.NewSolver(sp, opts...)
+	if err != nil {
+		return &exitError{code: 2, err: err}
+	}
+	if *outDir != "" {
+		if err := os.MkdirAll(*outDir, 0o755); err != nil {
+			return err
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), *limit)
+	defer cancel()
+	for made := 0; made < *n; made++ {
+		t, err := s.Next(ctx)
+		if err != nil {
+			if errors.Is(err, isla.ErrInvalidOutput) {
+				return err
+			}
+			return &exitError{code: 1, err: fmt.Errorf("%d of %d inputs: %w", made, *n, err)}
+		}
+		in := t.Bytes()
+		if *outDir == "" {
+			fmt.Fprintln(e.stdout, strconv.Quote(string(in)))
+			continue
+		}
+		if err := writeNew(*outDir, in); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeNew writes data atomically to a file of dir named by its SHA-256,
+// unless that file exists: a temporary file is linked to the final name,
+// which fails rather than replace an existing file.
+func writeNew(dir string, data []byte) error {
+	sum := sha256.Sum256(data)
+	name := filepath.Join(dir, hex.EncodeToString(sum[:8]))
+	tmp, err := os.CreateTemp(dir, ".isla-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Link(tmp.Name(), name); err != nil && !errors.Is(err, os.ErrExist) {
+		return err
+	}
+	return nil
+}

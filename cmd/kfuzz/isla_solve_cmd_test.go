@@ -1,0 +1,64 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+)
+
+func TestISLASolveCommand(t *testing.T) {
+	testdata := filepath.Join("..", "..", "fuzzharness", "isla", "testdata")
+	defUse, noRedef := filepath.Join(testdata, "scriptsizec-def-use.isla"), filepath.Join(testdata, "scriptsizec-no-redef.isla")
+	out, errOut, code := runISLA(t, "solve", "-grammar", "scriptsizec", "-constraint", defUse, "-constraint", noRedef, "-n", "5")
+	if code != 0 {
+		t.Fatalf("code %d, err %q", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	if len(lines) != 5 {
+		t.Fatalf("%d lines, want 5:\n%s", len(lines), out)
+	}
+	gr := grammar.MustCompile(grammar.MustBuiltin("scriptsizec"))
+	var cs []*isla.Constraint
+	for _, f := range []string{defUse, noRedef} {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs = append(cs, isla.MustParse(string(src)))
+	}
+	con, _ := isla.Conjoin(cs...)
+	spec, err := isla.Compile(con, gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines {
+		in, err := strconv.Unquote(l)
+		if err != nil {
+			t.Fatalf("line %q: %v", l, err)
+		}
+		if r, err := spec.Check([]byte(in)); err != nil || !r.Valid {
+			t.Errorf("input %q: %v %v", in, err, r)
+		}
+	}
+
+	dir := t.TempDir()
+	for range 2 { // the second run finds the same files and keeps them
+		if _, errOut, code := runISLA(t, "solve", "-grammar", "scriptsizec", "-constraint", defUse, "-n", "3", "-o", dir); code != 0 {
+			t.Fatalf("-o: code %d, err %q", code, errOut)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 3 {
+		t.Errorf("-o: %d files, want 3", len(entries))
+	}
+
+	_, errOut, code = runISLA(t, "solve", "-grammar", "scriptsizec", "-n", "1")
+	if code != 2 || !strings.Contains(errOut, "no constraint given") {
+		t.Errorf("no constraint: code %d, err %q", code, errOut)
+	}
+}
