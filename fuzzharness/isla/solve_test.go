@@ -1,8 +1,11 @@
 package isla_test
 
 import (
+	"bytes"
 	"context"
+	"encoding/xml"
 	"fmt"
+	"io"
 	"testing"
 	"time"
 
@@ -32,6 +35,19 @@ var solveSubjects = []solveSubject{
 	}},
 	{"scriptsizec", "scriptsizec", []string{"scriptsizec-def-use.isla", "scriptsizec-no-redef.isla"}, nil},
 	{"rest-title", "rest", []string{"rest-title.isla"}, nil},
+	{"xml-full", "xml", []string{"xml-balance.isla", "xml-namespace.isla", "xml-no-redef.isla"}, func(in []byte) error {
+		d := xml.NewDecoder(bytes.NewReader(in))
+		for {
+			_, err := d.Token()
+			if err == io.EOF {
+				return nil
+			}
+			if err != nil {
+				return fmt.Errorf("encoding/xml: %v", err)
+			}
+		}
+	}},
+	{"rest-full", "rest", []string{"rest-title.isla", "rest-references.isla", "rest-numbering.isla"}, nil},
 }
 
 func TestSolveSubjects(t *testing.T) {
@@ -84,4 +100,25 @@ func compileAll(t testing.TB, gname string, files []string, opts ...isla.Option)
 		t.Fatal(err)
 	}
 	return s
+}
+
+// BenchmarkSolve measures solutions per second, each validated, from one
+// solver per subject.
+func BenchmarkSolve(b *testing.B) {
+	for _, sub := range solveSubjects {
+		b.Run(sub.name, func(b *testing.B) {
+			spec := compileAll(b, sub.grammar, sub.files)
+			s, err := isla.NewSolver(spec, isla.SolverSeed(1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			for b.Loop() {
+				if _, err := s.Next(ctx); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "solutions/s")
+		})
+	}
 }
