@@ -8,8 +8,10 @@
 // It is kfuzz's demo subject. Its functions are reached by different
 // features of the input, so that learning which features reach which
 // function has something to do. In particular distribute, the distributive
-// law of Simplify, is reached only when a product has a parenthesised sum as
-// a factor: a*(b+c) or (b+c)*a.
+// law of Simplify, is reached exactly when a multiplication, division or
+// remainder has a parenthesised sum or difference as an operand: a*(b+c),
+// (b-c)*a, (b+c)/a or a%(b-c), as the paper's distributive_rule() (CODEINE,
+// Table 7: (1-2)/3 and 1*(2+3) both cover it). It multiplies out products.
 //
 // Arithmetic is on int64 and wraps around on overflow, so that the
 // distributive law holds exactly; division and remainder by zero are errors.
@@ -330,6 +332,14 @@ func (s *simplifier) simplify(e Expr) Expr {
 		}
 		return &Unary{Op: e.Op, X: x}
 	case *Binary:
+		if e.Op == '*' || e.Op == '/' || e.Op == '%' {
+			if sum := parenSum(e.Y); sum != nil {
+				return s.distribute(e.Op, e.X, sum, false)
+			}
+			if sum := parenSum(e.X); sum != nil {
+				return s.distribute(e.Op, e.Y, sum, true)
+			}
+		}
 		return s.binary(e.Op, s.simplify(e.X), s.simplify(e.Y))
 	}
 	return e
@@ -413,40 +423,43 @@ func safe(e Expr) bool {
 	return true
 }
 
-// product returns x*y, distributed if a factor is a parenthesised sum.
+// product returns the product x*y of simplified factors, parenthesising
+// them where the grammar needs it.
 func (s *simplifier) product(x, y Expr) Expr {
-	if sum := parenSum(y); sum != nil && pure(x) && pure(y) {
-		if grow := size(x) + 2; grow <= s.budget {
-			s.budget -= grow
-			return s.distribute(x, sum, false)
-		}
-	}
-	if sum := parenSum(x); sum != nil && pure(x) && pure(y) {
-		if grow := size(y) + 2; grow <= s.budget {
-			s.budget -= grow
-			return s.distribute(y, sum, true)
-		}
-	}
 	return &Binary{Op: '*', X: operand(x, false), Y: operand(y, true)}
 }
 
-// distribute is the distributive law: it multiplies factor into both terms
-// of sum, from the left (factor*(b+c)) or, if right is set, from the right
-// ((b+c)*factor). The result is parenthesised so that it can stand wherever
-// the product stood.
-func (s *simplifier) distribute(factor Expr, sum *Binary, right bool) Expr {
+// distribute is the distributive law. It is called for every operation of
+// a multiplicative operator op written with a parenthesised sum or
+// difference as an operand: factor op (b+c) or, if right is set,
+// (b+c) op factor, where sum is b+c as written. The law holds exactly for
+// products only (int64 arithmetic wraps around; integer division does not
+// distribute: (1+1)/2 is 1, 1/2+1/2 is 0), so a quotient or remainder is
+// only simplified. A product is multiplied out, factor into both terms, and
+// the result simplified and parenthesised so that it can stand wherever the
+// product stood, unless the product has side effects (++ or --), which
+// multiplying out would repeat, or the expression would grow too much;
+// then the product is only simplified.
+func (s *simplifier) distribute(op byte, factor Expr, sum *Binary, right bool) Expr {
+	grow := size(factor) + 2
+	if op != '*' || !pure(factor) || !pure(sum) || grow > s.budget {
+		f, p := s.simplify(factor), s.simplify(&Paren{X: sum})
+		if right {
+			return s.binary(op, p, f)
+		}
+		return s.binary(op, f, p)
+	}
+	s.budget -= grow
 	mul := func(term Expr) Expr {
 		if b, ok := term.(*Binary); ok && (b.Op == '+' || b.Op == '-') {
-			term = &Paren{X: b} // a+b+c is (a+b)+c: distribute into a+b as well
+			return s.distribute(op, factor, b, right) // a+b+c is (a+b)+c: distribute into a+b as well
 		}
 		if right {
-			return s.binary('*', term, factor)
+			return s.simplify(&Binary{Op: '*', X: term, Y: factor})
 		}
-		return s.binary('*', factor, term)
+		return s.simplify(&Binary{Op: '*', X: factor, Y: term})
 	}
 	switch e := s.binary(sum.Op, mul(sum.X), mul(sum.Y)).(type) {
-	case *Num, *Var:
-		return e
 	case *Binary:
 		return &Paren{X: e}
 	default:

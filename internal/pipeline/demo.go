@@ -14,8 +14,8 @@ import (
 )
 
 // DemoFunc is the function of the calc example the demo aims at: the
-// distributive law of its simplifier, which only products with a
-// parenthesised sum as a factor reach.
+// distributive law of its simplifier, which only multiplications, divisions
+// and remainders with a parenthesised sum as an operand reach.
 const DemoFunc = CalcModule + ".(*simplifier).distribute"
 
 // DemoOptions configure RunDemo.

@@ -138,12 +138,14 @@ func TestLearnDistributive(t *testing.T) {
 }
 
 // TestSeedsReachDistributive generates seeds for the distributive law,
-// writes those that reached it into a corpus directory and measures the
-// written entries again, as go test would run them.
+// checks that at least 90% of the generated inputs really reach it (the
+// CODEINE example's goal), writes those that reached it into a corpus
+// directory and measures the written entries again, as go test would run
+// them.
 func TestSeedsReachDistributive(t *testing.T) {
 	s, l := calcFixture(t)
 	ctx := context.Background()
-	seeds, err := s.Seeds(ctx, l.Model, DemoFunc, SeedOptions{N: 3, Seed: 1})
+	seeds, err := s.Seeds(ctx, l.Model, DemoFunc, SeedOptions{N: 40, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,9 +158,10 @@ func TestSeedsReachDistributive(t *testing.T) {
 			t.Errorf("seed %q satisfies no rule of %s", sd.Text, DemoFunc)
 		}
 	}
-	if reached == 0 {
-		t.Fatalf("none of %d seeds reached %s", len(seeds), DemoFunc)
+	if reached < 40 || 10*reached < 9*len(seeds) {
+		t.Fatalf("%d of %d generated inputs reached %s, want 40 and at least 90%%", reached, len(seeds), DemoFunc)
 	}
+	t.Logf("%d of %d generated inputs reached %s", reached, len(seeds), DemoFunc)
 	dir := filepath.Join(t.TempDir(), "FuzzCalc")
 	if err := WriteSeeds(dir, seeds); err != nil {
 		t.Fatal(err)
