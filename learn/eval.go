@@ -101,18 +101,37 @@ func (m *Model) Evaluate(test []Sample) (*Report, error) {
 			rep.Funcs[f].add(m.classify(fn, s.Paths).Covered, actual[f])
 		}
 	}
+	rep.total()
+	return rep, nil
+}
+
+// Subset returns the report of the functions for which keep returns true,
+// with the micro-averages and means over those alone.
+func (r *Report) Subset(keep func(name string) bool) *Report {
+	out := &Report{}
+	for _, fr := range r.Funcs {
+		if keep(fr.Func) {
+			out.Funcs = append(out.Funcs, fr)
+		}
+	}
+	out.total()
+	return out
+}
+
+// total sets the micro-averages and means from Funcs.
+func (r *Report) total() {
+	r.Micro = Confusion{}
 	var acc, prec, rec mean
-	for _, fr := range rep.Funcs {
-		rep.Micro.TP += fr.TP
-		rep.Micro.FP += fr.FP
-		rep.Micro.TN += fr.TN
-		rep.Micro.FN += fr.FN
+	for _, fr := range r.Funcs {
+		r.Micro.TP += fr.TP
+		r.Micro.FP += fr.FP
+		r.Micro.TN += fr.TN
+		r.Micro.FN += fr.FN
 		acc.add(fr.Accuracy())
 		prec.add(fr.Precision())
 		rec.add(fr.Recall())
 	}
-	rep.MeanAccuracy, rep.MeanPrecision, rep.MeanRecall = acc.value(), prec.value(), rec.value()
-	return rep, nil
+	r.MeanAccuracy, r.MeanPrecision, r.MeanRecall = acc.value(), prec.value(), rec.value()
 }
 
 // mean averages the values that are not NaN.

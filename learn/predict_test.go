@@ -76,3 +76,32 @@ func TestEvaluateAverages(t *testing.T) {
 	}
 	_ = pt
 }
+
+func TestReportSubset(t *testing.T) {
+	rep := &Report{Funcs: []FuncReport{
+		{Func: "a", Confusion: Confusion{TP: 8, FP: 2, TN: 90}},
+		{Func: "b", Confusion: Confusion{TP: 1, FP: 50, TN: 49}},
+		{Func: "c", Confusion: Confusion{TN: 99, FN: 1}},
+	}}
+	rep.total()
+	if rep.Micro != (Confusion{TP: 9, FP: 52, TN: 238, FN: 1}) {
+		t.Errorf("micro of all: %+v", rep.Micro)
+	}
+	sub := rep.Subset(func(name string) bool { return name != "b" })
+	if len(sub.Funcs) != 2 || sub.Funcs[0].Func != "a" || sub.Funcs[1].Func != "c" {
+		t.Fatalf("subset funcs: %+v", sub.Funcs)
+	}
+	if sub.Micro != (Confusion{TP: 8, FP: 2, TN: 189, FN: 1}) {
+		t.Errorf("micro of the subset: %+v", sub.Micro)
+	}
+	// c has no precision (nothing predicted covered): the mean is a's alone.
+	if sub.MeanPrecision != 0.8 || sub.MeanRecall != 0.5 || sub.MeanAccuracy != (0.98+0.99)/2 {
+		t.Errorf("means of the subset: %v %v %v", sub.MeanAccuracy, sub.MeanPrecision, sub.MeanRecall)
+	}
+	if len(rep.Funcs) != 3 || rep.Micro.TP != 9 {
+		t.Error("Subset changed the report")
+	}
+	if none := rep.Subset(func(string) bool { return false }); len(none.Funcs) != 0 || !math.IsNaN(none.MeanAccuracy) || none.Micro.Total() != 0 {
+		t.Errorf("empty subset: %+v", none)
+	}
+}

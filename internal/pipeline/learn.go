@@ -71,8 +71,10 @@ const (
 // LearnOptions configure Session.Learn. The zero value asks for the defaults.
 type LearnOptions struct {
 	// N is the number of random training inputs, and of random test inputs
-	// (default DefaultN).
+	// unless Test says otherwise (default DefaultN).
 	N int
+	// Test, if positive, is the number of random test inputs.
+	Test int
 	// K is the length of the longest paths used as features (default
 	// learn.DefaultK).
 	K int
@@ -166,6 +168,9 @@ func (o LearnOptions) withDefaults(maxDepth int) (LearnOptions, error) {
 	if o.N == 0 {
 		o.N = DefaultN
 	}
+	if o.Test == 0 {
+		o.Test = o.N
+	}
 	if o.K == 0 {
 		o.K = learn.DefaultK
 	}
@@ -187,6 +192,8 @@ func (o LearnOptions) withDefaults(maxDepth int) (LearnOptions, error) {
 	switch {
 	case o.N < 0:
 		return o, fmt.Errorf("the number of random inputs %d is negative", o.N)
+	case o.Test < 0:
+		return o, fmt.Errorf("the number of test inputs %d is negative", o.Test)
 	case o.K < 1 || o.K > 8:
 		return o, fmt.Errorf("k = %d is outside 1..8", o.K)
 	case o.Depth < 0:
@@ -206,8 +213,8 @@ func testSeed(seed uint64) uint64 { return seed ^ 0x7e57_5eed_7e57_5eed }
 
 // Learn learns which input features reach which functions of the measured
 // packages. The training set holds the harness's seeds, the entries of its
-// testdata/fuzz directory and N random inputs of its grammar; the test set N
-// other random inputs. Learn measures the functions each input covers, turns
+// testdata/fuzz directory and N random inputs of its grammar; the test set
+// Test (default N) other random inputs. Learn measures the functions each input covers, turns
 // every input into its l-paths (l <= K) by parsing its text, learns one
 // decision tree per function, refines the trees of rarely covered functions
 // with inputs generated from their rules (see LearnOptions.Refine) and
@@ -248,13 +255,13 @@ func (s *Session) Learn(ctx context.Context, opts LearnOptions) (*Learned, error
 		}
 		add(SourceCorpus, entries...)
 	}
-	prog.Step(fmt.Sprintf("generating %d training and %d test inputs", opts.N, opts.N), 2*opts.N)
+	prog.Step(fmt.Sprintf("generating %d training and %d test inputs", opts.N, opts.Test), opts.N+opts.Test)
 	train, err := s.randomInputs(ctx, "random", opts.Seed, opts.N, opts.Depth)
 	if err != nil {
 		return nil, err
 	}
 	add(SourceRandom, train...)
-	test, err := s.randomInputs(ctx, "test", testSeed(opts.Seed), opts.N, opts.Depth)
+	test, err := s.randomInputs(ctx, "test", testSeed(opts.Seed), opts.Test, opts.Depth)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,317 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/learn"
+)
+
+// DefaultEvalTargets is the default of EvalOptions.Targets.
+const DefaultEvalTargets = 10
+
+// EvalOptions configure Session.EvalLearn. The zero value asks for the
+// defaults.
+type EvalOptions struct {
+	// Learn configures the learning, as for Session.Learn: the training and
+	// test inputs, k, the seed and the trees (whose depth CODEINE bounds
+	// by 5, the default).
+	Learn LearnOptions
+	// Targets is the number of inputs generated for each function from its
+	// rules, and of grammar-random inputs it is compared with (default
+	// DefaultEvalTargets).
+	Targets int
+	// MaxStates bounds each search of the targeted generation (default
+	// learn.DefaultMaxStates).
+	MaxStates int
+	// KeepUnstable evaluates the functions whose coverage depends on what
+	// ran before in the process too (see LearnEval.Unstable).
+	KeepUnstable bool
+}
+
+// A FuncGeneration is the outcome of targeted and random generation for one
+// function: CODEINE's coverage fractions (Table 9 of the paper).
+type FuncGeneration struct {
+	// Func is the function's name and Rules the number of its rules.
+	Func  string
+	Rules int
+	// Pos is the number of training inputs that covered the function.
+	Pos int
+	// Targeted counts the inputs generated from the function's rules and
+	// TargetedReached those that covered it; Random and RandomReached the
+	// same for as many grammar-random inputs (Targets of them if no
+	// targeted input could be generated).
+	Targeted, TargetedReached int
+	Random, RandomReached     int
+	// Error says why fewer inputs than asked for were generated, if no
+	// input was (the function has no rule, or none could be satisfied).
+	Error string
+}
+
+// TargetedFraction returns the share of the targeted inputs that reached
+// the function (CODEINE's relative coverage fraction); 0 if there were none.
+func (g FuncGeneration) TargetedFraction() float64 { return fraction(g.TargetedReached, g.Targeted) }
+
+// RandomFraction returns the share of the random inputs that reached the
+// function; 0 if there were none.
+func (g FuncGeneration) RandomFraction() float64 { return fraction(g.RandomReached, g.Random) }
+
+func fraction(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// A LearnEval is the evaluation of learning on one fuzz test, after CODEINE's
+// section 5.4: how well the model predicts the coverage of an independent
+// test set (Table 10 of the paper), and how often inputs generated from its
+// rules reach their function compared with grammar-random inputs (Table 9).
+type LearnEval struct {
+	// Learned is the model with its training and test inputs.
+	Learned *Learned
+	// Unstable holds the learned functions whose coverage depends on the
+	// process's history rather than on the input: an input covered one of
+	// them in one run and not in another, with other inputs before it (for
+	// example a function behind a cache, a sync.Once or a sync.Pool). No
+	// model of the input can predict them; they are left out of Eval and
+	// Gen unless EvalOptions.KeepUnstable is set.
+	Unstable []string
+	// Eval is the evaluation on the test inputs, of the evaluated functions.
+	Eval *learn.Report
+	// Gen holds the targeted generation of every evaluated function, in
+	// the order of Eval.Funcs.
+	Gen []FuncGeneration
+	// Timings are the times of the steps: Learned.Timings, then the
+	// stability check and the generation (Generate) and measurement
+	// (Measure) of the targeted and random inputs.
+	Recheck, Generate, Measure time.Duration
+}
+
+// Relative returns the medians, over the evaluated functions, of the share of
+// targeted and of random inputs that reached their function: CODEINE's
+// relative coverage fractions. Both are NaN without functions.
+func (e *LearnEval) Relative() (targeted, random float64) {
+	var t, r []float64
+	for _, g := range e.Gen {
+		t = append(t, g.TargetedFraction())
+		r = append(r, g.RandomFraction())
+	}
+	return median(t), median(r)
+}
+
+// Absolute returns the shares of the evaluated functions reached by at least
+// one of their targeted inputs, and by at least one of their random inputs:
+// CODEINE's absolute coverage fractions. Both are NaN without functions.
+func (e *LearnEval) Absolute() (targeted, random float64) {
+	if len(e.Gen) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	var t, r int
+	for _, g := range e.Gen {
+		if g.TargetedReached > 0 {
+			t++
+		}
+		if g.RandomReached > 0 {
+			r++
+		}
+	}
+	return fraction(t, len(e.Gen)), fraction(r, len(e.Gen))
+}
+
+// median returns the median of xs, or NaN if there are none.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if n := len(s); n%2 == 1 {
+		return s[n/2]
+	} else {
+		return (s[n/2-1] + s[n/2]) / 2
+	}
+}
+
+// EvalLearn evaluates learning on the session's fuzz test as CODEINE's
+// evaluation does (section 5.4 of the paper). It learns a model (Learn),
+// then measures the training and test inputs a second time, in the reverse
+// order, to find the functions whose coverage does not depend on the input
+// alone (LearnEval.Unstable). For every other learned function it
+// evaluates the predictions on the test inputs and generates Targets inputs
+// from the function's rules (learn.Model.Generate); it measures them and as
+// many new grammar-random inputs, drawn like the training inputs, and counts
+// those that reach the function.
+func (s *Session) EvalLearn(ctx context.Context, opts EvalOptions) (*LearnEval, error) {
+	if opts.Targets == 0 {
+		opts.Targets = DefaultEvalTargets
+	}
+	if opts.Targets < 0 || opts.MaxStates < 0 {
+		return nil, fmt.Errorf("negative evaluation settings (%d targets, %d states)", opts.Targets, opts.MaxStates)
+	}
+	l, err := s.Learn(ctx, opts.Learn)
+	if err != nil {
+		return nil, err
+	}
+	ev := &LearnEval{Learned: l}
+
+	start := time.Now()
+	unstable, err := s.unstable(ctx, slices.Concat(l.Train, l.Test))
+	if err != nil {
+		return nil, err
+	}
+	ev.Recheck = time.Since(start)
+	var funcs []*learn.Func
+	for _, fn := range l.Model.Funcs {
+		if unstable[fn.Name] {
+			ev.Unstable = append(ev.Unstable, fn.Name)
+			if !opts.KeepUnstable {
+				continue
+			}
+		}
+		funcs = append(funcs, fn)
+	}
+	keep := map[string]bool{}
+	for _, fn := range funcs {
+		keep[fn.Name] = true
+	}
+	ev.Eval = l.Eval.Subset(func(name string) bool { return keep[name] })
+
+	// Targeted inputs, Targets per function.
+	start = time.Now()
+	prog := s.progress()
+	prog.Step(fmt.Sprintf("generating %d inputs for each of %d functions from their rules", opts.Targets, len(funcs)), len(funcs))
+	var targeted []measure.Input
+	owner := map[int]int{} // index into targeted -> index into ev.Gen
+	for i, fn := range funcs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		g := FuncGeneration{Func: fn.Name, Rules: len(fn.Rules), Pos: fn.Pos}
+		gopts := s.targetOptions(l.Options.Seed + uint64(i)*0x9e37_79b9)
+		gopts.MaxStates = opts.MaxStates
+		trees, err := l.Model.Generate(fn.Name, opts.Targets, gopts)
+		if err != nil {
+			if !errors.Is(err, learn.ErrUnsatisfiable) {
+				return nil, err
+			}
+			g.Error = err.Error()
+		}
+		for _, t := range trees {
+			data, err := s.Codec.Encode(t)
+			if err != nil {
+				continue // outside the harness's bounds
+			}
+			if data == nil {
+				data = []byte{}
+			}
+			owner[len(targeted)] = i
+			targeted = append(targeted, measure.Input{ID: fmt.Sprintf("targeted:%s#%d", fn.Name, g.Targeted+1), Data: data})
+			g.Targeted++
+		}
+		g.Random = g.Targeted
+		if g.Random == 0 {
+			g.Random = opts.Targets
+		}
+		ev.Gen = append(ev.Gen, g)
+		prog.Advance(1)
+	}
+	total := 0
+	for _, g := range ev.Gen {
+		total += g.Random
+	}
+	prog.Step(fmt.Sprintf("generating %d grammar-random inputs", total), total)
+	random, err := s.randomInputs(ctx, "random-eval", evalSeed(l.Options.Seed), total, l.Options.Depth)
+	if err != nil {
+		return nil, err
+	}
+	ev.Generate = time.Since(start)
+
+	start = time.Now()
+	prog.Step(fmt.Sprintf("measuring %d targeted and %d random inputs", len(targeted), len(random)), len(targeted)+len(random))
+	results, err := s.Measure(ctx, slices.Concat(targeted, random))
+	if err != nil {
+		return nil, err
+	}
+	ev.Measure = time.Since(start)
+	for k, r := range results[:len(targeted)] {
+		g := &ev.Gen[owner[k]]
+		if r.Funcs != nil && r.Funcs.HasName(g.Func) {
+			g.TargetedReached++
+		}
+	}
+	next := len(targeted)
+	for i := range ev.Gen {
+		g := &ev.Gen[i]
+		for _, r := range results[next : next+g.Random] {
+			if r.Funcs != nil && r.Funcs.HasName(g.Func) {
+				g.RandomReached++
+			}
+		}
+		next += g.Random
+	}
+	return ev, nil
+}
+
+// evalSeed derives the seed of the random inputs of EvalLearn from the
+// training seed, apart from the training and test seeds.
+func evalSeed(seed uint64) uint64 { return seed ^ 0x0e7a_1ea2_0e7a_1ea2 }
+
+// unstable measures the observations again, in the reverse order, and
+// returns the functions that some usable observation covered in one run and
+// not in the other.
+func (s *Session) unstable(ctx context.Context, obs []Observation) (map[string]bool, error) {
+	var inputs []measure.Input
+	var index []int
+	for i := len(obs) - 1; i >= 0; i-- {
+		if o := obs[i]; o.Paths != nil && o.Data != nil {
+			inputs = append(inputs, measure.Input{ID: o.ID, Data: o.Data})
+			index = append(index, i)
+		}
+	}
+	s.progress().Step(fmt.Sprintf("measuring %d inputs again in the reverse order", len(inputs)), len(inputs))
+	results, err := s.Measure(ctx, inputs)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]bool{}
+	for k, r := range results {
+		o := obs[index[k]]
+		if !usable(r.Status) {
+			continue
+		}
+		var again []string
+		if r.Funcs != nil {
+			again = r.Funcs.Names()
+		}
+		for _, name := range symmetricDifference(o.Funcs, again) {
+			out[name] = true
+		}
+	}
+	return out, nil
+}
+
+// symmetricDifference returns the names in exactly one of the sorted slices.
+func symmetricDifference(a, b []string) []string {
+	var out []string
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j == len(b) || i < len(a) && a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case i == len(a) || b[j] < a[i]:
+			out = append(out, b[j])
+			j++
+		default:
+			i++
+			j++
+		}
+	}
+	return out
+}

@@ -1,0 +1,112 @@
+package pipeline
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+)
+
+func TestEvalLearnCalc(t *testing.T) {
+	s, _ := calcFixture(t)
+	ev, err := s.EvalLearn(context.Background(), EvalOptions{
+		Learn:   LearnOptions{N: 300, Test: 150, Seed: 1},
+		Targets: 4,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(ev.Learned.Test); got != 150 {
+		t.Errorf("%d test inputs, want 150", got)
+	}
+	// calc keeps no state between inputs: every function is stable.
+	if len(ev.Unstable) != 0 {
+		t.Errorf("unstable functions in calc: %v", ev.Unstable)
+	}
+	if len(ev.Gen) != len(ev.Eval.Funcs) || len(ev.Gen) != len(ev.Learned.Model.Funcs) {
+		t.Fatalf("%d generations, %d evaluated, %d learned functions", len(ev.Gen), len(ev.Eval.Funcs), len(ev.Learned.Model.Funcs))
+	}
+	var dist *FuncGeneration
+	for i := range ev.Gen {
+		g := &ev.Gen[i]
+		if g.Func != ev.Eval.Funcs[i].Func {
+			t.Errorf("generation %d is of %s, the evaluation of %s", i, g.Func, ev.Eval.Funcs[i].Func)
+		}
+		if g.Targeted > 4 || g.TargetedReached > g.Targeted || g.RandomReached > g.Random ||
+			(g.Targeted > 0 && g.Random != g.Targeted) || (g.Targeted == 0 && (g.Random != 4 || g.Error == "")) {
+			t.Errorf("%s: %+v", g.Func, *g)
+		}
+		if g.Func == DemoFunc {
+			dist = g
+		}
+	}
+	if dist == nil {
+		t.Fatalf("%s was not evaluated", DemoFunc)
+	}
+	if dist.Targeted == 0 || dist.TargetedReached < dist.Targeted/2 {
+		t.Errorf("%s: %d of %d targeted inputs reached it", DemoFunc, dist.TargetedReached, dist.Targeted)
+		for _, r := range ev.Learned.Model.Func(DemoFunc).Rules {
+			t.Log(r.Format(ev.Learned.Model.Table))
+		}
+	}
+	rt, rr := ev.Relative()
+	at, ar := ev.Absolute()
+	for _, x := range []float64{rt, rr, at, ar, ev.Eval.Micro.Accuracy(), ev.Eval.Micro.Precision(), ev.Eval.Micro.Recall()} {
+		if !(x >= 0 && x <= 1) {
+			t.Errorf("a fraction out of [0, 1]: relative %v %v, absolute %v %v, micro %+v", rt, rr, at, ar, ev.Eval.Micro)
+		}
+	}
+	if rt <= rr {
+		t.Errorf("median relative fraction: targeted %v, random %v", rt, rr)
+	}
+
+	again, err := s.EvalLearn(context.Background(), EvalOptions{Learn: LearnOptions{N: 300, Test: 150, Seed: 1}, Targets: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(again.Gen, ev.Gen) {
+		t.Error("the same seed gave other generations")
+	}
+	if _, err := s.EvalLearn(context.Background(), EvalOptions{Targets: -1}); err == nil {
+		t.Error("negative targets: no error")
+	}
+}
+
+func TestLearnEvalFractions(t *testing.T) {
+	ev := &LearnEval{Gen: []FuncGeneration{
+		{Func: "a", Targeted: 10, TargetedReached: 10, Random: 10, RandomReached: 1},
+		{Func: "b", Targeted: 5, TargetedReached: 4, Random: 5, RandomReached: 0},
+		{Func: "c", Targeted: 0, Random: 10, RandomReached: 3, Error: "no rule"},
+		{Func: "d", Targeted: 10, TargetedReached: 0, Random: 10, RandomReached: 5},
+	}}
+	// Targeted fractions 1, 0.8, 0, 0; random 0.1, 0, 0.3, 0.5.
+	if rt, rr := ev.Relative(); rt != 0.4 || rr != 0.2 {
+		t.Errorf("Relative = %v, %v; want 0.4, 0.2", rt, rr)
+	}
+	if at, ar := ev.Absolute(); at != 0.5 || ar != 0.75 {
+		t.Errorf("Absolute = %v, %v; want 0.5, 0.75", at, ar)
+	}
+	var empty LearnEval
+	rt, rr := empty.Relative()
+	at, ar := empty.Absolute()
+	if !math.IsNaN(rt) || !math.IsNaN(rr) || !math.IsNaN(at) || !math.IsNaN(ar) {
+		t.Errorf("no functions: %v %v %v %v, want NaN", rt, rr, at, ar)
+	}
+	if m := median([]float64{3, 1, 2}); m != 2 {
+		t.Errorf("median of 3 values = %v", m)
+	}
+}
+
+func TestSymmetricDifference(t *testing.T) {
+	for _, c := range []struct{ a, b, want []string }{
+		{nil, nil, nil},
+		{[]string{"a", "c"}, []string{"a", "c"}, nil},
+		{[]string{"a", "b", "d"}, []string{"b", "c"}, []string{"a", "c", "d"}},
+		{nil, []string{"x"}, []string{"x"}},
+		{[]string{"x", "y"}, nil, []string{"x", "y"}},
+	} {
+		if got := symmetricDifference(c.a, c.b); !slices.Equal(got, c.want) {
+			t.Errorf("symmetricDifference(%q, %q) = %q, want %q", c.a, c.b, got, c.want)
+		}
+	}
+}
