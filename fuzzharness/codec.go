@@ -73,6 +73,8 @@ func newCodec(gr *grammar.Graph, b Bounds) (*Codec, error) {
 		return nil, fmt.Errorf("fuzzharness: MaxDepth is %d, more than the limit %d", b.MaxDepth, 1<<16)
 	case b.MaxRepeat > 1<<24:
 		return nil, fmt.Errorf("fuzzharness: MaxRepeat is %d, more than the limit %d", b.MaxRepeat, 1<<24)
+	case b.MaxEdits < 0 || b.MaxEdits > 255:
+		return nil, fmt.Errorf("fuzzharness: MaxEdits is %d, must be from 0 to 255", b.MaxEdits)
 	}
 	c := &Codec{graph: gr, bounds: b, w: b.MaxDepth + 1}
 	c.info = make([]nodeInfo, len(gr.Nodes))
@@ -238,14 +240,15 @@ func (in *nodeInfo) index(s string) int {
 }
 
 // Decode returns the input that data decodes to. Every byte string decodes to
-// a complete tree within the codec's bounds; bytes beyond the last decision
-// are ignored, and decisions beyond the end of data read zeros, which choose
-// the shortest completion.
+// a complete tree within the codec's bounds; decisions beyond the end of data
+// read zeros, which choose the shortest completion. Bytes beyond the last
+// decision are ignored unless Bounds.MaxEdits allows them to edit the text
+// (see Input.Edited).
 func (c *Codec) Decode(data []byte) Input {
 	d := decoder{c: c, data: data, committed: c.minSize(c.graph.Root, 0)}
 	t := d.node(c.graph.Root, 0)
 	s := d.finish()
-	return Input{s: s, b: d.out, st: &inputState{tree: t, used: d.pos}}
+	return c.edit(Input{s: s, b: d.out, st: &inputState{tree: t, used: d.pos}}, data)
 }
 
 // decodeText is Decode without building the tree: the input builds it from a
@@ -257,7 +260,22 @@ func (c *Codec) decodeText(data []byte) Input {
 	d.text(c.graph.Root, 0)
 	used := d.pos
 	st := &inputState{codec: c, raw: append([]byte(nil), data[:min(used, len(data))]...), used: used}
-	return Input{s: string(d.out), b: d.out, st: st}
+	return c.edit(Input{s: string(d.out), b: d.out, st: st}, data)
+}
+
+// edit applies the byte edits of data's tail (the bytes after those the
+// decisions read) to the input's text, if the bounds allow edits.
+func (c *Codec) edit(in Input, data []byte) Input {
+	if c.bounds.MaxEdits <= 0 || in.st.used >= len(data) {
+		return in
+	}
+	b, ok := applyEdits(append([]byte(nil), in.b...), data[in.st.used:], c.bounds.MaxEdits)
+	if !ok || string(b) == in.s {
+		return in
+	}
+	in.st.edited, in.st.orig = true, in.s
+	in.s, in.b = string(b), b
+	return in
 }
 
 // finish sets the values of the class leaves from the decoded text and

@@ -412,7 +412,7 @@ func TestByteClass(t *testing.T) {
 
 func TestBoundsHold(t *testing.T) {
 	gr := mustGraph(t, `<start> ::= "(" <start> ")" | <start> "+" <start> | "x" | [a-z]{2,} ;`)
-	for _, b := range []Bounds{{0, 10, 0}, {1, 5, 1}, {3, 30, 5}, {10, 100, 100}} {
+	for _, b := range []Bounds{{0, 10, 0, 0}, {1, 5, 1, 0}, {3, 30, 5, 0}, {10, 100, 100, 0}} {
 		c, err := NewCodec(gr, WithBounds(b))
 		if err != nil {
 			t.Fatalf("%+v: %v", b, err)
@@ -516,7 +516,7 @@ func FuzzDecode(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		for _, b := range []Bounds{{DefaultMaxDepth, DefaultMaxSize, DefaultMaxRepeat}, {5, 40, 2}} {
+		for _, b := range []Bounds{{DefaultMaxDepth, DefaultMaxSize, DefaultMaxRepeat, 0}, {5, 40, 2, 0}} {
 			c, err := NewCodec(gr, WithBounds(b))
 			if err != nil {
 				f.Fatal(err)

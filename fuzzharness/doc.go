@@ -74,6 +74,20 @@
 // tree within the bounds, whether generated, a k-path seed or parsed from an
 // example, encodes to bytes that decode to exactly that tree.
 //
+// # Byte edits
+//
+// Grammar-aware inputs never reach the code that handles syntax errors.
+// WithMaxEdits(m) lets the bytes after the last decision (the tail) edit
+// the decoded text: the tail's first byte, modulo m+1, is the number of
+// edits, and each edit reads four more bytes: its kind (the byte modulo 3:
+// insert, delete, replace), a big-endian 16-bit position p scaled to the
+// text (p*(n+1)>>16 for n bytes, so that the same bytes point to the same
+// relative place in a longer or shorter text) and the byte to insert or
+// write. The decisions keep their stable addresses, and the fuzzer's
+// mutations of the tail explore inputs one or two edits away from the
+// language. Input.Edited tells the target; Input.Tree is the tree before
+// the edits. Encoded trees have no tail, and a tail of zeros edits nothing.
+//
 // What bytes mean depends on the grammar (its rules, their order and the
 // start symbol) and on the bounds: corpus entries decode to the same inputs
 // only under the same grammar and bounds. Adding or reordering alternatives

@@ -387,7 +387,7 @@ func TestGrammarOut(t *testing.T) {
 	}
 	d := ds[0]
 	if d.Target != "FuzzHelper" || d.Start != "Expr" || !d.Validity || d.K != 0 || len(d.Examples) != 4 ||
-		d.Bounds != (Bounds{DefaultMaxDepth, DefaultMaxSize, DefaultMaxRepeat}) {
+		d.Bounds != (Bounds{MaxDepth: DefaultMaxDepth, MaxSize: DefaultMaxSize, MaxRepeat: DefaultMaxRepeat}) {
 		t.Errorf("description %+v", d)
 	}
 	c2, err := d.Codec()

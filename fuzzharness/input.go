@@ -23,6 +23,10 @@ type inputState struct {
 	used  int
 	codec *Codec // with raw: the tree is yet to be decoded
 	raw   []byte
+	// edited is set if byte edits changed the text; orig is then the
+	// tree's own text.
+	edited bool
+	orig   string
 }
 
 // String returns the input text.
@@ -36,6 +40,20 @@ func (in Input) Bytes() []byte { return in.b }
 // Len returns the length of the input text in bytes.
 func (in Input) Len() int { return len(in.s) }
 
+// Edited reports whether byte edits (Bounds.MaxEdits) changed the text, so
+// that it may lie outside the grammar's language; Tree then derives the text
+// before the edits, Original.
+func (in Input) Edited() bool { return in.st != nil && in.st.edited }
+
+// Original returns the text that the tree derives: String before byte
+// edits, or String itself if Edited is false.
+func (in Input) Original() string {
+	if in.Edited() {
+		return in.st.orig
+	}
+	return in.s
+}
+
 // Tree returns the derivation tree of the input. The harness builds it on
 // the first call, not while decoding, unless a validity predicate needs it;
 // every call returns the same tree. The tree must not be modified while the
@@ -47,7 +65,7 @@ func (in Input) Tree() *grammar.Tree {
 		return nil
 	}
 	if st.tree == nil && st.codec != nil {
-		st.tree = st.codec.Decode(st.raw).Tree()
+		st.tree = st.codec.Decode(st.raw).st.tree
 		st.codec, st.raw = nil, nil
 	}
 	return st.tree
@@ -72,6 +90,9 @@ const maxOutlineLines = 200
 func (in Input) Describe() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "input (%d bytes): %s\n", len(in.s), strconv.Quote(in.s))
+	if in.Edited() {
+		fmt.Fprintf(&b, "byte edits of (%d bytes): %s\n", len(in.st.orig), strconv.Quote(in.st.orig))
+	}
 	tree := in.Tree()
 	if tree == nil {
 		return b.String()

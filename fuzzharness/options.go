@@ -27,10 +27,18 @@ const (
 // MaxSize, and every quantifier of it repeats its element at most MaxRepeat
 // times beyond the quantifier's minimum. Decoding always yields a tree within
 // the bounds; encoding accepts exactly the complete trees within them.
+//
+// MaxEdits is not a bound on trees: it allows the bytes after a tree's
+// decisions to make up to MaxEdits byte edits (insert, delete, replace) of
+// its text, so that the fuzzer also explores inputs just outside the
+// language, where a parser's syntax errors are handled (see Input.Edited
+// and the package documentation). The default 0 allows none: every input is
+// in the language.
 type Bounds struct {
 	MaxDepth  int `json:"max_depth"`
 	MaxSize   int `json:"max_size"`
 	MaxRepeat int `json:"max_repeat"`
+	MaxEdits  int `json:"max_edits,omitempty"`
 }
 
 // An Option configures a Harness, a Codec or Seeds. Options that concern
@@ -93,7 +101,15 @@ func WithMaxSize(n int) Option {
 // example inputs repeat more often, for example long strings.
 func WithMaxRepeat(n int) Option { return func(c *config) { c.bounds.MaxRepeat = n } }
 
-// WithBounds sets all three bounds at once.
+// WithMaxEdits sets Bounds.MaxEdits, the most byte edits that the bytes after
+// a tree's decisions make to its text (default 0: none). A small number,
+// such as 2, lets the fuzzer reach a parser's syntax-error handling while
+// most inputs stay in the language: a random tail edits nothing with
+// probability 1/(n+1). The target sees edited inputs like others; it can
+// tell them by Input.Edited.
+func WithMaxEdits(n int) Option { return func(c *config) { c.bounds.MaxEdits = n } }
+
+// WithBounds sets all the bounds at once.
 func WithBounds(b Bounds) Option {
 	return func(c *config) { c.bounds, c.depthSet, c.sizeSet = b, true, true }
 }

@@ -41,6 +41,7 @@ type corpusFlags struct {
 	maxDepth  *int
 	maxSize   *int
 	maxRepeat *int
+	maxEdits  *int
 }
 
 func newCorpusFlags(fs *flag.FlagSet) *corpusFlags {
@@ -51,6 +52,7 @@ func newCorpusFlags(fs *flag.FlagSet) *corpusFlags {
 		maxDepth:  fs.Int("max-depth", fuzzharness.DefaultMaxDepth, "the harness's MaxDepth (default: the fuzz test's, or the harness default for the grammar)"),
 		maxSize:   fs.Int("max-size", fuzzharness.DefaultMaxSize, "the harness's MaxSize (default: the fuzz test's, or the harness default for the grammar)"),
 		maxRepeat: fs.Int("max-repeat", fuzzharness.DefaultMaxRepeat, "the harness's MaxRepeat (default: the fuzz test's, or the harness default)"),
+		maxEdits:  fs.Int("max-edits", 0, "the harness's MaxEdits (default: the fuzz test's, or none)"),
 	}
 }
 
@@ -94,6 +96,9 @@ func (cf *corpusFlags) codec(dir string) (*fuzzharness.Codec, error) {
 	}
 	if set["max-repeat"] {
 		opts = append(opts, fuzzharness.WithMaxRepeat(*cf.maxRepeat))
+	}
+	if set["max-edits"] {
+		opts = append(opts, fuzzharness.WithMaxEdits(*cf.maxEdits))
 	}
 	return fuzzharness.NewCodec(gr, opts...)
 }
@@ -224,6 +229,9 @@ func runCorpusShow(e *env, args []string) error {
 		in := codec.Decode(data)
 		fmt.Fprintf(w, "data:   %d bytes, %d read by the decoder\n", len(data), min(in.Used(), len(data)))
 		fmt.Fprintf(w, "input:  %d bytes %s\n", in.Len(), strconv.Quote(in.String()))
+		if in.Edited() {
+			fmt.Fprintf(w, "edits:  of %d bytes %s (the tree's text)\n", len(in.Original()), strconv.Quote(in.Original()))
+		}
 		fmt.Fprintf(w, "raw:\n%s", in.String())
 		if !strings.HasSuffix(in.String(), "\n") {
 			fmt.Fprintln(w)

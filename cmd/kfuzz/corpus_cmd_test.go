@@ -86,3 +86,44 @@ func TestCorpusErrors(t *testing.T) {
 		t.Errorf("ls without a directory: code %d, stderr %q", code, errOut)
 	}
 }
+
+// TestCorpusShowEdits shows an entry whose bytes after the decisions make a
+// byte edit (fuzzharness.WithMaxEdits): the input and the tree's text.
+func TestCorpusShowEdits(t *testing.T) {
+	entries, err := corpus.ReadDir(calcCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var data []byte
+	for _, e := range entries {
+		if e.Name == "265416b1ffdb2b2f" {
+			data = e.Values[0].([]byte)
+		}
+	}
+	if len(data) != 26 {
+		t.Fatalf("entry 265416b1ffdb2b2f not found or not 26 bytes: %q", data)
+	}
+	dir := filepath.Join(t.TempDir(), "FuzzCalc")
+	// One edit: replace the first byte with "-".
+	name, _, err := corpus.Add(dir, append(data, 1, 2, 0, 0, '-'))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := kfuzz(t, "corpus", "show", "-grammar", "expr", "-max-edits", "2", filepath.Join(dir, name))
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		`input:  11 bytes "-x+1)*(y-2)"`,
+		`edits:  of 11 bytes "(x+1)*(y-2)" (the tree's text)`,
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the output lacks %q:\n%s", want, out)
+		}
+	}
+	// Without -max-edits the same bytes decode to the tree's text.
+	out, _, _ = kfuzz(t, "corpus", "show", "-grammar", "expr", filepath.Join(dir, name))
+	if !strings.Contains(out, `input:  11 bytes "(x+1)*(y-2)"`) || strings.Contains(out, "edits:") {
+		t.Errorf("without -max-edits:\n%s", out)
+	}
+}

@@ -50,10 +50,15 @@ var harnessOptions = []fuzzharness.Option{
 	),
 }
 
-// FuzzJSON checks encoding/json with documents of the JSON grammar only.
+// FuzzJSON checks encoding/json with documents of the JSON grammar, and
+// with documents up to two byte edits away from them (fuzzharness
+// WithMaxEdits), so that the fuzzer reaches the scanner's syntax errors too.
+// Every unedited document must be valid.
 func FuzzJSON(f *testing.F) {
-	fuzzharness.New(f, jsonGrammar, harnessOptions...).Fuzz(func(t *testing.T, in fuzzharness.Input) {
-		if err := jsoncheck.RoundTrip(in.Bytes()); err != nil {
+	opts := append([]fuzzharness.Option{fuzzharness.WithMaxEdits(2)}, harnessOptions...)
+	fuzzharness.New(f, jsonGrammar, opts...).Fuzz(func(t *testing.T, in fuzzharness.Input) {
+		err := jsoncheck.RoundTrip(in.Bytes())
+		if err != nil && !(in.Edited() && errors.Is(err, jsoncheck.ErrInvalid)) {
 			t.Fatalf("RoundTrip(%q): %v", in, err)
 		}
 	})
