@@ -23,7 +23,7 @@ func init() {
 	register(&command{
 		name: "eval learn",
 		usage: "[-subjects json,url,csv,goexpr,gojson,gjson] [-n 1000] [-test 1000] [-k 4] [-depth 5] [-targets N]\n" +
-			"\t\t[-seed S] [-refine R] [-keep-unstable] [-json] [-v]",
+			"\t\t[-seed S] [-refine R] [-noseeds] [-nobalance] [-keep-unstable] [-json] [-v]",
 		short: "reproduce CODEINE's Tables 9 and 10 (prediction and targeted generation) on the real subjects",
 		run:   runEvalLearn,
 	})
@@ -139,6 +139,7 @@ func runEvalLearn(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "random seed")
 	refine := fs.Int("refine", pipeline.DefaultRefine, "refinement `rounds` of kfuzz learn (0 for none: the paper's protocol)")
 	noSeeds := fs.Bool("noseeds", false, "train on the random inputs alone, without the harness's seeds and corpus")
+	noBalance := fs.Bool("nobalance", false, "train every tree on all inputs, without CODEINE's class balancing")
 	keepUnstable := fs.Bool("keep-unstable", false, "also evaluate functions whose coverage depends on the process's history")
 	asJSON := fs.Bool("json", false, "print JSON instead of tables")
 	verbose := fs.Bool("v", false, "report each step on stderr even when it is not a terminal")
@@ -188,7 +189,7 @@ func runEvalLearn(e *env, args []string) error {
 		Learn: pipeline.LearnOptions{
 			N: *n, Test: *test, K: *k, Seed: *seed, Refine: refineRounds,
 			NoSeeds: *noSeeds, NoCorpus: *noSeeds,
-			Tree: learn.Config{MaxDepth: *depth},
+			Tree: learn.Config{MaxDepth: *depth, NoBalance: *noBalance},
 		},
 		Targets:      *targets,
 		KeepUnstable: *keepUnstable,
