@@ -23,7 +23,7 @@ func init() {
 	register(&command{
 		name: "eval learn",
 		usage: "[-subjects json,url,csv,goexpr,gojson,gjson] [-n 1000] [-test 1000] [-k 4] [-depth 5] [-targets N]\n" +
-			"\t\t[-seed S] [-refine R] [-noseeds] [-nobalance] [-keep-unstable] [-json] [-v]",
+			"\t\t[-seed S] [-refine R] [-noseeds] [-nobalance] [-all] [-json] [-v]",
 		short: "reproduce CODEINE's Tables 9 and 10 (prediction and targeted generation) on the real subjects",
 		run:   runEvalLearn,
 	})
@@ -44,9 +44,11 @@ eval learn learns a model as kfuzz learn does from N random training inputs
   it (median over the functions), the absolute one the share of functions
   reached by at least one of their inputs.
 
-Functions whose coverage depends on what ran before in the process (caches,
-sync.Once, sync.Pool) are found by measuring the inputs a second time in the
-reverse order, and left out unless -keep-unstable. Run it inside the kfuzz
+The functions evaluated are those CODEINE calls trainable: covered by some
+but not all of the random training inputs. Also left out (unless -all) are
+functions whose coverage depends on what ran before in the process (caches,
+sync.Once, sync.Pool), found by measuring the inputs a second time in the
+reverse order. Run it inside the kfuzz
 module; the third-party subjects build in their nested module
 examples/thirdparty.`
 
@@ -75,21 +77,24 @@ const (
 
 // learnEvalRow is the evaluation of one subject, as -json prints it.
 type learnEvalRow struct {
-	Subject    string   `json:"subject"`
-	Target     string   `json:"target"`
-	Cover      []string `json:"cover"`
-	Functions  int      `json:"functions"`
-	Train      int      `json:"train"`
-	Test       int      `json:"test"`
-	Learned    int      `json:"learned"`
-	Unstable   []string `json:"unstable"`
-	Evaluated  int      `json:"evaluated"`
-	Accuracy   float64  `json:"accuracy"`
-	Precision  float64  `json:"precision"`
-	Recall     float64  `json:"recall"`
-	MeanAcc    float64  `json:"meanAccuracy"`
-	MeanPrec   float64  `json:"meanPrecision"`
-	MeanRecall float64  `json:"meanRecall"`
+	Subject   string   `json:"subject"`
+	Target    string   `json:"target"`
+	Cover     []string `json:"cover"`
+	Functions int      `json:"functions"`
+	Train     int      `json:"train"`
+	Test      int      `json:"test"`
+	Learned   int      `json:"learned"`
+	Unstable  []string `json:"unstable"`
+	// Untrainable holds the functions only seeds, corpus entries or
+	// refinement inputs told apart (see pipeline.LearnEval).
+	Untrainable []string `json:"untrainable"`
+	Evaluated   int      `json:"evaluated"`
+	Accuracy    float64  `json:"accuracy"`
+	Precision   float64  `json:"precision"`
+	Recall      float64  `json:"recall"`
+	MeanAcc     float64  `json:"meanAccuracy"`
+	MeanPrec    float64  `json:"meanPrecision"`
+	MeanRecall  float64  `json:"meanRecall"`
 	// RelTargeted and RelRandom are the median relative coverage
 	// fractions; AbsTargeted and AbsRandom the absolute ones.
 	RelTargeted float64 `json:"relativeTargeted"`
@@ -140,7 +145,7 @@ func runEvalLearn(e *env, args []string) error {
 	refine := fs.Int("refine", pipeline.DefaultRefine, "refinement `rounds` of kfuzz learn (0 for none: the paper's protocol)")
 	noSeeds := fs.Bool("noseeds", false, "train on the random inputs alone, without the harness's seeds and corpus")
 	noBalance := fs.Bool("nobalance", false, "train every tree on all inputs, without CODEINE's class balancing")
-	keepUnstable := fs.Bool("keep-unstable", false, "also evaluate functions whose coverage depends on the process's history")
+	all := fs.Bool("all", false, "evaluate every learned function, also those whose coverage depends on the process's history\nand those the random training inputs cover always or never")
 	asJSON := fs.Bool("json", false, "print JSON instead of tables")
 	verbose := fs.Bool("v", false, "report each step on stderr even when it is not a terminal")
 	if pos, err := parseFlags(fs, args); err != nil {
@@ -191,8 +196,8 @@ func runEvalLearn(e *env, args []string) error {
 			NoSeeds: *noSeeds, NoCorpus: *noSeeds,
 			Tree: learn.Config{MaxDepth: *depth, NoBalance: *noBalance},
 		},
-		Targets:      *targets,
-		KeepUnstable: *keepUnstable,
+		Targets: *targets,
+		All:     *all,
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -247,6 +252,10 @@ func evalLearnSubject(ctx context.Context, e *env, root string, sub learnSubject
 	if row.Unstable == nil {
 		row.Unstable = []string{}
 	}
+	row.Untrainable = ev.Untrainable
+	if row.Untrainable == nil {
+		row.Untrainable = []string{}
+	}
 	row.RelTargeted, row.RelRandom = ev.Relative()
 	row.AbsTargeted, row.AbsRandom = ev.Absolute()
 	var mt, mr float64
@@ -297,9 +306,9 @@ func jsonRows(rows []*learnEvalRow) []*learnEvalRow {
 func printLearnEval(w io.Writer, rows []*learnEvalRow, opts pipeline.EvalOptions) {
 	fmt.Fprintf(w, "prediction on %d independent test inputs (CODEINE Table 10); micro = pooled over (input, function) pairs, mean = mean over functions\n", opts.Learn.Test)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "subject\tfunctions\tlearned\tunstable\tevaluated\ttrain\taccuracy\tprecision\trecall\tmean acc.\tmean prec.\tmean recall\t")
+	fmt.Fprintln(tw, "subject\tfunctions\tlearned\tunstable\tuntrainable\tevaluated\ttrain\taccuracy\tprecision\trecall\tmean acc.\tmean prec.\tmean recall\t")
 	for _, r := range rows {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Subject, r.Functions, r.Learned, len(r.Unstable), r.Evaluated, r.Train,
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t\n", r.Subject, r.Functions, r.Learned, len(r.Unstable), len(r.Untrainable), r.Evaluated, r.Train,
 			f3(r.Accuracy), f3(r.Precision), f3(r.Recall), f3(r.MeanAcc), f3(r.MeanPrec), f3(r.MeanRecall))
 	}
 	tw.Flush()

@@ -28,8 +28,8 @@ func TestEvalLearnSmall(t *testing.T) {
 	if r.Subject != "url" || r.Target != "FuzzURL" || r.Test != 100 || r.Train < 100 || r.Functions == 0 {
 		t.Errorf("row %+v", r)
 	}
-	if r.Learned == 0 || r.Evaluated != r.Learned-len(r.Unstable) || len(r.Funcs) != r.Evaluated {
-		t.Errorf("%d learned, %d unstable, %d evaluated, %d function rows", r.Learned, len(r.Unstable), r.Evaluated, len(r.Funcs))
+	if r.Learned == 0 || r.Evaluated != r.Learned-len(r.Unstable)-len(r.Untrainable) || len(r.Funcs) != r.Evaluated {
+		t.Errorf("%d learned, %d unstable, %d untrainable, %d evaluated, %d function rows", r.Learned, len(r.Unstable), len(r.Untrainable), r.Evaluated, len(r.Funcs))
 	}
 	for name, x := range map[string]float64{
 		"accuracy": r.Accuracy, "precision": r.Precision, "recall": r.Recall,

@@ -29,9 +29,9 @@ type EvalOptions struct {
 	// MaxStates bounds each search of the targeted generation (default
 	// learn.DefaultMaxStates).
 	MaxStates int
-	// KeepUnstable evaluates the functions whose coverage depends on what
-	// ran before in the process too (see LearnEval.Unstable).
-	KeepUnstable bool
+	// All evaluates every learned function, those in LearnEval.Unstable and
+	// LearnEval.Untrainable too.
+	All bool
 }
 
 // A FuncGeneration is the outcome of targeted and random generation for one
@@ -80,8 +80,16 @@ type LearnEval struct {
 	// them in one run and not in another, with other inputs before it (for
 	// example a function behind a cache, a sync.Once or a sync.Pool). No
 	// model of the input can predict them; they are left out of Eval and
-	// Gen unless EvalOptions.KeepUnstable is set.
+	// Gen unless EvalOptions.All is set.
 	Unstable []string
+	// Untrainable holds the other learned functions that the random
+	// training inputs covered always or never: only the harness's seeds,
+	// the corpus entries or the refinement inputs told covering from
+	// non-covering inputs. CODEINE, which trains on random inputs alone,
+	// would not learn them (Table 8 of the paper counts as trainable the
+	// methods covered by some but not all training inputs). They are left
+	// out of Eval and Gen unless EvalOptions.All is set.
+	Untrainable []string
 	// Eval is the evaluation on the test inputs, of the evaluated functions.
 	Eval *learn.Report
 	// Gen holds the targeted generation of every evaluated function, in
@@ -142,7 +150,9 @@ func median(xs []float64) float64 {
 // evaluation does (section 5.4 of the paper). It learns a model (Learn),
 // then measures the training and test inputs a second time, in the reverse
 // order, to find the functions whose coverage does not depend on the input
-// alone (LearnEval.Unstable). For every other learned function it
+// alone (LearnEval.Unstable), and sets apart those the random training
+// inputs alone do not tell apart (LearnEval.Untrainable). For every other
+// learned function it
 // evaluates the predictions on the test inputs and generates Targets inputs
 // from the function's rules (learn.Model.Generate); it measures them and as
 // many new grammar-random inputs, drawn like the training inputs, and counts
@@ -166,15 +176,29 @@ func (s *Session) EvalLearn(ctx context.Context, opts EvalOptions) (*LearnEval, 
 		return nil, err
 	}
 	ev.Recheck = time.Since(start)
-	var funcs []*learn.Func
-	for _, fn := range l.Model.Funcs {
-		if unstable[fn.Name] {
-			ev.Unstable = append(ev.Unstable, fn.Name)
-			if !opts.KeepUnstable {
-				continue
+	random, covered := 0, map[string]int{}
+	for _, o := range l.Train {
+		if o.Source == SourceRandom {
+			random++
+			for _, name := range o.Funcs {
+				covered[name]++
 			}
 		}
-		funcs = append(funcs, fn)
+	}
+	var funcs []*learn.Func
+	for _, fn := range l.Model.Funcs {
+		switch {
+		case unstable[fn.Name]:
+			ev.Unstable = append(ev.Unstable, fn.Name)
+		case covered[fn.Name] == 0 || covered[fn.Name] == random:
+			ev.Untrainable = append(ev.Untrainable, fn.Name)
+		default:
+			funcs = append(funcs, fn)
+			continue
+		}
+		if opts.All {
+			funcs = append(funcs, fn)
+		}
 	}
 	keep := map[string]bool{}
 	for _, fn := range funcs {
@@ -226,15 +250,15 @@ func (s *Session) EvalLearn(ctx context.Context, opts EvalOptions) (*LearnEval, 
 		total += g.Random
 	}
 	prog.Step(fmt.Sprintf("generating %d grammar-random inputs", total), total)
-	random, err := s.randomInputs(ctx, "random-eval", evalSeed(l.Options.Seed), total, l.Options.Depth)
+	randomInputs, err := s.randomInputs(ctx, "random-eval", evalSeed(l.Options.Seed), total, l.Options.Depth)
 	if err != nil {
 		return nil, err
 	}
 	ev.Generate = time.Since(start)
 
 	start = time.Now()
-	prog.Step(fmt.Sprintf("measuring %d targeted and %d random inputs", len(targeted), len(random)), len(targeted)+len(random))
-	results, err := s.Measure(ctx, slices.Concat(targeted, random))
+	prog.Step(fmt.Sprintf("measuring %d targeted and %d random inputs", len(targeted), len(randomInputs)), len(targeted)+len(randomInputs))
+	results, err := s.Measure(ctx, slices.Concat(targeted, randomInputs))
 	if err != nil {
 		return nil, err
 	}

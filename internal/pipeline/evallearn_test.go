@@ -12,6 +12,7 @@ func TestEvalLearnCalc(t *testing.T) {
 	ev, err := s.EvalLearn(context.Background(), EvalOptions{
 		Learn:   LearnOptions{N: 300, Test: 150, Seed: 1},
 		Targets: 4,
+		All:     true,
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -60,12 +61,38 @@ func TestEvalLearnCalc(t *testing.T) {
 		t.Errorf("median relative fraction: targeted %v, random %v", rt, rr)
 	}
 
+	// Without All, the same seed gives the same generations, of the
+	// functions that some but not all random training inputs covered.
 	again, err := s.EvalLearn(context.Background(), EvalOptions{Learn: LearnOptions{N: 300, Test: 150, Seed: 1}, Targets: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(again.Gen, ev.Gen) {
-		t.Error("the same seed gave other generations")
+	left := map[string]bool{}
+	for _, name := range again.Untrainable {
+		left[name] = true
+	}
+	var want []FuncGeneration
+	for _, g := range ev.Gen {
+		if !left[g.Func] {
+			want = append(want, g)
+		}
+	}
+	if !slices.Equal(again.Gen, want) {
+		t.Errorf("without All: %d generations, want the %d of the functions not untrainable", len(again.Gen), len(want))
+	}
+	for name := range left {
+		n, random := 0, 0
+		for _, o := range again.Learned.Train {
+			if o.Source == SourceRandom {
+				random++
+				if _, ok := slices.BinarySearch(o.Funcs, name); ok {
+					n++
+				}
+			}
+		}
+		if n != 0 && n != random {
+			t.Errorf("%s is untrainable, but %d of %d random training inputs covered it", name, n, random)
+		}
 	}
 	if _, err := s.EvalLearn(context.Background(), EvalOptions{Targets: -1}); err == nil {
 		t.Error("negative targets: no error")
