@@ -171,10 +171,16 @@ var harnessOptions = []fuzzharness.Option{
 	fuzzharness.WithExamples("1+2*3", "(x-1)/y%3", "--z+-x"),
 }
 
-// FuzzCalc fuzzes the calculator with inputs of the expr grammar only.
+// fuzzOptions are FuzzCalc's: its seeds, and two byte edits.
+var fuzzOptions = append([]fuzzharness.Option{fuzzharness.WithMaxEdits(2)}, harnessOptions...)
+
+// FuzzCalc fuzzes the calculator with inputs of the expr grammar, and with
+// inputs up to two byte edits away from them (fuzzharness WithMaxEdits), so
+// that the parser's syntax errors are reached too. Every unedited input must
+// parse.
 func FuzzCalc(f *testing.F) {
-	fuzzharness.New(f, exprGrammar, harnessOptions...).FuzzString(func(t *testing.T, s string) {
-		checkSame(t, s, true)
+	fuzzharness.New(f, exprGrammar, fuzzOptions...).Fuzz(func(t *testing.T, in fuzzharness.Input) {
+		checkSame(t, in.String(), !in.Edited())
 	})
 }
 
@@ -197,7 +203,7 @@ func FuzzCalcPlain(f *testing.F) {
 // grammar or the decoding changes, stored entries change meaning, and this
 // test says so.
 func TestCorpusEntries(t *testing.T) {
-	checkEntries(t, "testdata/fuzz/FuzzCalc", exprGrammar, map[string]string{
+	checkEntries(t, "testdata/fuzz/FuzzCalc", exprGrammar, fuzzOptions, map[string]string{
 		"265416b1ffdb2b2f": "(x+1)*(y-2)",
 		"806a25b8019eb39a": "++x/--y%3",
 		"99938e9e7123496f": "++(x)+x",          // found by FuzzCalc in an earlier Simplify
@@ -205,9 +211,9 @@ func TestCorpusEntries(t *testing.T) {
 	})
 }
 
-func checkEntries(t *testing.T, dir string, g *grammar.Grammar, want map[string]string) {
+func checkEntries(t *testing.T, dir string, g *grammar.Grammar, opts []fuzzharness.Option, want map[string]string) {
 	t.Helper()
-	c, err := fuzzharness.NewCodec(grammar.MustCompile(g))
+	c, err := fuzzharness.NewCodec(grammar.MustCompile(g), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

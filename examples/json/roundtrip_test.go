@@ -50,13 +50,15 @@ var harnessOptions = []fuzzharness.Option{
 	),
 }
 
+// fuzzOptions are FuzzJSON's: its seeds, and two byte edits.
+var fuzzOptions = append([]fuzzharness.Option{fuzzharness.WithMaxEdits(2)}, harnessOptions...)
+
 // FuzzJSON checks encoding/json with documents of the JSON grammar, and
 // with documents up to two byte edits away from them (fuzzharness
 // WithMaxEdits), so that the fuzzer reaches the scanner's syntax errors too.
 // Every unedited document must be valid.
 func FuzzJSON(f *testing.F) {
-	opts := append([]fuzzharness.Option{fuzzharness.WithMaxEdits(2)}, harnessOptions...)
-	fuzzharness.New(f, jsonGrammar, opts...).Fuzz(func(t *testing.T, in fuzzharness.Input) {
+	fuzzharness.New(f, jsonGrammar, fuzzOptions...).Fuzz(func(t *testing.T, in fuzzharness.Input) {
 		err := jsoncheck.RoundTrip(in.Bytes())
 		if err != nil && !(in.Edited() && errors.Is(err, jsoncheck.ErrInvalid)) {
 			t.Fatalf("RoundTrip(%q): %v", in, err)
@@ -85,7 +87,7 @@ func FuzzJSONPlain(f *testing.F) {
 // grammar or the decoding changes, stored entries change meaning, and this
 // test says so.
 func TestCorpusEntries(t *testing.T) {
-	c, err := fuzzharness.NewCodec(grammar.MustCompile(jsonGrammar))
+	c, err := fuzzharness.NewCodec(grammar.MustCompile(jsonGrammar), fuzzOptions...)
 	if err != nil {
 		t.Fatal(err)
 	}
