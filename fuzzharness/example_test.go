@@ -94,3 +94,29 @@ func ExampleSeeds() {
 	// "0x0"
 	// "-0xff"
 }
+
+// With WithMaxEdits, the bytes after a tree's decisions edit its text: here
+// one edit (first tail byte 1) of kind 1 (delete) at the relative position
+// 0x6000 (3/8 of the way, byte 3 of 7) removes the comma.
+func ExampleWithMaxEdits() {
+	gr := grammar.MustCompile(grammar.MustBuiltin("json"))
+	codec, err := fuzzharness.NewCodec(gr, fuzzharness.WithMaxEdits(2))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	tree, err := codec.Parse(`[10,20]`)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	data, err := codec.Encode(tree)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	data = append(data, make([]byte, codec.Decode(data).Used()-len(data))...) // the zeros Encode leaves out
+	in := codec.Decode(append(data, 1, 1, 0x60, 0x00))
+	fmt.Printf("%s edited=%v tree=%s\n", in, in.Edited(), in.Original())
+	// Output: [1020] edited=true tree=[10,20]
+}
