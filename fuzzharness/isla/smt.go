@@ -175,11 +175,19 @@ func absInt(x bigint) bigint {
 // divModInt returns the Euclidean quotient and remainder; d must not be 0.
 func divModInt(n, d bigint) (bigint, bigint) {
 	if n.b == nil && d.b == nil && n.v != math.MinInt64 && d.v != math.MinInt64 {
-		r := n.v % d.v
+		// Go truncates; a negative remainder moves the quotient one step
+		// away from zero. (Computing (n-r)/d instead overflows when n is
+		// near math.MinInt64 and r near math.MaxInt64.)
+		q, r := n.v/d.v, n.v%d.v
 		if r < 0 {
+			if d.v > 0 {
+				q--
+			} else {
+				q++
+			}
 			r += abs64(d.v)
 		}
-		return smallInt((n.v - r) / d.v), smallInt(r)
+		return smallInt(q), smallInt(r)
 	}
 	q, r := new(big.Int).DivMod(n.big(), d.big(), new(big.Int))
 	return fromBig(q), fromBig(r)

@@ -117,7 +117,8 @@ func bigPow(base, exp int64) *big.Int {
 var specialInts = []*big.Int{
 	big.NewInt(48), big.NewInt(65), big.NewInt(0xD800), big.NewInt(0xDC80),
 	big.NewInt(0x2FFFF), big.NewInt(0x30000), big.NewInt(1 << 31),
-	big.NewInt(1<<63 - 1), bigPow(2, 63), new(big.Int).Neg(bigPow(2, 63)),
+	big.NewInt(1<<63 - 1), big.NewInt(1<<63 - 2), big.NewInt(-(1<<63 - 1)), big.NewInt(-(1<<63 - 2)),
+	bigPow(2, 63), new(big.Int).Neg(bigPow(2, 63)),
 	new(big.Int).Neg(new(big.Int).Add(bigPow(2, 63), big.NewInt(1))),
 	bigPow(10, 20), new(big.Int).Neg(bigPow(10, 19)),
 }
@@ -296,6 +297,15 @@ func (g *termGen) count() Term {
 	return &IntLit{Value: big.NewInt(int64(g.r.IntN(4)))}
 }
 
+// edgyInt returns an Int term that is often one of specialInts, for the
+// operands of div and mod.
+func (g *termGen) edgyInt(d int) Term {
+	if g.r.IntN(2) == 0 {
+		return intTerm(specialInts[g.r.IntN(len(specialInts))])
+	}
+	return g.term(sInt, d)
+}
+
 func (g *termGen) boolApp(d int) Term {
 	switch g.r.IntN(22) {
 	case 0:
@@ -343,9 +353,9 @@ func (g *termGen) intApp(d int) Term {
 	case 2:
 		return app("*", g.terms(sInt, 2, d)...)
 	case 3:
-		return app("div", g.terms(sInt, 2, d)...)
+		return app("div", g.edgyInt(d), g.edgyInt(d))
 	case 4:
-		return app("mod", g.terms(sInt, 2, d)...)
+		return app("mod", g.edgyInt(d), g.edgyInt(d))
 	case 5:
 		return app("abs", g.term(sInt, d))
 	case 6, 7:
