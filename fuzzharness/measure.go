@@ -333,11 +333,10 @@ func (m *measurer) run(t *testing.T, data []byte, fn func(*testing.T, Input)) {
 		return // an entry of testdata/fuzz, not one of ours
 	}
 	h := m.h
-	in := h.decode(data)
-	h.inputs.Add(1)
+	in, o := h.check(h.decode(data), data)
+	h.count(o)
 	r := &Run{Target: h.name, Index: i, ID: m.ids[i], Input: in}
-	if h.cfg.valid != nil && !h.cfg.valid(in.Tree()) {
-		h.rejected.Add(1)
+	if o == outcomeRejected {
 		r.Status = StatusInvalid
 		m.write(r, data)
 		return

@@ -1,0 +1,412 @@
+package isla
+
+import (
+	"container/heap"
+	"context"
+	"math/rand/v2"
+	"slices"
+	"sync"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+// Defaults of a Repairer.
+const (
+	// DefaultRepairStates bounds the solver states one repair round
+	// processes (the MaxStates of a Repairer's solver).
+	DefaultRepairStates = 100
+	// DefaultRepairMaxSize bounds the subtrees a Repairer's solver derives
+	// for an open leaf (its SolverMaxSize): repair changes little.
+	DefaultRepairMaxSize = 32
+	// DefaultRepairRounds is how many times a Repairer re-solves a tree
+	// before it gives up: a round can fix one violation and break another
+	// (renaming a declaration breaks its uses), and the next round fixes
+	// that.
+	DefaultRepairRounds = 4
+)
+
+// repairWeights are the cost weights of repair: no k-path terms (repair
+// wants the nearest valid tree, not diversity), and the derivation depth
+// weighs more than in the search for new inputs, so that the solver prefers
+// states with few transitions: small changes.
+var repairWeights = Weights{TreeClosing: 11, Constraint: 3, Depth: 8}
+
+// A Repairer turns derivation trees that violate a constraint into trees
+// that satisfy it, changing as little as it can. It is the constraint hook
+// of package fuzzharness (it implements fuzzharness.Constraint): the fuzzer
+// decides the tree, and the repairer re-solves only the parts the
+// constraint's violations depend on, so that the fuzzer's choices elsewhere
+// survive.
+//
+// Repair works in rounds. A round evaluates the constraint on the tree and
+// collects every violation: each instance of a top-level universal
+// quantifier that fails, down to the smallest part of the formula that
+// fails in it (an atom, a negation, an existential quantifier without a
+// witness), under every instance of nested universal quantifiers. Of the
+// nodes that part's variables are bound to, it picks the smallest (the
+// latest in the input if several are equally small), for example the used
+// identifier that has no declaration, or the second of two equal
+// declarations, and turns it back into an open leaf. The solver then starts
+// from this partial tree, with the instances that held and do not involve an
+// opened node marked as done, and derives the open leaves anew: by solving
+// the atoms (the identifier becomes one that is declared), by matching
+// existential quantifiers, or by inserting a subtree (a new declaration).
+// The solution is checked against the whole constraint; if it still fails
+// (a change broke an instance that held), the next round repairs the
+// solution. A round that finds no solution within its budget escalates: the
+// next one opens the largest node of each violation instead of the
+// smallest (the whole <term> rather than its <id>).
+//
+// Repair is deterministic: the same tree and seed give the same result. A
+// Repairer is safe for concurrent use; repairs run one at a time.
+type Repairer struct {
+	spec   *Spec
+	opts   []SolveOption
+	rounds int
+
+	mu   sync.Mutex
+	base *Solver
+}
+
+// NewRepairer returns a repairer for the constraint of spec. The options
+// configure its solver, after the repair defaults (MaxStates of
+// DefaultRepairStates, SolverMaxSize of DefaultRepairMaxSize, cost weights
+// without k-path terms); SolverSeed is
+// ignored, since every repair takes its own seed. Seeds uses the options
+// without the repair defaults.
+func NewRepairer(spec *Spec, opts ...SolveOption) (*Repairer, error) {
+	all := append([]SolveOption{MaxStates(DefaultRepairStates), CostWeights(repairWeights), SolverMaxSize(DefaultRepairMaxSize)}, opts...)
+	base, err := NewSolver(spec, all...)
+	if err != nil {
+		return nil, err
+	}
+	return &Repairer{spec: spec, opts: opts, rounds: DefaultRepairRounds, base: base}, nil
+}
+
+// Spec returns the repairer's compiled constraint.
+func (r *Repairer) Spec() *Spec { return r.spec }
+
+// Valid reports whether the complete tree t (rooted at the right-hand side
+// of the spec's StartSymbol) satisfies the constraint.
+func (r *Repairer) Valid(t *grammar.Tree) bool { return r.spec.holds(t) }
+
+// holds evaluates the constraint on a complete tree without explaining a
+// failure.
+func (s *Spec) holds(t *grammar.Tree) bool {
+	v := newView(t.Bytes(), t, s.lb, s.rootLabel, s.virtual)
+	return newEvaluator(s, v).eval(s.root)
+}
+
+// Repair returns a tree that satisfies the constraint and keeps as much of
+// t as it can, and true; or nil and false if it found none within its
+// budget. A tree that satisfies the constraint already is returned as it
+// is. t is not modified; the result shares no nodes with it. The seed
+// drives the solver's random choices: the same t and seed give the same
+// result.
+func (r *Repairer) Repair(t *grammar.Tree, seed uint64) (*grammar.Tree, bool) {
+	if t == nil || !t.Complete() {
+		return nil, false
+	}
+	if r.spec.holds(t) {
+		return t, true
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	cur, escalate := t, false
+	for round := range r.rounds {
+		s := r.fresh(seed + uint64(round)*0x9e3779b97f4a7c15)
+		out, ok := s.repairRound(cur, escalate)
+		if !ok {
+			if escalate {
+				return nil, false
+			}
+			escalate = true
+			continue
+		}
+		if r.spec.holds(out) {
+			return out, true
+		}
+		cur, escalate = out, false
+	}
+	return nil, false
+}
+
+// Seeds returns up to n inputs that satisfy the constraint, made by a
+// solver with the repairer's options and seed 1 (see NewSolver and
+// Solver.Solve): seeds for a fuzzer. It returns fewer if the solver finds
+// no more.
+func (r *Repairer) Seeds(n int) []*grammar.Tree {
+	s, err := NewSolver(r.spec, r.opts...)
+	if err != nil {
+		return nil // NewRepairer made a solver with these options
+	}
+	out, _ := s.Solve(context.Background(), n)
+	return out
+}
+
+// fresh returns a solver for one repair round: the base solver's analysis
+// and caches, with its own random sources and an empty search.
+func (r *Repairer) fresh(seed uint64) *Solver {
+	s := *r.base
+	s.rng = rand.New(rand.NewPCG(seed, 0x72657061))
+	s.gen = grammar.NewGenerator(r.spec.graph, seed^0x5eed)
+	s.gen.MaxSize = r.base.gen.MaxSize
+	s.ids = idSource{}
+	s.queue, s.seq, s.started, s.pending = nil, 0, true, nil
+	s.seen = map[string]bool{}
+	s.dropped, s.dropWhy = false, ""
+	s.stats = SolverStats{}
+	return &s
+}
+
+// repairRound opens the nodes that the violations of the constraint on t
+// depend on and solves from there. It returns the first solution the
+// solver reaches, valid or not, and false if it reaches none.
+func (s *Solver) repairRound(t *grammar.Tree, escalate bool) (*grammar.Tree, bool) {
+	spec := s.spec
+	v := newView(t.Bytes(), t, spec.lb, spec.rootLabel, spec.virtual)
+	e := newEvaluator(spec, v)
+	first := int32(1) // view nodes before it are the root(s), never opened
+	if spec.virtual {
+		first = 2
+	}
+	f := failFinder{e: e, first: first, largest: escalate, open: map[int32]bool{}}
+
+	// The top-level conjuncts; for universal quantifiers over the whole
+	// input, the nodes whose instances hold.
+	conjs := topConjuncts(spec.root, nil)
+	held := make([][]int32, len(conjs))
+	for i, n := range conjs {
+		q, ok := n.(*cQuant)
+		if !ok || q.exists || q.in != 0 {
+			if !e.eval(n) {
+				f.find(n)
+			}
+			continue
+		}
+		failed := map[int32]bool{}
+		var nodes []int32
+		e.instances(q, func() bool {
+			x := e.slots[q.slot].node
+			if len(nodes) == 0 || nodes[len(nodes)-1] != x {
+				nodes = append(nodes, x)
+			}
+			if !e.eval(q.body) {
+				failed[x] = true
+				f.find(q.body)
+			}
+			return true
+		})
+		for _, x := range nodes {
+			if !failed[x] {
+				held[i] = append(held[i], x)
+			}
+		}
+	}
+	if len(f.open) == 0 {
+		return nil, false
+	}
+
+	// The partial tree: the input with the chosen nodes open.
+	openTrees := make(map[*grammar.Tree]bool, len(f.open))
+	for x := range f.open {
+		openTrees[v.nodes[x].tree] = true
+	}
+	ids := map[*grammar.Tree]int32{}
+	rootID := s.ids.id()
+	root := mkNode(rootID, s.rootRef, []*stree{s.ids.fromTreeOpen(t, openTrees, ids)}, "", false)
+	if spec.virtual {
+		s.constID = 0
+	} else {
+		s.constID = rootID
+	}
+	var forms []item
+	env := (*env)(nil).bind(0, s.constID)
+	for i, n := range conjs {
+		it := item{n: n, env: env}
+		for _, x := range held[i] {
+			if !f.containsOpen(x) {
+				it.done = append(it.done, ids[v.nodes[x].tree])
+			}
+		}
+		forms = append(forms, it)
+	}
+	// First without tree insertion: the open leaves get values that fit
+	// the rest of the tree, which is cheap. Then with it, when a witness
+	// is missing (a use before every declaration).
+	insertion := s.cfg.insertion
+	for _, insert := range []bool{false, true} {
+		if insert && !insertion {
+			break
+		}
+		s.cfg.insertion = insert
+		// A third of the states without insertion, the rest with it.
+		budget := max(s.cfg.maxStates/3, 1)
+		if insert {
+			budget = max(s.cfg.maxStates-budget, 1)
+		}
+		if out, ok := s.searchFrom(&state{root: root, forms: slices.Clone(forms)}, forms, budget); ok {
+			return out, true
+		}
+	}
+	return nil, false
+}
+
+// searchFrom runs the solver from state st and returns the first solution
+// it reaches. When a tree insertion makes the solver check the whole
+// constraint again, the check starts from forms, whose universal
+// quantifiers skip the instances that held in the input: the nodes keep
+// their ids through insertions, and the final check of Repair catches an
+// instance that the insertion broke.
+func (s *Solver) searchFrom(st *state, forms []item, budget int) (*grammar.Tree, bool) {
+	s.queue, s.seq = nil, 0
+	s.push(st)
+	ctx := context.Background()
+	for budget := budget; budget > 0 && s.queue.Len() > 0; budget-- {
+		st := heap.Pop(&s.queue).(*state)
+		children, outs, err := s.process(ctx, st)
+		if err != nil {
+			return nil, false
+		}
+		if len(outs) > 0 {
+			return outs[0], true
+		}
+		for _, c := range children {
+			for k, it := range c.forms {
+				if it.n == s.spec.root {
+					c.forms = append(append(c.forms[:k:k], forms...), c.forms[k+1:]...)
+					break
+				}
+			}
+			s.push(c)
+		}
+	}
+	return nil, false
+}
+
+// topConjuncts appends the conjuncts of a formula's top-level conjunction.
+func topConjuncts(n cnode, out []cnode) []cnode {
+	if b, ok := n.(*cBin); ok && b.src.Op == And {
+		return topConjuncts(b.y, topConjuncts(b.x, out))
+	}
+	return append(out, n)
+}
+
+// failFinder collects the nodes to open for the violations of a formula.
+type failFinder struct {
+	e       *evaluator
+	first   int32
+	largest bool
+	open    map[int32]bool // view nodes to open
+}
+
+// find records the node to open for formula n, which evaluates to false
+// under the evaluator's current variable values: it descends as
+// evaluator.explain does, but into every failing conjunct and every failing
+// instance of universal quantifiers.
+func (f *failFinder) find(n cnode) {
+	e := f.e
+	switch n := n.(type) {
+	case *cBin:
+		switch n.src.Op {
+		case And:
+			if !e.eval(n.x) {
+				f.find(n.x)
+			}
+			if !e.eval(n.y) {
+				f.find(n.y)
+			}
+			return
+		case Implies:
+			f.find(n.y)
+			return
+		}
+		f.pick(n.vars)
+	case *cQuant:
+		if n.exists {
+			f.pick(n.vars)
+			return
+		}
+		e.instances(n, func() bool {
+			if !e.eval(n.body) {
+				f.find(n.body)
+			}
+			return true
+		})
+	case *cSMT:
+		f.pick(n.vars)
+	case *cPred:
+		f.pick(n.vars)
+	case *cNot:
+		f.pick(n.vars)
+	case *cIntQ:
+		f.pick(n.vars)
+	}
+}
+
+// pick chooses, of the nodes bound to the tree variables vars, the smallest
+// (or with largest set, the largest), the latest in the input among equals,
+// and records it to be opened.
+func (f *failFinder) pick(vars []varInfo) {
+	v := f.e.v
+	best := int32(-1)
+	for _, x := range vars {
+		if x.kind != vTree {
+			continue
+		}
+		i := f.e.slots[x.slot].node
+		if i < f.first || int(i) >= len(v.nodes) || v.nodes[i].label < 0 {
+			continue
+		}
+		if best < 0 {
+			best = i
+			continue
+		}
+		size, bsize := v.nodes[i].end-i, v.nodes[best].end-best
+		better := size < bsize
+		if f.largest {
+			better = size > bsize
+		}
+		if better || size == bsize && v.nodes[i].start > v.nodes[best].start {
+			best = i
+		}
+	}
+	if best >= 0 {
+		f.open[best] = true
+	}
+}
+
+// containsOpen reports whether the subtree of view node x holds a node to
+// open.
+func (f *failFinder) containsOpen(x int32) bool {
+	end := f.e.v.nodes[x].end
+	for i := range f.open {
+		if i >= x && i < end {
+			return true
+		}
+	}
+	return false
+}
+
+// fromTreeOpen converts a complete grammar tree into an stree with fresh
+// ids, turning the reference nodes in open into open leaves, and records
+// the id of every reference node made in ids.
+func (s *idSource) fromTreeOpen(t *grammar.Tree, open map[*grammar.Tree]bool, ids map[*grammar.Tree]int32) *stree {
+	if t.Node.Kind == grammar.KindRef && open[t] {
+		n := s.openLeaf(t.Node)
+		ids[t] = n.id
+		return n
+	}
+	id := s.id()
+	if t.Node.Kind == grammar.KindRef {
+		ids[t] = id
+	}
+	var kids []*stree
+	if len(t.Children) > 0 {
+		kids = make([]*stree, len(t.Children))
+		for i, c := range t.Children {
+			kids[i] = s.fromTreeOpen(c, open, ids)
+		}
+	}
+	return mkNode(id, t.Node, kids, t.Value, false)
+}
