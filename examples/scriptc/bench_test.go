@@ -1,0 +1,90 @@
+package scriptc_test
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/seed72891827/kfuzz/examples/scriptc"
+	"github.com/seed72891827/kfuzz/fuzzharness"
+)
+
+// mutants returns n byte strings made as the fuzzer makes them: the
+// encoding of a seed (a program the solver made) with one to four random
+// bytes replaced, inserted or deleted.
+func mutants(b *testing.B, n int) (*fuzzharness.Codec, [][]byte) {
+	gr, rep := newRepairer(b)
+	c, err := fuzzharness.NewCodec(gr)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var seeds [][]byte
+	for _, t := range rep.Seeds(16) {
+		if data, err := c.Encode(t); err == nil {
+			seeds = append(seeds, data)
+		}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	out := make([][]byte, n)
+	for i := range out {
+		data := append([]byte(nil), seeds[rng.IntN(len(seeds))]...)
+		for range 1 + rng.IntN(4) {
+			p := rng.IntN(len(data) + 1)
+			switch rng.IntN(3) {
+			case 0:
+				if p < len(data) {
+					data[p] = byte(rng.Uint32())
+				}
+			case 1:
+				data = append(data[:p], append([]byte{byte(rng.Uint32())}, data[p:]...)...)
+			default:
+				if p < len(data) {
+					data = append(data[:p], data[p+1:]...)
+				}
+			}
+		}
+		out[i] = data
+	}
+	return c, out
+}
+
+// BenchmarkExec measures the work of one execution of the fuzz targets on
+// mutated seeds: decode, check the constraint, and (Repair) repair an
+// invalid program or (Skip) skip it, then run the valid ones. The metric
+// valid/op is the share of executions that ran the interpreter.
+func BenchmarkExec(b *testing.B) {
+	for _, repair := range []bool{true, false} {
+		name := "Skip"
+		if repair {
+			name = "Repair"
+		}
+		b.Run(name, func(b *testing.B) {
+			_, rep := newRepairer(b)
+			c, inputs := mutants(b, 500)
+			valid := 0
+			i := 0
+			b.ResetTimer()
+			for b.Loop() {
+				data := inputs[i%len(inputs)]
+				i++
+				tree := c.Decode(data).Tree()
+				if !rep.Valid(tree) {
+					if !repair {
+						continue
+					}
+					t, ok := rep.Repair(tree, uint64(i))
+					if !ok {
+						continue
+					}
+					tree = t
+				}
+				valid++
+				p, err := scriptc.Parse(tree.String())
+				if err != nil {
+					b.Fatal(err)
+				}
+				p.Run(maxSteps)
+			}
+			b.ReportMetric(float64(valid)/float64(i), "valid/op")
+		})
+	}
+}
