@@ -91,6 +91,7 @@ func (h *Harness) Fuzz(fn func(t *testing.T, in Input)) {
 		}
 	}
 	if path := os.Getenv(EnvInputs); path != "" {
+		f.Cleanup(h.reportStats)
 		h.measure(path, fn)
 		return
 	}

@@ -65,7 +65,7 @@ const (
 	StatusFail    Status = "fail"    // the target failed (t.Error, t.Fatal, ...)
 	StatusPanic   Status = "panic"   // the target panicked; the panic was recovered
 	StatusSkip    Status = "skip"    // the target called t.Skip
-	StatusInvalid Status = "invalid" // the validity predicate rejected the input; the target did not run
+	StatusInvalid Status = "invalid" // the input violates the constraint and was not repaired, or the validity predicate rejected it; the target did not run
 	StatusTimeout Status = "timeout" // the target ran out of time; the process exits after this record
 	StatusError   Status = "error"   // the input could not be read, parsed or encoded; the target did not run
 )
