@@ -131,10 +131,10 @@
 //     fuzzing; entries of testdata/fuzz are ignored. A panic is recovered and
 //     recorded; the run goes on with the next input.
 //   - KFUZZ_OUT (EnvOut) names a file to which one Record per input is
-//     appended as a JSON line: the input (the repaired one, if a constraint
-//     repaired it), its status (pass, fail, panic,
-//     skip, invalid, timeout, error), the panic message and stack, the
-//     duration, and whatever the hook put in Run.Extra.
+//     appended as a JSON line: the input (the repaired one, if a
+//     constraint repaired it), its status (pass, fail, panic, skip,
+//     invalid, timeout, error), the panic message and stack, the duration,
+//     and whatever the hook put in Run.Extra.
 //   - KFUZZ_TIMEOUT (EnvTimeout) limits each input (default 10s). Because
 //     a running goroutine cannot be stopped, a timeout is recorded and the
 //     process exits with status 3 (TimeoutExitCode); the caller starts it

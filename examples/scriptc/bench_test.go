@@ -6,13 +6,14 @@ import (
 
 	"github.com/seed72891827/kfuzz/examples/scriptc"
 	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 )
 
 // mutants returns n byte strings made as the fuzzer makes them: the
 // encoding of a seed (a program the solver made) with one to four random
 // bytes replaced, inserted or deleted.
-func mutants(b *testing.B, n int) (*fuzzharness.Codec, [][]byte) {
-	gr, rep := newRepairer(b)
+func mutants(b *testing.B, gr *grammar.Graph, rep *isla.Repairer, n int) (*fuzzharness.Codec, [][]byte) {
 	c, err := fuzzharness.NewCodec(gr)
 	if err != nil {
 		b.Fatal(err)
@@ -58,8 +59,8 @@ func BenchmarkExec(b *testing.B) {
 			name = "Repair"
 		}
 		b.Run(name, func(b *testing.B) {
-			_, rep := newRepairer(b)
-			c, inputs := mutants(b, 500)
+			gr, rep := newRepairer(b)
+			c, inputs := mutants(b, gr, rep, 500)
 			valid := 0
 			i := 0
 			b.ResetTimer()

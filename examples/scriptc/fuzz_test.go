@@ -104,6 +104,9 @@ func FuzzInterpNoRepair(f *testing.F) {
 
 // FuzzInterpPlain is a plain string target with the solver's programs as
 // seeds: the fuzzer mutates text, and most mutants fail to parse or Check.
+// It fuzzes the parser too: any text gives a program or a syntax error with
+// an offset inside the text, and a program that Check accepts runs without
+// a semantic error.
 func FuzzInterpPlain(f *testing.F) {
 	_, rep := newRepairer(f)
 	for _, t := range rep.Seeds(fuzzharness.DefaultConstraintSeeds) {
@@ -119,9 +122,7 @@ func FuzzInterpPlain(f *testing.F) {
 			return
 		}
 		if err := p.Check(); err != nil {
-			if _, err := p.Run(maxSteps); err == nil {
-				t.Fatalf("Check rejects %q, but it runs", src)
-			}
+			// Run may still succeed: the rejected statement may never run.
 			return
 		}
 		if _, err := p.Run(maxSteps); err != nil && !errors.Is(err, scriptc.ErrStepLimit) {

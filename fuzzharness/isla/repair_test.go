@@ -76,13 +76,28 @@ func TestRepairKeepsTheRest(t *testing.T) {
 	}
 }
 
-// TestRepairValidUnchanged checks that a valid tree comes back as it is.
+// TestRepairValidUnchanged checks that a valid tree comes back as it is,
+// and that trees of another graph are refused.
 func TestRepairValidUnchanged(t *testing.T) {
 	r := scriptcRepairer(t)
 	in := parseTree(t, "scriptsizec", "int a = 1;{int b = a;while (b < 5) b = b + a;}")
 	out, ok := r.Repair(in, 1)
 	if !ok || out != in {
 		t.Fatalf("Repair of a valid tree = %q, %v; want the tree itself", out, ok)
+	}
+	// A tree of another graph (here another compilation of the grammar) is
+	// refused, valid or not.
+	other := grammar.MustCompile(grammar.MustBuiltin("scriptsizec"))
+	p, err := grammar.NewParser(other)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := p.Parse([]byte("x = 1;"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, ok := r.Repair(f.Tree(), 1); ok {
+		t.Errorf("Repair of a tree of another graph = %q, want failure", out)
 	}
 }
 
