@@ -222,7 +222,7 @@ func gatherWorkerStats(name string) (Stats, int) {
 	return sum, n
 }
 
-// report logs the harness's counts at the end of the fuzz test and writes
+// reportStats logs the harness's counts at the end of the fuzz test and writes
 // them to the file named by EnvStats, if set. The coordinator of go test
 // -fuzz reports the sum of its workers' counts.
 func (h *Harness) reportStats() {
@@ -237,9 +237,12 @@ func (h *Harness) reportStats() {
 	s := h.Stats()
 	where := "this process"
 	if coordinator {
-		ws, n := gatherWorkerStats(h.name)
-		s.Inputs, s.Repaired, s.Rejected = ws.Inputs, ws.Repaired, ws.Rejected
-		where = fmt.Sprintf("%d fuzz worker processes", n)
+		// Fuzz tests other than the one being fuzzed run their seeds in
+		// this process, and no worker writes counts for them.
+		if ws, n := gatherWorkerStats(h.name); n > 0 {
+			s.Inputs, s.Repaired, s.Rejected = ws.Inputs, ws.Repaired, ws.Rejected
+			where = fmt.Sprintf("%d fuzz worker processes", n)
+		}
 	}
 	switch {
 	case h.cfg.constraint != nil:

@@ -73,9 +73,10 @@ func (h *Harness) Codec() *Codec { return h.codec }
 // An input that violates the constraint (WithConstraint) is repaired
 // before fn runs, and one that cannot be repaired or that the validity
 // predicate (WithValidity) rejects is skipped with t.Skip. At the end, the
-// fuzz test logs the share of inputs that reached fn with a valid input. When fn fails or panics, the harness logs the
-// input, quoted, and the outline of its tree; a panic is raised again after
-// logging so that go test records the failing input as usual.
+// fuzz test logs the share of inputs that reached fn with a valid input.
+// When fn fails or panics, the harness logs the input, quoted, and the
+// outline of its tree; a panic is raised again after logging so that go
+// test records the failing input as usual.
 //
 // Environment variables switch Fuzz into the measure mode described in the
 // package documentation.
@@ -141,10 +142,11 @@ func (h *Harness) run(t *testing.T, data []byte, fn func(*testing.T, Input)) {
 	h.count(o)
 	defer report(t, in)
 	if o == outcomeRejected {
+		msg := "fuzzharness: the input does not satisfy the validity predicate"
 		if h.cfg.constraint != nil {
-			t.Skip("fuzzharness: the input violates the constraint and could not be repaired, or the validity predicate rejects it")
+			msg = "fuzzharness: the input violates the constraint and could not be repaired, or the validity predicate rejects it"
 		}
-		t.Skip("fuzzharness: the input does not satisfy the validity predicate")
+		t.Skip(msg)
 	}
 	fn(t, in)
 }
@@ -179,7 +181,8 @@ func (s Stats) RejectRate() float64 {
 
 // Stats returns the harness's counts so far. During go test -fuzz the inputs
 // run in worker processes, each with its own counts; the harness in the
-// go test process itself counts only the seeds.
+// go test process itself counts only the seeds, and adds up the workers'
+// counts for its final report (see the package documentation).
 func (h *Harness) Stats() Stats {
 	return Stats{Seeds: h.seeds.Load(), Inputs: h.inputs.Load(), Repaired: h.repaired.Load(), Rejected: h.rejected.Load()}
 }
@@ -188,8 +191,9 @@ func (h *Harness) Stats() Stats {
 // options adds: the k-path covering forest (see WithKPathSeeds), then the
 // parsed examples (WithExamples), then the seed trees (WithSeedTrees), each
 // once; with a constraint (WithConstraint), those that violate it repaired
-// or left out, followed by the constraint's seeds within the bounds. Every tree is checked against the bounds; a seed that exceeds them is
-// an error that names it. A plain string fuzz target can add the seeds'
+// or left out, followed by the constraint's seeds within the bounds. Every
+// tree is checked against the bounds; a seed that exceeds them is an error
+// that names it. A plain string fuzz target can add the seeds'
 // strings to compare with the harness on equal terms.
 func Seeds(gr *grammar.Graph, opts ...Option) ([]*grammar.Tree, error) {
 	cfg := newConfig(opts)
