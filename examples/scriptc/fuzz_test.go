@@ -21,6 +21,9 @@ var (
 	noRedefSrc []byte
 )
 
+// An isla.Repairer is a fuzzharness.Constraint.
+var _ fuzzharness.Constraint = (*isla.Repairer)(nil)
+
 // maxSteps is the step limit of the fuzz targets' runs.
 const maxSteps = 5000
 
