@@ -54,7 +54,11 @@ var repairWeights = Weights{TreeClosing: 11, Constraint: 3, Depth: 8}
 // nodes that part's variables are bound to, it picks the smallest (the
 // latest in the input if several are equally small), for example the used
 // identifier that has no declaration, or the second of two equal
-// declarations, and turns it back into an open leaf. The solver then starts
+// declarations, and turns it back into an open leaf. A failing atom on
+// numbers alone opens the node of the innermost enclosing instance (the
+// CSV record with the wrong number of fields), and an existential numeric
+// quantifier takes the candidate value that leaves the fewest nodes to
+// open (the number of fields most records have). The solver then starts
 // from this partial tree, with the instances that held and do not involve an
 // opened node marked as done, and derives the open leaves anew: first
 // without tree insertion (the identifier becomes one that is declared,
@@ -225,7 +229,7 @@ func (s *Solver) repairRound(t *grammar.Tree, escalate, insert bool, budget int)
 			}
 			if !e.eval(q.body) {
 				failed[x] = true
-				f.find(q.body)
+				f.within(q.bound, q.body)
 			}
 			return true
 		})
@@ -313,12 +317,27 @@ type failFinder struct {
 	first   int32
 	largest bool
 	open    map[int32]bool // view nodes to open
+	ctx     [][]varInfo    // the variables bound by the enclosing instances
 }
 
-// find records the node to open for formula n, which evaluates to false
+// maxIntCandidates bounds the values of a numeric quantifier that find
+// compares.
+const maxIntCandidates = 16
+
+// within finds the nodes to open for formula n inside an instance of a
+// quantifier that binds the variables bound.
+func (f *failFinder) within(bound []varInfo, n cnode) {
+	f.ctx = append(f.ctx, bound)
+	f.find(n)
+	f.ctx = f.ctx[:len(f.ctx)-1]
+}
+
+// find records the nodes to open for formula n, which evaluates to false
 // under the evaluator's current variable values: it descends as
 // evaluator.explain does, but into every failing conjunct and every failing
-// instance of universal quantifiers.
+// instance of universal quantifiers. An existential numeric quantifier
+// takes the candidate value that leaves the fewest nodes to open (the
+// number of columns most records of a CSV file have).
 func (f *failFinder) find(n cnode) {
 	e := f.e
 	switch n := n.(type) {
@@ -344,25 +363,64 @@ func (f *failFinder) find(n cnode) {
 		}
 		e.instances(n, func() bool {
 			if !e.eval(n.body) {
-				f.find(n.body)
+				f.within(n.bound, n.body)
 			}
 			return true
 		})
+	case *cIntQ:
+		if !n.src.Exists {
+			f.pick(n.vars)
+			return
+		}
+		best, bestN := "", -1
+		cands := e.candidates(n)
+		for _, c := range cands[:min(len(cands), maxIntCandidates)] {
+			e.slots[n.slot].num = c
+			if e.eval(n.body) {
+				continue
+			}
+			sub := &failFinder{e: e, first: f.first, largest: f.largest, open: map[int32]bool{}, ctx: f.ctx}
+			sub.find(n.body)
+			if bestN < 0 || len(sub.open) < bestN {
+				best, bestN = c, len(sub.open)
+			}
+		}
+		if bestN < 0 {
+			f.pick(n.vars)
+			return
+		}
+		e.slots[n.slot].num = best
+		f.find(n.body)
 	case *cSMT:
 		f.pick(n.vars)
 	case *cPred:
 		f.pick(n.vars)
 	case *cNot:
 		f.pick(n.vars)
-	case *cIntQ:
-		f.pick(n.vars)
 	}
 }
 
 // pick chooses, of the nodes bound to the tree variables vars, the smallest
 // (or with largest set, the largest), the latest in the input among equals,
-// and records it to be opened.
+// and records it to be opened. If vars has no tree variable (an atom on
+// numbers), it chooses among the variables of the innermost enclosing
+// instance that has one, for example the CSV record whose field count is
+// wrong.
 func (f *failFinder) pick(vars []varInfo) {
+	for k := len(f.ctx); k >= 0; k-- {
+		if best := f.choose(vars); best >= 0 {
+			f.open[best] = true
+			return
+		}
+		if k > 0 {
+			vars = f.ctx[k-1]
+		}
+	}
+}
+
+// choose returns the node pick chooses among the tree variables vars, or
+// -1.
+func (f *failFinder) choose(vars []varInfo) int32 {
 	v := f.e.v
 	best := int32(-1)
 	for _, x := range vars {
@@ -386,9 +444,7 @@ func (f *failFinder) pick(vars []varInfo) {
 			best = i
 		}
 	}
-	if best >= 0 {
-		f.open[best] = true
-	}
+	return best
 }
 
 // containsOpen reports whether the subtree of view node x holds a node to

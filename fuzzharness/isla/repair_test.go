@@ -195,3 +195,50 @@ func BenchmarkRepair(b *testing.B) {
 		}
 	}
 }
+
+// TestRepairSubjects repairs random inputs of the grammars of the ISLa
+// evaluation that violate their constraints: every repair satisfies the
+// constraint (and the Go oracle, where there is one), and at least 80%
+// of the inputs of each subject are repaired.
+func TestRepairSubjects(t *testing.T) {
+	n := 30
+	if testing.Short() {
+		n = 10
+	}
+	for _, sub := range solveSubjects {
+		t.Run(sub.name, func(t *testing.T) {
+			spec := compileAll(t, sub.grammar, sub.files)
+			r, err := isla.NewRepairer(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			gen := grammar.NewGenerator(loadGraph(t, sub.grammar), 5)
+			gen.MaxSize = 150
+			invalid, repaired := 0, 0
+			for i := range n {
+				in, err := gen.Generate()
+				if err != nil || r.Valid(in) {
+					continue
+				}
+				invalid++
+				out, ok := r.Repair(in, uint64(i))
+				if !ok {
+					continue
+				}
+				repaired++
+				if res := spec.EvalTree(out); !res.Valid {
+					t.Fatalf("Repair(%q) = %q, invalid:\n%s", in, out, res)
+				}
+				if sub.oracle != nil {
+					if err := sub.oracle(out.Bytes()); err != nil {
+						t.Fatalf("Repair(%q) = %q: %v", in, out, err)
+					}
+				}
+			}
+			t.Logf("repaired %d of %d invalid inputs", repaired, invalid)
+			if float64(repaired) < 0.8*float64(invalid) {
+				t.Errorf("repaired %d of %d invalid inputs, want at least 80%%", repaired, invalid)
+			}
+		})
+	}
+}
