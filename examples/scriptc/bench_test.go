@@ -51,7 +51,10 @@ func mutants(b *testing.B, gr *grammar.Graph, rep *isla.Repairer, n int) (*fuzzh
 // BenchmarkExec measures the work of one execution of the fuzz targets on
 // mutated seeds: decode, check the constraint, and (Repair) repair an
 // invalid program or (Skip) skip it, then run the valid ones. The metric
-// valid/op is the share of executions that ran the interpreter.
+// valid/op is the share of executions that ran the interpreter; kept/repair
+// is the mean share of a repaired program's text that survives the repair
+// (the longest common subsequence of the texts before and after, over the
+// length before).
 func BenchmarkExec(b *testing.B) {
 	for _, repair := range []bool{true, false} {
 		name := "Skip"
@@ -61,7 +64,7 @@ func BenchmarkExec(b *testing.B) {
 		b.Run(name, func(b *testing.B) {
 			gr, rep := newRepairer(b)
 			c, inputs := mutants(b, gr, rep, 500)
-			valid := 0
+			valid, repaired, kept := 0, 0, 0.0
 			i := 0
 			b.ResetTimer()
 			for b.Loop() {
@@ -76,6 +79,13 @@ func BenchmarkExec(b *testing.B) {
 					if !ok {
 						continue
 					}
+					b.StopTimer()
+					before := tree.String()
+					if len(before) > 0 {
+						kept += float64(lcs(before, t.String())) / float64(len(before))
+						repaired++
+					}
+					b.StartTimer()
 					tree = t
 				}
 				valid++
@@ -86,6 +96,28 @@ func BenchmarkExec(b *testing.B) {
 				p.Run(maxSteps)
 			}
 			b.ReportMetric(float64(valid)/float64(i), "valid/op")
+			if repaired > 0 {
+				b.ReportMetric(kept/float64(repaired), "kept/repair")
+			}
 		})
 	}
+}
+
+// lcs returns the length of the longest common subsequence of a and b.
+func lcs(a, b string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for i := 1; i <= len(a); i++ {
+		for j := 1; j <= len(b); j++ {
+			switch {
+			case a[i-1] == b[j-1]:
+				cur[j] = prev[j-1] + 1
+			case prev[j] >= cur[j-1]:
+				cur[j] = prev[j]
+			default:
+				cur[j] = cur[j-1]
+			}
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }
