@@ -44,14 +44,14 @@ const DefaultConstraintSeeds = 16
 
 // WithConstraint makes the harness constraint-aware. Every decoded tree is
 // checked with c.Valid; a tree that fails is replaced by c.Repair's tree,
-// with a seed derived from the fuzzer's bytes, and an input that cannot be
-// repaired is skipped with t.Skip, as with WithValidity. The other seeds
-// (k-path forest, examples, seed trees) are repaired likewise before they
-// are added (a seed that cannot be repaired is left out), and the
-// constraint's own Seeds (WithConstraintSeeds of them) are added after them.
-// Stats counts the inputs that were valid as decoded, repaired, and
-// skipped; see the package documentation for how the counts of go test
-// -fuzz's worker processes are gathered.
+// with a seed derived from the fuzzer's bytes (those the decoding read),
+// and an input that cannot be repaired is skipped with t.Skip, as with
+// WithValidity. The other seeds (k-path forest, examples, seed trees) are
+// repaired likewise before they are added (a seed that cannot be repaired
+// is left out), and the constraint's own Seeds (WithConstraintSeeds of
+// them) are added after them. Stats counts the inputs that were valid as
+// decoded, repaired, and skipped; see the package documentation for how
+// the counts of go test -fuzz's worker processes are gathered.
 func WithConstraint(c Constraint) Option {
 	return func(cfg *config) { cfg.constraint = c }
 }
@@ -62,7 +62,8 @@ func WithConstraintSeeds(n int) Option {
 	return func(cfg *config) { cfg.constraintSeeds = n }
 }
 
-// repairSeed derives the seed of a repair from the fuzzer's bytes.
+// repairSeed derives the seed of a repair from the fuzzer's bytes: their
+// 64-bit FNV-1a hash.
 func repairSeed(data []byte) uint64 {
 	h := fnv.New64a()
 	h.Write(data)
@@ -87,7 +88,9 @@ func (h *Harness) check(in Input, data []byte) (Input, outcome) {
 	}
 	tree, res := in.Tree(), outcomeValid
 	if c != nil && !c.Valid(tree) {
-		repaired, ok := c.Repair(tree, repairSeed(data))
+		// The seed depends on the bytes the decoding read, not on those
+		// after them, which do not change the input either.
+		repaired, ok := c.Repair(tree, repairSeed(data[:min(in.Used(), len(data))]))
 		if !ok || repaired == nil {
 			return in, outcomeRejected
 		}
