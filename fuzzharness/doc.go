@@ -94,12 +94,12 @@
 //
 // Every decoded tree is checked with Constraint.Valid. A tree that fails is
 // repaired: Constraint.Repair gets it with a seed derived from the fuzzer's
-// bytes (an FNV-1a hash), so the same bytes always give the same input, and
-// the fuzzer's mutations still decide the input wherever the constraint
-// does not (isla.Repairer re-solves only the nodes the violations depend
-// on, such as an undeclared identifier, and keeps the rest of the tree). The
-// target gets the repaired input; an input that cannot be repaired is
-// skipped with t.Skip. The seeds are repaired the same way before they are
+// bytes (an FNV-1a hash of those the decoding read), so the same bytes
+// always give the same input, and the fuzzer's mutations still decide the
+// input wherever the constraint does not (isla.Repairer re-solves only the
+// nodes the violations depend on, such as an undeclared identifier, and
+// keeps the rest of the tree). The target gets the repaired input; an
+// input that cannot be repaired is skipped with t.Skip. The seeds are repaired the same way before they are
 // added (those that cannot be repaired are left out), and the constraint's
 // Seeds, typically solver outputs, are added after them.
 //
@@ -113,9 +113,9 @@
 // files, and logs the sum. Counts of the last moments of a worker that is
 // killed rather than stopped may be missing. If KFUZZ_STATS (EnvStats)
 // names a file, the final counts (the sum of the workers under go test
-// -fuzz) are also written to it as JSON. The executions that go test -fuzz
-// reports differ a little from the inputs counted: minimizing and the
-// baseline run of the corpus execute inputs too.
+// -fuzz) are also written to it as JSON. The inputs counted exceed the
+// executions that go test -fuzz reports: the baseline run of the corpus
+// and the minimization of new inputs execute inputs too.
 //
 // # Measure mode
 //
