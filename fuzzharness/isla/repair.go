@@ -62,14 +62,16 @@ var repairWeights = Weights{TreeClosing: 11, Constraint: 3, Depth: 8}
 // from this partial tree, with the instances that held and do not involve an
 // opened node marked as done, and derives the open leaves anew: first
 // without tree insertion (the identifier becomes one that is declared,
-// solved from the atoms and by matching existential quantifiers), then,
-// if that finds nothing, with it (a new declaration is inserted). After an
-// insertion the solver checks the whole constraint again, still skipping
-// the instances that held. If neither finds a solution within its budget
-// (a third of MaxStates without insertion, MaxStates with it), the round
-// tries again with the largest node of each violation opened instead of
-// the smallest (the whole <term> rather than its <id>), which the solver
-// derives anew, small (SolverMaxSize). The solution is checked against the
+// solved from the atoms and by matching existential quantifiers); if that
+// finds nothing, with insertion and nothing opened (a declaration of the
+// used name is inserted, and the fuzzer's identifiers all stay), then with
+// insertion and the smallest nodes open. After an insertion the solver
+// checks the whole constraint again, still skipping the instances that
+// held. If none finds a solution within its budget (a third of MaxStates
+// without insertion, MaxStates with it), the round tries again with the
+// largest node of each violation opened instead of the smallest (the
+// whole <term> rather than its <id>), which the solver derives anew, small
+// (SolverMaxSize). The solution is checked against the
 // whole constraint; if it still fails (a change broke an instance that
 // held, as renaming a declaration breaks its uses), the next round repairs
 // the solution.
@@ -145,7 +147,7 @@ func (r *Repairer) Repair(t *grammar.Tree, seed uint64) (*grammar.Tree, bool) {
 			if a.insert {
 				budget = r.base.cfg.maxStates
 			}
-			if out, ok = s.repairRound(cur, a.escalate, a.insert, budget); ok {
+			if out, ok = s.repairRound(cur, a.open, a.insert, budget); ok {
 				break
 			}
 		}
@@ -160,11 +162,24 @@ func (r *Repairer) Repair(t *grammar.Tree, seed uint64) (*grammar.Tree, bool) {
 	return nil, false
 }
 
+// What a repair attempt opens of each violation.
+const (
+	openSmallest = iota // the smallest node
+	openNothing         // nothing: only tree insertion can help
+	openLargest         // the largest node
+)
+
 // repairAttempts are the ways a round tries to repair a tree, in order:
-// opening the smallest node of each violation or (escalate) the largest,
-// and solving without or with tree insertion.
-var repairAttempts = []struct{ escalate, insert bool }{
-	{false, false}, {false, true}, {true, false}, {true, true},
+// the smallest node of each violation opened and solved without tree
+// insertion (a use gets a declared name); nothing opened, with insertion
+// (a declaration of the used name is inserted); the smallest node opened,
+// with insertion (a declaration is inserted, and the use gets its name);
+// then the largest node opened, without and with insertion.
+var repairAttempts = []struct {
+	open   int
+	insert bool
+}{
+	{openSmallest, false}, {openNothing, true}, {openSmallest, true}, {openLargest, false}, {openLargest, true},
 }
 
 // Seeds returns up to n inputs that satisfy the constraint, made by a
@@ -198,7 +213,7 @@ func (r *Repairer) fresh(seed uint64) *Solver {
 // repairRound opens the nodes that the violations of the constraint on t
 // depend on and solves from there. It returns the first solution the
 // solver reaches, valid or not, and false if it reaches none.
-func (s *Solver) repairRound(t *grammar.Tree, escalate, insert bool, budget int) (*grammar.Tree, bool) {
+func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int) (*grammar.Tree, bool) {
 	spec := s.spec
 	v := newView(t.Bytes(), t, spec.lb, spec.rootLabel, spec.virtual)
 	e := newEvaluator(spec, v)
@@ -206,7 +221,7 @@ func (s *Solver) repairRound(t *grammar.Tree, escalate, insert bool, budget int)
 	if spec.virtual {
 		first = 2
 	}
-	f := failFinder{e: e, first: first, largest: escalate, open: map[int32]bool{}}
+	f := failFinder{e: e, first: first, largest: open == openLargest, open: map[int32]bool{}}
 
 	// The top-level conjuncts; for universal quantifiers over the whole
 	// input, the nodes whose instances hold.
@@ -240,7 +255,10 @@ func (s *Solver) repairRound(t *grammar.Tree, escalate, insert bool, budget int)
 		}
 	}
 	if len(f.open) == 0 {
-		return nil, false
+		return nil, false // no violation found a node to open: nothing to solve
+	}
+	if open == openNothing {
+		clear(f.open)
 	}
 
 	// The partial tree: the input with the chosen nodes open.

@@ -50,8 +50,10 @@ func TestRepairKeepsTheRest(t *testing.T) {
 		{"int a = 1;if (a < 2) {int c = a;} else c = 1;", "int a = 1;if (a < 2) {int c = a;} else ", " = 1;", true},
 		// A redeclaration: the second declaration gets another name.
 		{"int a;int b = a;int a = 2;b = a + 1;", "int a;int b = a;int ", " = 2;b = a + 1;", true},
-		// No declaration at all: one is inserted before the use.
-		{"x = 1;", "int ", " = 1;", false},
+		// No declaration at all: one of the used name is inserted before
+		// the use, which stays as it is.
+		{"x = 1;", "int ", "x = 1;", false},
+		{"while (y) {int y;}", "int ", "while (y) {int y;}", false},
 	} {
 		for seed := range uint64(4) {
 			in := parseTree(t, "scriptsizec", tc.in)
