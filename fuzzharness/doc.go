@@ -20,7 +20,8 @@
 // testdata entries as regression tests, go test -fuzz=FuzzX fuzzes, and go
 // test -run=FuzzX/NAME runs one entry. A validity predicate (WithValidity)
 // can reject decoded inputs before the target runs; rejected inputs are
-// skipped and counted (Harness.Stats). When the target fails or panics, the
+// skipped and counted (Harness.Stats). A constraint (WithConstraint) goes
+// further and repairs the inputs that violate it (see Constraints below). When the target fails or panics, the
 // harness logs the input, quoted, and its tree outline.
 //
 // # Decoding bytes into trees
@@ -93,6 +94,43 @@
 // only under the same grammar and bounds. Adding or reordering alternatives
 // changes the meaning of stored entries.
 //
+// # Constraints
+//
+// A grammar cannot say that every variable is declared before it is used;
+// a Constraint (WithConstraint) can. Package isla provides one for ISLa
+// constraints, isla.Repairer; fuzzharness defines only the interface, so
+// the dependency points from isla to fuzzharness's grammar package and
+// fuzzharness needs neither the solver nor cgo:
+//
+//	spec, _ := isla.Compile(defUse, gr)
+//	rep, _ := isla.NewRepairer(spec)
+//	fuzzharness.NewGraph(f, gr, fuzzharness.WithConstraint(rep)).FuzzString(target)
+//
+// Every decoded tree is checked with Constraint.Valid. A tree that fails is
+// repaired: Constraint.Repair gets it with a seed derived from the fuzzer's
+// bytes (an FNV-1a hash of those the decoding read), so the same bytes
+// always give the same input, and the fuzzer's mutations still decide the
+// input wherever the constraint does not (isla.Repairer re-solves only the
+// nodes the violations depend on, such as an undeclared identifier, and
+// keeps the rest of the tree). The target gets the repaired input; an
+// input that cannot be repaired is skipped with t.Skip. The seeds are repaired the same way before they are
+// added (those that cannot be repaired are left out), and the constraint's
+// Seeds, typically solver outputs, are added after them.
+//
+// The harness counts the inputs that were valid as decoded, repaired, and
+// skipped (Stats; Stats.ValidRate is the share that reached the target with
+// a valid input), and logs them when the fuzz test ends (go test -v). Under
+// go test -fuzz the inputs run in worker processes: each worker writes its
+// counts to a file in a directory under os.TempDir named after the
+// coordinator's process id, at most every 200 milliseconds and when it
+// ends, and the coordinator adds them up when fuzzing stops, removes the
+// files, and logs the sum. Counts of the last moments of a worker that is
+// killed rather than stopped may be missing. If KFUZZ_STATS (EnvStats)
+// names a file, the final counts (the sum of the workers under go test
+// -fuzz) are also written to it as JSON. The inputs counted exceed the
+// executions that go test -fuzz reports: the baseline run of the corpus
+// and the minimization of new inputs execute inputs too.
+//
 // # Measure mode
 //
 // Tools such as kfuzz cover need to run a fuzz test's own target over chosen
@@ -107,9 +145,10 @@
 //     fuzzing; entries of testdata/fuzz are ignored. A panic is recovered and
 //     recorded; the run goes on with the next input.
 //   - KFUZZ_OUT (EnvOut) names a file to which one Record per input is
-//     appended as a JSON line: the input, its status (pass, fail, panic,
-//     skip, invalid, timeout, error), the panic message and stack, the
-//     duration, and whatever the hook put in Run.Extra.
+//     appended as a JSON line: the input (the repaired one, if a
+//     constraint repaired it), its status (pass, fail, panic, skip,
+//     invalid, timeout, error), the panic message and stack, the duration,
+//     and whatever the hook put in Run.Extra.
 //   - KFUZZ_TIMEOUT (EnvTimeout) limits each input (default 10s). Because
 //     a running goroutine cannot be stopped, a timeout is recorded and the
 //     process exits with status 3 (TimeoutExitCode); the caller starts it

@@ -22,7 +22,10 @@ type Harness struct {
 
 	seeds    atomic.Int64
 	inputs   atomic.Int64
+	repaired atomic.Int64
 	rejected atomic.Int64
+
+	workerStats *workerStats // in a go test -fuzz worker with a constraint or validity predicate
 }
 
 // New returns a harness for the fuzz test f over the grammar g, which it
@@ -49,7 +52,11 @@ func NewGraph(f *testing.F, gr *grammar.Graph, opts ...Option) *Harness {
 	if err != nil {
 		f.Fatal(err)
 	}
-	return &Harness{f: f, codec: c, cfg: cfg, name: f.Name()}
+	h := &Harness{f: f, codec: c, cfg: cfg, name: f.Name()}
+	if _, worker := fuzzRole(); worker && (cfg.constraint != nil || cfg.valid != nil) {
+		h.workerStats = newWorkerStats(h.name)
+	}
+	return h
 }
 
 // Codec returns the harness's codec.
@@ -63,10 +70,13 @@ func (h *Harness) Codec() *Codec { return h.codec }
 // the entries of testdata/fuzz/FuzzX as regression tests, go test -fuzz
 // fuzzes, and go test -run=FuzzX/NAME runs one entry.
 //
-// An input that the validity predicate (WithValidity) rejects is skipped
-// with t.Skip before fn runs. When fn fails or panics, the harness logs the
-// input, quoted, and the outline of its tree; a panic is raised again after
-// logging so that go test records the failing input as usual.
+// An input that violates the constraint (WithConstraint) is repaired
+// before fn runs, and one that cannot be repaired or that the validity
+// predicate (WithValidity) rejects is skipped with t.Skip. At the end, the
+// fuzz test logs the share of inputs that reached fn with a valid input.
+// When fn fails or panics, the harness logs the input, quoted, and the
+// outline of its tree; a panic is raised again after logging so that go
+// test records the failing input as usual.
 //
 // Environment variables switch Fuzz into the measure mode described in the
 // package documentation.
@@ -82,12 +92,19 @@ func (h *Harness) Fuzz(fn func(t *testing.T, in Input)) {
 		}
 	}
 	if path := os.Getenv(EnvInputs); path != "" {
+		f.Cleanup(h.reportStats)
 		h.measure(path, fn)
 		return
 	}
-	trees, err := seeds(h.codec, &h.cfg)
-	if err != nil {
-		f.Fatal(err)
+	var trees []*grammar.Tree
+	if _, worker := fuzzRole(); !worker {
+		// A worker of go test -fuzz runs the inputs the coordinator sends
+		// and never its own seeds: it need not make them (the solver's
+		// seeds of a constraint are costly).
+		var err error
+		if trees, err = seeds(h.codec, &h.cfg); err != nil {
+			f.Fatal(err)
+		}
 	}
 	for _, t := range trees {
 		data, err := h.codec.Encode(t)
@@ -97,14 +114,9 @@ func (h *Harness) Fuzz(fn func(t *testing.T, in Input)) {
 		f.Add(data)
 		h.seeds.Add(1)
 	}
-	f.Cleanup(func() {
-		if s := h.Stats(); s.Rejected > 0 {
-			f.Logf("fuzzharness: the validity predicate rejected %d of %d inputs (%.1f%%)",
-				s.Rejected, s.Inputs, 100*s.RejectRate())
-		}
-	})
+	f.Cleanup(h.reportStats)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		h.run(t, h.decode(data), fn)
+		h.run(t, data, fn)
 	})
 }
 
@@ -115,21 +127,26 @@ func (h *Harness) FuzzString(fn func(t *testing.T, s string)) {
 }
 
 // decode decodes data, building the tree right away only if the validity
-// predicate needs it.
+// predicate or the constraint needs it.
 func (h *Harness) decode(data []byte) Input {
-	if h.cfg.valid != nil {
+	if h.cfg.valid != nil || h.cfg.constraint != nil {
 		return h.codec.Decode(data)
 	}
 	return h.codec.decodeText(data)
 }
 
-// run checks the input's validity and calls fn on it, reporting failures.
-func (h *Harness) run(t *testing.T, in Input, fn func(*testing.T, Input)) {
-	h.inputs.Add(1)
+// run decodes data, checks (and repairs) the input and calls fn on it,
+// reporting failures.
+func (h *Harness) run(t *testing.T, data []byte, fn func(*testing.T, Input)) {
+	in, o := h.check(h.decode(data), data)
+	h.count(o)
 	defer report(t, in)
-	if h.cfg.valid != nil && !h.cfg.valid(in.Tree()) {
-		h.rejected.Add(1)
-		t.Skip("fuzzharness: the input does not satisfy the validity predicate")
+	if o == outcomeRejected {
+		msg := "fuzzharness: the input does not satisfy the validity predicate"
+		if h.cfg.constraint != nil {
+			msg = "fuzzharness: the input violates the constraint and could not be repaired, or the validity predicate rejects it"
+		}
+		t.Skip(msg)
 	}
 	fn(t, in)
 }
@@ -150,7 +167,8 @@ func report(t *testing.T, in Input) {
 type Stats struct {
 	Seeds    int64 // seeds added with f.Add
 	Inputs   int64 // inputs decoded and passed to the validity check
-	Rejected int64 // inputs that the validity predicate rejected
+	Repaired int64 // inputs that violated the constraint and were repaired
+	Rejected int64 // inputs skipped: not repaired, or rejected by the validity predicate
 }
 
 // RejectRate returns Rejected/Inputs, or 0 if there were no inputs.
@@ -163,16 +181,19 @@ func (s Stats) RejectRate() float64 {
 
 // Stats returns the harness's counts so far. During go test -fuzz the inputs
 // run in worker processes, each with its own counts; the harness in the
-// go test process itself counts only the seeds.
+// go test process itself counts only the seeds, and adds up the workers'
+// counts for its final report (see the package documentation).
 func (h *Harness) Stats() Stats {
-	return Stats{Seeds: h.seeds.Load(), Inputs: h.inputs.Load(), Rejected: h.rejected.Load()}
+	return Stats{Seeds: h.seeds.Load(), Inputs: h.inputs.Load(), Repaired: h.repaired.Load(), Rejected: h.rejected.Load()}
 }
 
 // Seeds returns the seed trees that a harness with the same graph and
 // options adds: the k-path covering forest (see WithKPathSeeds), then the
 // parsed examples (WithExamples), then the seed trees (WithSeedTrees), each
-// once. Every tree is checked against the bounds; a seed that exceeds them is
-// an error that names it. A plain string fuzz target can add the seeds'
+// once; with a constraint (WithConstraint), those that violate it repaired
+// or left out, followed by the constraint's seeds within the bounds. Every
+// tree is checked against the bounds; a seed that exceeds them is an error
+// that names it. A plain string fuzz target can add the seeds'
 // strings to compare with the harness on equal terms.
 func Seeds(gr *grammar.Graph, opts ...Option) ([]*grammar.Tree, error) {
 	cfg := newConfig(opts)
@@ -222,5 +243,40 @@ func seeds(c *Codec, cfg *config) ([]*grammar.Tree, error) {
 			return nil, err
 		}
 	}
+	if cfg.constraint != nil {
+		out = constrainSeeds(c, cfg, out, seen)
+	}
 	return out, nil
+}
+
+// constrainSeeds repairs the seeds that violate the constraint, leaving
+// out those it cannot repair within the bounds, and adds the constraint's
+// own seeds that are within the bounds.
+func constrainSeeds(c *Codec, cfg *config, trees []*grammar.Tree, seen map[string]bool) []*grammar.Tree {
+	con := cfg.constraint
+	var out []*grammar.Tree
+	for _, t := range trees {
+		if con.Valid(t) {
+			out = append(out, t)
+			continue
+		}
+		data, _ := c.Encode(t) // seeds checked the bounds
+		r, ok := con.Repair(t, repairSeed(data))
+		if !ok || r == nil {
+			continue
+		}
+		if rdata, err := c.Encode(r); err == nil && !seen[string(rdata)] {
+			seen[string(rdata)] = true
+			out = append(out, r)
+		}
+	}
+	if cfg.constraintSeeds > 0 {
+		for _, t := range con.Seeds(cfg.constraintSeeds) {
+			if data, err := c.Encode(t); err == nil && !seen[string(data)] {
+				seen[string(data)] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }

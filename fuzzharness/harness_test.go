@@ -78,6 +78,8 @@ func FuzzHelper(f *testing.F) {
 				panic("found a y")
 			}
 		})
+	case "constraint":
+		constraintHelper(f)
 	case "badexample":
 		NewGraph(f, exprGraph, WithExamples("1+2", "1+*2")).FuzzString(func(t *testing.T, s string) {})
 	case "measure":

@@ -65,7 +65,7 @@ const (
 	StatusFail    Status = "fail"    // the target failed (t.Error, t.Fatal, ...)
 	StatusPanic   Status = "panic"   // the target panicked; the panic was recovered
 	StatusSkip    Status = "skip"    // the target called t.Skip
-	StatusInvalid Status = "invalid" // the validity predicate rejected the input; the target did not run
+	StatusInvalid Status = "invalid" // the input violates the constraint and was not repaired, or the validity predicate rejected it; the target did not run
 	StatusTimeout Status = "timeout" // the target ran out of time; the process exits after this record
 	StatusError   Status = "error"   // the input could not be read, parsed or encoded; the target did not run
 )
@@ -333,11 +333,10 @@ func (m *measurer) run(t *testing.T, data []byte, fn func(*testing.T, Input)) {
 		return // an entry of testdata/fuzz, not one of ours
 	}
 	h := m.h
-	in := h.decode(data)
-	h.inputs.Add(1)
+	in, o := h.check(h.decode(data), data)
+	h.count(o)
 	r := &Run{Target: h.name, Index: i, ID: m.ids[i], Input: in}
-	if h.cfg.valid != nil && !h.cfg.valid(in.Tree()) {
-		h.rejected.Add(1)
+	if o == outcomeRejected {
 		r.Status = StatusInvalid
 		m.write(r, data)
 		return

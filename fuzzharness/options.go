@@ -53,12 +53,17 @@ type config struct {
 	examples []string
 	trees    []*grammar.Tree
 	valid    func(*grammar.Tree) bool
+
+	constraint      Constraint
+	constraintSeeds int
 }
 
 func newConfig(opts []Option) config {
 	c := config{
 		bounds: Bounds{MaxDepth: DefaultMaxDepth, MaxSize: DefaultMaxSize, MaxRepeat: DefaultMaxRepeat},
 		k:      DefaultK,
+
+		constraintSeeds: DefaultConstraintSeeds,
 	}
 	for _, o := range opts {
 		o(&c)

@@ -1,0 +1,84 @@
+package scriptc_test
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/seed72891827/kfuzz/fuzzharness"
+)
+
+var execsRE = regexp.MustCompile(`execs: (\d+) \((\d+)/sec\)`)
+
+// fuzzRun builds the package's test binary with fuzzing instrumentation
+// and fuzzes target for fuzztime, as go test -fuzz does, in a temporary
+// directory with a temporary fuzz cache. It returns the harness's counts,
+// gathered from the worker processes (KFUZZ_STATS), and the executions the
+// fuzzer reported.
+func fuzzRun(t *testing.T, target string, fuzztime time.Duration) (fuzzharness.Stats, int) {
+	t.Helper()
+	gotool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("the go command is not available:", err)
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "scriptc.test")
+	build := exec.Command(gotool, "test", "-c", "-fuzz=^"+target+"$", "-o", bin, ".")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %v\n%s", build.Args, err, out)
+	}
+	statsFile := filepath.Join(tmp, "stats.json")
+	run := exec.Command(bin, "-test.run=^$", "-test.fuzz=^"+target+"$", "-test.fuzztime="+fuzztime.String(),
+		"-test.fuzzcachedir="+filepath.Join(tmp, "cache"), "-test.parallel=2", "-test.v")
+	run.Dir = tmp
+	run.Env = append(os.Environ(), fuzzharness.EnvStats+"="+statsFile)
+	out, err := run.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%v: %v\n%s", run.Args, err, out)
+	}
+	data, err := os.ReadFile(statsFile)
+	if err != nil {
+		t.Fatalf("the fuzz run wrote no counts: %v\n%s", err, out)
+	}
+	var s fuzzharness.Stats
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatalf("%s: %v", statsFile, err)
+	}
+	execs := 0
+	if m := execsRE.FindAllStringSubmatch(string(out), -1); len(m) > 0 {
+		execs, _ = strconv.Atoi(m[len(m)-1][1])
+	}
+	t.Logf("%s for %v: %d execs (%.0f/s); %s", target, fuzztime, execs, float64(execs)/fuzztime.Seconds(), s)
+	return s, execs
+}
+
+// TestFuzzInterpValidShare runs go test -fuzz=FuzzInterp for ten seconds
+// and checks that at least 95% of the executions, counted in the fuzz
+// worker processes, reached the interpreter with a program that satisfies
+// def-use and no-redef (valid as decoded or repaired). For comparison it
+// runs FuzzInterpNoRepair, which only skips invalid programs, and logs its
+// share.
+func TestFuzzInterpValidShare(t *testing.T) {
+	fuzztime := 10 * time.Second
+	if testing.Short() {
+		fuzztime = 4 * time.Second
+	}
+	s, _ := fuzzRun(t, "FuzzInterp", fuzztime)
+	if s.Inputs < 100 {
+		t.Fatalf("the workers counted %d inputs, want at least 100", s.Inputs)
+	}
+	if rate := s.ValidRate(); rate < 0.95 {
+		t.Errorf("%.1f%% of the executions got a valid input, want at least 95%%", 100*rate)
+	}
+	if s.Repaired == 0 {
+		t.Errorf("no input was repaired: the fuzzer's mutations never broke the constraint?")
+	}
+	if !testing.Short() {
+		fuzzRun(t, "FuzzInterpNoRepair", fuzztime)
+	}
+}

@@ -1,0 +1,284 @@
+package fuzzharness
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+// A Constraint is a semantic constraint on the inputs of a harness, beyond
+// the grammar: for example def-use (every variable is declared before it is
+// used). With WithConstraint, the harness checks every decoded tree; a tree
+// that violates the constraint is repaired before the target runs, and an
+// input that cannot be repaired is skipped. Package isla provides one for
+// ISLa constraints (isla.Repairer); the dependency points from isla to
+// this interface, so that fuzzharness itself knows nothing of ISLa or its
+// solver.
+type Constraint interface {
+	// Valid reports whether the complete tree satisfies the constraint. It
+	// must not modify the tree.
+	Valid(t *grammar.Tree) bool
+	// Repair returns a tree of the same graph that satisfies the
+	// constraint, keeping as much of t as it can, or false. It must not
+	// modify t, and must be deterministic: the same t and seed give the
+	// same result, so that the fuzzer's bytes still decide the input. The
+	// harness derives the seed from the fuzzer's bytes.
+	Repair(t *grammar.Tree, seed uint64) (*grammar.Tree, bool)
+	// Seeds returns up to n trees that satisfy the constraint, as seeds
+	// for the fuzzer (typically made by a constraint solver).
+	Seeds(n int) []*grammar.Tree
+}
+
+// DefaultConstraintSeeds is how many seeds WithConstraint asks the
+// constraint for.
+const DefaultConstraintSeeds = 16
+
+// WithConstraint makes the harness constraint-aware. Every decoded tree is
+// checked with c.Valid; a tree that fails is replaced by c.Repair's tree,
+// with a seed derived from the fuzzer's bytes (those the decoding read),
+// and an input that cannot be repaired is skipped with t.Skip, as with
+// WithValidity. The other seeds (k-path forest, examples, seed trees) are
+// repaired likewise before they are added (a seed that cannot be repaired
+// is left out), and the constraint's own Seeds (WithConstraintSeeds of
+// them) are added after them. Stats counts the inputs that were valid as
+// decoded, repaired, and skipped; see the package documentation for how
+// the counts of go test -fuzz's worker processes are gathered.
+func WithConstraint(c Constraint) Option {
+	return func(cfg *config) { cfg.constraint = c }
+}
+
+// WithConstraintSeeds sets how many seeds the harness asks the constraint
+// of WithConstraint for (default DefaultConstraintSeeds).
+func WithConstraintSeeds(n int) Option {
+	return func(cfg *config) { cfg.constraintSeeds = n }
+}
+
+// repairSeed derives the seed of a repair from the fuzzer's bytes: their
+// 64-bit FNV-1a hash.
+func repairSeed(data []byte) uint64 {
+	h := fnv.New64a()
+	h.Write(data)
+	return h.Sum64()
+}
+
+// outcome is what the validity checks made of one input.
+type outcome int
+
+const (
+	outcomeValid    outcome = iota // valid as decoded
+	outcomeRepaired                // repaired by the constraint
+	outcomeRejected                // skipped: the target does not run
+)
+
+// check applies the constraint and the validity predicate to the decoded
+// input in, returning the input the target gets.
+func (h *Harness) check(in Input, data []byte) (Input, outcome) {
+	c, valid := h.cfg.constraint, h.cfg.valid
+	if c == nil && valid == nil {
+		return in, outcomeValid
+	}
+	tree, res := in.Tree(), outcomeValid
+	if c != nil && !c.Valid(tree) {
+		// The seed depends on the bytes the decoding read, not on those
+		// after them, which do not change the input either.
+		repaired, ok := c.Repair(tree, repairSeed(data[:min(in.Used(), len(data))]))
+		if !ok || repaired == nil {
+			return in, outcomeRejected
+		}
+		tree, res = repaired, outcomeRepaired
+		b := tree.Bytes()
+		in = Input{s: string(b), b: b, st: &inputState{tree: tree, used: in.Used()}}
+	}
+	if valid != nil && !valid(tree) {
+		return in, outcomeRejected
+	}
+	return in, res
+}
+
+// count records an outcome in the harness's counts.
+func (h *Harness) count(o outcome) {
+	h.inputs.Add(1)
+	switch o {
+	case outcomeRepaired:
+		h.repaired.Add(1)
+	case outcomeRejected:
+		h.rejected.Add(1)
+	}
+	if h.workerStats != nil {
+		h.workerStats.maybeFlush(h)
+	}
+}
+
+// EnvStats names a file to which a harness writes its final Stats as JSON
+// when the fuzz test ends: under go test -fuzz, the counts of all worker
+// processes added up; otherwise the counts of the process.
+const EnvStats = "KFUZZ_STATS"
+
+// statsFlushInterval is how often a go test -fuzz worker writes its counts.
+const statsFlushInterval = 200 * time.Millisecond
+
+// fuzzRole tells whether the process is the coordinator of go test -fuzz,
+// one of its workers, or neither.
+func fuzzRole() (coordinator, worker bool) {
+	if f := flag.Lookup("test.fuzzworker"); f != nil && f.Value.String() == "true" {
+		return false, true
+	}
+	if f := flag.Lookup("test.fuzz"); f != nil && f.Value.String() != "" {
+		return true, false
+	}
+	return false, false
+}
+
+// statsDir is the directory where the workers of the go test -fuzz
+// coordinator with process id pid write their counts.
+func statsDir(pid int) string {
+	return filepath.Join(os.TempDir(), "kfuzz-fuzzharness-stats-"+strconv.Itoa(pid))
+}
+
+// workerStats writes a worker's counts to its file in the coordinator's
+// stats directory, at most every statsFlushInterval and when the test
+// ends.
+type workerStats struct {
+	mu   sync.Mutex
+	path string
+	last time.Time
+}
+
+func newWorkerStats(name string) *workerStats {
+	dir := statsDir(os.Getppid())
+	return &workerStats{path: filepath.Join(dir, fmt.Sprintf("%s.%d.json", name, os.Getpid()))}
+}
+
+func (w *workerStats) maybeFlush(h *Harness) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if time.Since(w.last) < statsFlushInterval {
+		return
+	}
+	w.flushLocked(h)
+}
+
+func (w *workerStats) flush(h *Harness) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.flushLocked(h)
+}
+
+// flushLocked writes the counts atomically (a temporary file renamed over
+// the old one), so that the coordinator never reads half a file. Errors
+// are ignored: the counts are a report, not a result of the test.
+func (w *workerStats) flushLocked(h *Harness) {
+	w.last = time.Now()
+	data, err := json.Marshal(h.Stats())
+	if err != nil {
+		return
+	}
+	if err := os.MkdirAll(filepath.Dir(w.path), 0o755); err != nil {
+		return
+	}
+	tmp := w.path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return
+	}
+	os.Rename(tmp, w.path)
+}
+
+// gatherWorkerStats adds up the counts that the workers of this
+// coordinator wrote for the fuzz test name, and removes their files.
+func gatherWorkerStats(name string) (Stats, int) {
+	dir := statsDir(os.Getpid())
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return Stats{}, 0
+	}
+	var sum Stats
+	n := 0
+	for _, e := range entries {
+		if !strings.HasPrefix(e.Name(), name+".") || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		data, err := os.ReadFile(path)
+		os.Remove(path)
+		if err != nil {
+			continue
+		}
+		var s Stats
+		if json.Unmarshal(data, &s) != nil {
+			continue
+		}
+		sum.Inputs += s.Inputs
+		sum.Repaired += s.Repaired
+		sum.Rejected += s.Rejected
+		n++
+	}
+	os.Remove(dir) // only if empty: another fuzz test of the process may still need it
+	return sum, n
+}
+
+// reportStats logs the harness's counts at the end of the fuzz test and writes
+// them to the file named by EnvStats, if set. The coordinator of go test
+// -fuzz reports the sum of its workers' counts.
+func (h *Harness) reportStats() {
+	f := h.f
+	coordinator, worker := fuzzRole()
+	if worker {
+		if h.workerStats != nil {
+			h.workerStats.flush(h)
+		}
+		return
+	}
+	s := h.Stats()
+	where := "this process"
+	if coordinator {
+		// Fuzz tests other than the one being fuzzed run their seeds in
+		// this process, and no worker writes counts for them.
+		if ws, n := gatherWorkerStats(h.name); n > 0 {
+			s.Inputs, s.Repaired, s.Rejected = ws.Inputs, ws.Repaired, ws.Rejected
+			where = fmt.Sprintf("%d fuzz worker processes", n)
+		}
+	}
+	switch {
+	case h.cfg.constraint != nil:
+		f.Logf("fuzzharness: %s (counted in %s)", s, where)
+	case s.Rejected > 0:
+		f.Logf("fuzzharness: the validity predicate rejected %d of %d inputs (%.1f%%)",
+			s.Rejected, s.Inputs, 100*s.RejectRate())
+	}
+	if path := os.Getenv(EnvStats); path != "" {
+		data, err := json.MarshalIndent(s, "", "  ")
+		if err == nil {
+			err = os.WriteFile(path, append(data, '\n'), 0o644)
+		}
+		if err != nil {
+			f.Errorf("fuzzharness: %s: %v", EnvStats, err)
+		}
+	}
+}
+
+// String summarizes the counts, for example "1000 inputs: 930 valid as
+// decoded, 60 repaired, 10 skipped; 99.0% reached the target with a valid
+// input".
+func (s Stats) String() string {
+	return fmt.Sprintf("%d inputs: %d valid as decoded, %d repaired, %d skipped; %.1f%% reached the target with a valid input",
+		s.Inputs, s.Inputs-s.Repaired-s.Rejected, s.Repaired, s.Rejected, 100*s.ValidRate())
+}
+
+// ValidRate returns the share of inputs that reached the target with a
+// valid input, as decoded or repaired: (Inputs-Rejected)/Inputs, or 1 if
+// there were no inputs.
+func (s Stats) ValidRate() float64 {
+	if s.Inputs == 0 {
+		return 1
+	}
+	return float64(s.Inputs-s.Rejected) / float64(s.Inputs)
+}
