@@ -16,12 +16,16 @@ import (
 // input satisfying a rule within its budget or depth bound.
 var ErrUnsatisfiable = errors.New("learn: no input satisfies the rule within the search budget")
 
-// Defaults of GenerateOptions.
+// Defaults of GenerateOptions. DefaultTargetRepeat is the random
+// generator's bound (grammar.DefaultMaxRepeat), so that the parts of a
+// targeted input that its rule leaves open vary as in random inputs: with
+// fewer repetitions, strings and numbers stay too short to reach the code
+// that only longer ones do (kfuzz eval learn measured it on go-json).
 const (
 	DefaultMaxStates    = 1000
 	DefaultTargetDepth  = 16
 	DefaultTargetSize   = 1000
-	DefaultTargetRepeat = 2
+	DefaultTargetRepeat = grammar.DefaultMaxRepeat
 )
 
 // GenerateOptions bound targeted generation. The zero value asks for the

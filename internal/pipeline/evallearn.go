@@ -139,11 +139,11 @@ func median(xs []float64) float64 {
 	}
 	s := slices.Clone(xs)
 	slices.Sort(s)
-	if n := len(s); n%2 == 1 {
+	n := len(s)
+	if n%2 == 1 {
 		return s[n/2]
-	} else {
-		return (s[n/2-1] + s[n/2]) / 2
 	}
+	return (s[n/2-1] + s[n/2]) / 2
 }
 
 // EvalLearn evaluates learning on the session's fuzz test as CODEINE's
