@@ -349,7 +349,10 @@ func printLearnEval(w io.Writer, rows []*learnEvalRow, opts pipeline.EvalOptions
 			missed = append(missed, "absolute fraction")
 		}
 		status := "all met"
-		if len(missed) > 0 {
+		switch {
+		case r.Evaluated == 0:
+			status = "nothing to evaluate: every function was covered by all training inputs or by none"
+		case len(missed) > 0:
 			status = "missed: " + strings.Join(missed, ", ")
 		}
 		fmt.Fprintf(w, "  %s: %s\n", r.Subject, status)

@@ -67,6 +67,8 @@ func TestPrintLearnEval(t *testing.T) {
 			Funcs: []learnEvalFunc{{Targeted: 10}, {Targeted: 10}, {Targeted: 0}}},
 		{Subject: "poor", Functions: 10, Learned: 4, Evaluated: 4, Train: 1000,
 			Accuracy: 0.9, Precision: math.NaN(), Recall: 0.95, RelTargeted: 0.5, RelRandom: 0.4, AbsTargeted: 0.9},
+		{Subject: "flat", Functions: 19, Train: 1000, Accuracy: math.NaN(), Precision: math.NaN(), Recall: math.NaN(),
+			RelTargeted: math.NaN(), RelRandom: math.NaN(), AbsTargeted: math.NaN()},
 	}
 	var b strings.Builder
 	printLearnEval(&b, rows, pipeline.EvalOptions{Learn: pipeline.LearnOptions{Test: 1000}, Targets: 10})
@@ -77,6 +79,7 @@ func TestPrintLearnEval(t *testing.T) {
 		"5.0x", // 1 / 0.2
 		"good: all met",
 		"poor: missed: accuracy, precision, relative fraction, absolute fraction",
+		"flat: nothing to evaluate",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
