@@ -96,7 +96,8 @@ func (h *Harness) check(in Input, data []byte) (Input, outcome) {
 		}
 		tree, res = repaired, outcomeRepaired
 		b := tree.Bytes()
-		in = Input{s: string(b), b: b, st: &inputState{tree: tree, used: in.Used()}}
+		// Byte edits (Bounds.MaxEdits) apply to the repaired text.
+		in = h.codec.edit(Input{s: string(b), b: b, st: &inputState{tree: tree, used: in.Used()}}, data)
 	}
 	if valid != nil && !valid(tree) {
 		return in, outcomeRejected

@@ -136,3 +136,27 @@ func TestStatsString(t *testing.T) {
 		t.Errorf("ValidRate of no inputs = %v, want 1", r)
 	}
 }
+
+// TestConstraintThenEdits checks that byte edits apply to the repaired text.
+func TestConstraintThenEdits(t *testing.T) {
+	c, err := NewCodec(exprGraph, WithMaxEdits(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree, err := c.Parse("y+1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := c.Encode(tree)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data = append(data, make([]byte, c.Decode(data).Used()-len(data))...)
+	data = append(data, 1, 2, 0, 0, '-') // replace the first byte with "-"
+	h := &Harness{cfg: config{constraint: noY{c}}, codec: c}
+	in, o := h.check(c.Decode(data), data)
+	if o != outcomeRepaired || in.String() != "-+1" || !in.Edited() || in.Original() != "x+1" || in.Tree().String() != "x+1" {
+		t.Errorf("outcome %v, input %q (edited %v) of %q, tree %q; want repaired, \"-+1\" of \"x+1\"",
+			o, in, in.Edited(), in.Original(), in.Tree())
+	}
+}

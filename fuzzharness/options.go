@@ -111,7 +111,9 @@ func WithMaxRepeat(n int) Option { return func(c *config) { c.bounds.MaxRepeat =
 // such as 2, lets the fuzzer reach a parser's syntax-error handling while
 // most inputs stay in the language: a random tail edits nothing with
 // probability 1/(n+1). The target sees edited inputs like others; it can
-// tell them by Input.Edited.
+// tell them by Input.Edited. Validity predicates and constraints judge the
+// tree; the edits apply afterwards, to the repaired text if the constraint
+// repaired it.
 func WithMaxEdits(n int) Option { return func(c *config) { c.bounds.MaxEdits = n } }
 
 // WithBounds sets all the bounds at once.
