@@ -94,3 +94,17 @@ func TestEvalIslaScriptsizeCOracle(t *testing.T) {
 		}
 	}
 }
+
+// The Scriptsize-C oracle never panics and gives the same verdict twice.
+func FuzzEvalIslaScriptsizeCOracle(f *testing.F) {
+	for _, s := range []string{"int a;a = 1;", "{int c;int c;}", "do ; while (z);", "int q = 1 + (q < 3) - 45;;", "(((", "int", "}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		err1 := scriptsizeCOracle(in, nil)
+		err2 := scriptsizeCOracle(in, nil)
+		if (err1 == nil) != (err2 == nil) || err1 != nil && err1.Error() != err2.Error() {
+			t.Errorf("%q: %v, then %v", in, err1, err2)
+		}
+	})
+}
