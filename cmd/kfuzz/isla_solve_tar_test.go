@@ -12,7 +12,7 @@ import (
 )
 
 // kfuzz isla solve knows the TAR predicates: it writes archives that
-// archive/tar reads.
+// archive/tar reads and that kfuzz isla check accepts.
 func TestISLASolveTar(t *testing.T) {
 	dir := t.TempDir()
 	con := filepath.Join(dir, "ustar.isla")
@@ -30,7 +30,9 @@ func TestISLASolveTar(t *testing.T) {
 	if len(files) != 4 {
 		t.Fatalf("%d archives, want 4", len(files))
 	}
+	args := []string{"check", "-grammar", "tar", "-constraint", con}
 	for _, f := range files {
+		args = append(args, filepath.Join(out, f.Name()))
 		b, err := os.ReadFile(filepath.Join(out, f.Name()))
 		if err != nil {
 			t.Fatal(err)
@@ -48,5 +50,8 @@ func TestISLASolveTar(t *testing.T) {
 				t.Fatalf("%s: archive/tar: %v", f.Name(), err)
 			}
 		}
+	}
+	if stdout, errOut, code := runISLA(t, args...); code != 0 {
+		t.Errorf("isla check: code %d, %s %s", code, stdout, errOut)
 	}
 }
