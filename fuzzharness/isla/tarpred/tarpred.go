@@ -73,6 +73,8 @@ func (checksum) Params() []isla.Param { return []isla.Param{isla.TreeParam, isla
 // Writes returns the nonterminal of the checksum field.
 func (checksum) Writes() []string { return []string{"checksum"} }
 
+// Eval reports whether the checksum field holds the header's checksum; an
+// error if the header does not have 512 bytes or the field is not in it.
 func (checksum) Eval(args []isla.Arg) (bool, error) {
 	h, c := args[0].Node, args[1].Node
 	if len(h.Text()) != blockSize {
@@ -85,6 +87,8 @@ func (checksum) Eval(args []isla.Arg) (bool, error) {
 	return ok && want == headerSum(h, c), nil
 }
 
+// Solve returns the checksum field's text once every other node of the
+// header is derived; isla.ErrNotReady before.
 func (checksum) Solve(args []isla.Arg) ([]isla.Fix, error) {
 	h, c := args[0].Node, args[1].Node
 	if err := inside(h, c); err != nil {
@@ -135,6 +139,8 @@ func (size) Params() []isla.Param { return []isla.Param{isla.TreeParam} }
 // Writes returns the nonterminal of the size field.
 func (size) Writes() []string { return []string{"file-size"} }
 
+// Eval reports whether the entry has as many data blocks as its size field
+// needs; an error if the entry does not have one size field.
 func (size) Eval(args []isla.Arg) (bool, error) {
 	f, err := sizeField(args[0].Node)
 	if err != nil {
@@ -147,8 +153,9 @@ func (size) Eval(args []isla.Arg) (bool, error) {
 	return int64(len(args[0].Node.Find("data-block"))) == (n+blockSize-1)/blockSize, nil
 }
 
-// Solve writes a size the entry's data blocks hold, the checksum field and
-// the size field aside: every other part of the entry must be derived.
+// Solve returns a size field that the entry's data blocks hold, once every
+// node of the entry but the size and checksum fields is derived;
+// isla.ErrNotReady before.
 func (size) Solve(args []isla.Arg) ([]isla.Fix, error) {
 	e := args[0].Node
 	f, err := sizeField(e)
