@@ -16,18 +16,18 @@ func runEval(t *testing.T, args ...string) (string, string, int) {
 
 // A short run prints a row per subject with every output valid.
 func TestEvalIslaTable(t *testing.T) {
-	out, errOut, code := runEval(t, "-time", "2s", "-subjects", "csv,tar", "-z3=false")
+	out, errOut, code := runEval(t, "-time", "2s", "-subjects", "csv,tar,rest", "-z3=false")
 	if code != 0 {
 		t.Fatalf("code %d: %s", code, errOut)
 	}
-	for _, want := range []string{"CSV column count", "TAR lengths + checksum", "k=3 %", "ISLa valid/min",
-		"csv: ", "tar: ", "k-paths: one node per nonterminal"} {
+	for _, want := range []string{"CSV column count", "TAR lengths + checksum", "reST title underline", "k=3 %", "ISLa valid/min",
+		"csv: ", "tar: ", "rest: ", "k-paths: one node per nonterminal"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the table lacks %q:\n%s", want, out)
 		}
 	}
 	for _, l := range strings.Split(out, "\n") {
-		if strings.HasPrefix(l, "csv: ") || strings.HasPrefix(l, "tar: ") {
+		if strings.HasPrefix(l, "csv: ") || strings.HasPrefix(l, "tar: ") || strings.HasPrefix(l, "rest: ") {
 			if !strings.Contains(l, "100.0% valid (goal 100%: met)") {
 				t.Errorf("not all outputs valid: %s", l)
 			}
