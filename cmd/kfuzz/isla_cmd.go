@@ -8,6 +8,7 @@ import (
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/tarpred"
 )
 
 func init() {
@@ -57,8 +58,9 @@ func constraintError(e *env, err error) error {
 
 // runISLACheck validates inputs. Exit status: 0 if all are valid, 1 if
 // some input is invalid (or not in the grammar's language), 2 if the
-// grammar or the constraint is wrong. Only the built-in semantic predicate
-// count is available; others need Go code (see package isla).
+// grammar or the constraint is wrong. The semantic predicates are the
+// built-in count and the TAR predicates tar_checksum and tar_size of
+// package tarpred; others need Go code (see package isla).
 func runISLACheck(e *env, args []string) error {
 	c := commands["isla check"]
 	fs := newFlagSet(e, c)
@@ -86,7 +88,7 @@ func runISLACheck(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	s, err := isla.Compile(con, gr, isla.MaxDerivations(*maxDer),
+	s, err := isla.Compile(con, gr, tarpred.Predicates(), isla.MaxDerivations(*maxDer),
 		isla.WithParserOptions(grammar.MaxItems(*maxItems)))
 	if err != nil {
 		return constraintError(e, err)
@@ -152,7 +154,7 @@ func runISLAPrint(e *env, args []string) error {
 		if err != nil {
 			return &exitError{code: 2, err: err}
 		}
-		if _, err := isla.Compile(con, gr); err != nil {
+		if _, err := isla.Compile(con, gr, tarpred.Predicates()); err != nil {
 			return constraintError(e, err)
 		}
 	}

@@ -14,13 +14,14 @@ import (
 
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/islaz3"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/tarpred"
 )
 
 func init() {
 	register(&command{
 		name:  "isla solve",
 		usage: "-grammar FILE|NAME -constraint FILE [-constraint FILE ...] [-n N] [-seed S] [-o DIR] [-time D] [-max-states N] [-z3=false]",
-		short: "generate inputs that satisfy ISLa constraints (the conjunction of the files), one quoted input a line or one file each in DIR",
+		short: "generate inputs that satisfy ISLa constraints (the conjunction of the files), one quoted input a line or one file each in DIR; semantic predicates: count, tar_checksum, tar_size",
 		run:   runISLASolve,
 	})
 }
@@ -37,8 +38,10 @@ func (l *listFlag) Set(v string) error {
 
 // runISLASolve generates inputs. Exit status: 0 if it made N inputs, 1 if
 // the solver gave up or proved the constraint unsatisfiable before, 2 if
-// the grammar, the constraint or the flags are wrong. Only the built-in
-// semantic predicate count is available.
+// the grammar, the constraint or the flags are wrong. The semantic
+// predicates are the built-in count and the TAR predicates tar_checksum and
+// tar_size of package tarpred (for the built-in grammar tar), which also
+// solve: they write the checksum and size fields.
 func runISLASolve(e *env, args []string) error {
 	c := commands["isla solve"]
 	fs := newFlagSet(e, c)
@@ -81,7 +84,7 @@ func runISLASolve(e *env, args []string) error {
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
-	sp, err := isla.Compile(con, gr)
+	sp, err := isla.Compile(con, gr, tarpred.Predicates())
 	if err != nil {
 		return constraintError(e, err)
 	}

@@ -390,7 +390,8 @@ func (c *evalCtx) predArgs(n *cPred, skip int) ([]Arg, bool) {
 
 // semReady reports whether a tree solver can be asked: the open leaves and
 // the leaves derived in this run inside its tree arguments are all inside
-// nodes it writes. It returns those leaves.
+// nodes it writes, or (open leaves only) inside nodes another tree solver
+// writes. It returns the leaves inside nodes it writes.
 func (r *cspRun) semReady(c *evalCtx, it item, n *cPred) ([]int32, bool) {
 	ts := n.impl.(TreeSolver)
 	writes := map[int32]bool{}
@@ -415,15 +416,18 @@ func (r *cspRun) semReady(c *evalCtx, it item, n *cPred) ([]int32, bool) {
 			if !c.isOpen(j) && !derived {
 				continue
 			}
-			inside := false
+			inside, other := false, false
 			for k := j; k >= i && k >= 0; k = c.v.nodes[k].parent {
 				if writes[c.v.nodes[k].label] {
 					inside = true
 					break
 				}
+				other = other || r.s.semWrites[c.v.nodes[k].label]
 			}
 			if !inside {
-				if c.isOpen(j) {
+				// An open leaf that another tree solver writes does not
+				// stop this one: it returns ErrNotReady if it reads it.
+				if c.isOpen(j) && !other {
 					return nil, false
 				}
 				continue

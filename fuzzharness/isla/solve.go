@@ -174,6 +174,7 @@ type Solver struct {
 	patterns  map[*cQuant][]*ptree
 	reach     map[int32]map[int32]bool // label -> labels derivable strictly below
 	keepOpen  []bool                   // per graph node id: a reference the solver leaves open
+	semWrites map[int32]bool           // labels of the nodes tree solvers write
 	atoms     map[*cSMT]*atomInfo
 	parsers   map[string]*grammar.Parser
 	closing   map[string]float64 // estimated closing cost per nonterminal

@@ -42,6 +42,7 @@ func (s *Solver) analyze() error {
 	s.reach[-1] = map[int32]bool{}
 
 	controlled := map[string]bool{}
+	s.semWrites = map[int32]bool{}
 	type qinfo struct {
 		label int32
 		match bool
@@ -78,6 +79,9 @@ func (s *Solver) analyze() error {
 				if ts, ok := n.impl.(TreeSolver); ok {
 					for _, w := range ts.Writes() {
 						controlled[w] = true
+						if id, ok := lb.ids[w]; ok {
+							s.semWrites[id] = true
+						}
 					}
 				}
 			}

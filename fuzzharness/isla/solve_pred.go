@@ -10,12 +10,13 @@ var ErrNotReady = errors.New("isla: the predicate cannot be solved yet")
 // the text of some nodes, such as a checksum field computed from the rest
 // of a header. The solver asks it once every node of its tree arguments is
 // derived except the nodes labeled with the nonterminals it writes (which
-// may be open or derived already), and parses each returned text into the
-// node from its nonterminal. It then checks the predicate with Eval.
+// may be open or derived already) and those that other tree solvers write,
+// and parses each returned text into the node from its nonterminal. It then
+// checks the predicate with Eval.
 //
 // When several predicates write nodes that others read, the solver asks
-// each one when it is ready, so a predicate should return ErrNotReady while
-// a node it reads is not complete (Node.Complete).
+// each one when it may be ready, so a predicate must return ErrNotReady
+// while a node it reads is not complete (Node.Complete).
 type TreeSolver interface {
 	Predicate
 	// Writes names the nonterminals (without angle brackets) whose nodes

@@ -1,0 +1,395 @@
+package main
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"encoding/xml"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/islaz3"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/tarpred"
+)
+
+func init() {
+	register(&command{
+		name:  "eval isla",
+		usage: "[-time 60s] [-subjects c,xml,csv,tar,rest] [-seed S] [-identity nonterminal|occurrence] [-constraints DIR] [-json] [-z3=false]",
+		short: "measure the ISLa solver on the subjects of the ISLa paper: valid inputs per minute, validity (validator and Go oracles), k-path diversity, next to ISLa's Table 2",
+		run:   runEvalISLA,
+	})
+}
+
+// An islaSubject is one constraint set of the ISLa evaluation (Steinhöfel
+// and Zeller, "Input Invariants", ESEC/FSE 2022, section 6, Table 2).
+type islaSubject struct {
+	name    string   // the -subjects name
+	label   string   // what is measured
+	grammar string   // built-in grammar
+	files   []string // constraint files in the constraints directory; none: tarpred.Constraint
+	oracle  string   // the Go reader that must accept every output, "" if none
+	check   func(in []byte, t *grammar.Tree) error
+	// ISLa's figures in Table 2, on the row where the subject's constraints
+	// are complete: valid inputs per minute and diversity (% of k-paths).
+	paperRate, paperDiversity float64
+}
+
+// islaSubjects are the subjects in the order of Table 2. The paper's
+// figures are those of its last row per language: Scriptsize-C "+ no-redef"
+// (387/min, 58%), XML "+ no-redef" (126/min, 91%), TAR "+ reference"
+// (19/min, 87%), reST "+ no-redef" (404/min, 100%), CSV "+ columns"
+// (127/min, 100%).
+var islaSubjects = []islaSubject{
+	{name: "c", label: "Scriptsize-C def-use + no-redef", grammar: "scriptsizec",
+		files: []string{"scriptsizec-def-use.isla", "scriptsizec-no-redef.isla"}, oracle: "scope checker",
+		check: scriptsizeCOracle, paperRate: 387, paperDiversity: 58},
+	{name: "xml", label: "XML balance + def-use (namespaces) + no-redef", grammar: "xml",
+		files: []string{"xml-balance.isla", "xml-namespace.isla", "xml-no-redef.isla"}, oracle: "encoding/xml",
+		check: xmlOracleCheck, paperRate: 126, paperDiversity: 91},
+	{name: "tar", label: "TAR lengths + checksum (tarpred.Constraint)", grammar: "tar",
+		oracle: "archive/tar", check: tarOracleCheck, paperRate: 19, paperDiversity: 87},
+	{name: "rest", label: "reST title underline", grammar: "rest",
+		files: []string{"rest-title.isla"}, paperRate: 404, paperDiversity: 100},
+	{name: "csv", label: "CSV column count", grammar: "csv",
+		files: []string{"csv-columns.isla"}, oracle: "encoding/csv", check: csvOracleCheck,
+		paperRate: 127, paperDiversity: 100},
+}
+
+// islaEvalRow is the outcome for one subject; its JSON form is the output
+// of -json.
+type islaEvalRow struct {
+	Subject     string   `json:"subject"`
+	Label       string   `json:"label"`
+	Outputs     int      `json:"outputs"`
+	Valid       int      `json:"valid"`     // valid under the validator (Spec.Check) and the oracle
+	Validator   int      `json:"validator"` // valid under the validator
+	Oracle      string   `json:"oracle,omitempty"`
+	OracleOK    int      `json:"oracle_ok"`
+	SolveSecs   float64  `json:"solve_seconds"`               // time spent in the solver
+	SolveCPU    float64  `json:"solve_cpu_seconds,omitempty"` // CPU time (user+sys) of the process while solving
+	PerCPUMin   float64  `json:"valid_per_cpu_min,omitempty"`
+	ValidPerMin float64  `json:"valid_per_min"`
+	ValidPct    float64  `json:"valid_percent"`
+	KPath3      float64  `json:"kpath3_percent"` // k-paths of the grammar the valid outputs cover together
+	KPath4      float64  `json:"kpath4_percent"`
+	MeanLen     float64  `json:"mean_length"`
+	MedianLen   int      `json:"median_length"`
+	PaperRate   float64  `json:"isla_valid_per_min"`
+	PaperDiv    float64  `json:"isla_kpath_percent"`
+	Speedup     float64  `json:"speedup"`
+	Stopped     string   `json:"stopped,omitempty"` // why the solver stopped before the time was up
+	Failures    []string `json:"failures,omitempty"`
+}
+
+// runEvalISLA runs the solver on each subject for the time budget.
+func runEvalISLA(e *env, args []string) error {
+	c := commands["eval isla"]
+	fs := newFlagSet(e, c)
+	budget := fs.Duration("time", time.Minute, "solving time per subject")
+	which := fs.String("subjects", "c,xml,tar,rest,csv", "comma-separated subjects: c, xml, tar, rest, csv")
+	seed := fs.Uint64("seed", 1, "seed of the solver")
+	identity := identityValue(grammar.ByNonterminal)
+	fs.Var(&identity, "identity", "k-path node `identity`: nonterminal (one node per nonterminal, as ISLa counts) or occurrence")
+	dir := fs.String("constraints", "", "`directory` of the constraint files (default: fuzzharness/isla/testdata of the kfuzz module)")
+	asJSON := fs.Bool("json", false, "print the results as JSON")
+	useZ3 := fs.Bool("z3", true, "solve with Z3 the atoms the solver cannot solve in Go")
+	if pos, err := parseFlags(fs, args); err != nil {
+		return err
+	} else if len(pos) != 0 {
+		fs.Usage()
+		return errUsage
+	}
+	if *budget <= 0 {
+		return &exitError{code: 2, err: errors.New("-time must be positive")}
+	}
+	var subjects []islaSubject
+	for _, n := range strings.Split(*which, ",") {
+		n = strings.TrimSpace(n)
+		i := slices.IndexFunc(islaSubjects, func(s islaSubject) bool { return s.name == n })
+		if i < 0 {
+			return &exitError{code: 2, err: fmt.Errorf("unknown subject %q (have c, xml, tar, rest, csv)", n)}
+		}
+		subjects = append(subjects, islaSubjects[i])
+	}
+	if *dir == "" {
+		root, err := kfuzzModuleRoot()
+		if err != nil {
+			return &exitError{code: 2, err: fmt.Errorf("%v; or give -constraints DIR", err)}
+		}
+		*dir = filepath.Join(root, "fuzzharness", "isla", "testdata")
+	}
+	var smt isla.SMTSolver
+	if *useZ3 {
+		z, err := islaz3.New()
+		switch {
+		case errors.Is(err, islaz3.ErrNoZ3):
+			fmt.Fprintln(e.stderr, "kfuzz eval isla: Z3 is not available in this build; solving in Go only")
+		case err != nil:
+			return err
+		default:
+			defer z.Close()
+			smt = z
+		}
+	}
+	var rows []*islaEvalRow
+	for _, sub := range subjects {
+		fmt.Fprintf(e.stderr, "eval isla: %s for %v\n", sub.label, *budget)
+		row, err := evalISLASubject(sub, *dir, *seed, grammar.Identity(identity), smt, *budget)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, row)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rows)
+	}
+	return printISLAEval(e.stdout, rows, *budget, *seed, grammar.Identity(identity))
+}
+
+// evalISLASubject solves for the budget and validates every output.
+func evalISLASubject(sub islaSubject, dir string, seed uint64, id grammar.Identity, smt isla.SMTSolver, budget time.Duration) (*islaEvalRow, error) {
+	g, err := grammar.Builtin(sub.grammar)
+	if err != nil {
+		return nil, err
+	}
+	gr, err := grammar.Compile(g, grammar.WithIdentity(id))
+	if err != nil {
+		return nil, err
+	}
+	var cs []*isla.Constraint
+	if len(sub.files) == 0 {
+		c, err := isla.Parse("tarpred.Constraint", []byte(tarpred.Constraint))
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	for _, f := range sub.files {
+		src, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			return nil, err
+		}
+		c, err := isla.Parse(filepath.Join(dir, f), src)
+		if err != nil {
+			return nil, err
+		}
+		cs = append(cs, c)
+	}
+	con, err := isla.Conjoin(cs...)
+	if err != nil {
+		return nil, err
+	}
+	spec, err := isla.Compile(con, gr, tarpred.Predicates())
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", sub.name, err)
+	}
+	opts := []isla.SolveOption{isla.SolverSeed(seed)}
+	if smt != nil {
+		opts = append(opts, isla.WithSMTSolver(smt))
+	}
+	s, err := isla.NewSolver(spec, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", sub.name, err)
+	}
+	pt, err := gr.PathTable(4)
+	if err != nil {
+		return nil, err
+	}
+	covered := pt.NewPathSet()
+	row := &islaEvalRow{Subject: sub.name, Label: sub.label, Oracle: sub.oracle,
+		PaperRate: sub.paperRate, PaperDiv: sub.paperDiversity}
+	fail := func(format string, args ...any) {
+		if len(row.Failures) < 5 {
+			row.Failures = append(row.Failures, fmt.Sprintf(format, args...))
+		}
+	}
+	var lens []int
+	var solving, cpu time.Duration
+	cpuOK := true
+	ctx, cancel := context.WithTimeout(context.Background(), budget)
+	defer cancel()
+	for {
+		start := time.Now()
+		c0, ok0 := processCPU()
+		t, err := s.Next(ctx)
+		solving += time.Since(start)
+		c1, ok1 := processCPU()
+		cpu += c1 - c0
+		cpuOK = cpuOK && ok0 && ok1
+		if err != nil {
+			if ctx.Err() != nil {
+				break
+			}
+			if errors.Is(err, isla.ErrInvalidOutput) {
+				row.Outputs++
+				fail("%v", err)
+				continue
+			}
+			row.Stopped = err.Error()
+			break
+		}
+		row.Outputs++
+		in := t.Bytes()
+		ok := true
+		if r, err := spec.Check(in); err != nil || !r.Valid {
+			ok = false
+			fail("validator: %q: %v", in, firstNonNil(err, r))
+		} else {
+			row.Validator++
+		}
+		if sub.check != nil {
+			if err := sub.check(in, t); err != nil {
+				ok = false
+				fail("%s: %q: %v", sub.oracle, in, err)
+			} else {
+				row.OracleOK++
+			}
+		}
+		if ok {
+			row.Valid++
+			pt.AddPaths(covered, t)
+			lens = append(lens, len(in))
+		}
+	}
+	row.SolveSecs = solving.Seconds()
+	if solving > 0 {
+		row.ValidPerMin = float64(row.Valid) / solving.Minutes()
+	}
+	if cpuOK && cpu > 0 {
+		row.SolveCPU = cpu.Seconds()
+		row.PerCPUMin = float64(row.Valid) / cpu.Minutes()
+	}
+	if row.Outputs > 0 {
+		row.ValidPct = 100 * float64(row.Valid) / float64(row.Outputs)
+	}
+	for k, p := range map[int]*float64{3: &row.KPath3, 4: &row.KPath4} {
+		lo, hi := pt.Range(k)
+		if hi > lo {
+			*p = 100 * float64(covered.CountRange(lo, hi)) / float64(hi-lo)
+		}
+	}
+	if len(lens) > 0 {
+		total := 0
+		for _, l := range lens {
+			total += l
+		}
+		row.MeanLen = float64(total) / float64(len(lens))
+		slices.Sort(lens)
+		row.MedianLen = lens[len(lens)/2]
+	}
+	if row.PaperRate > 0 {
+		row.Speedup = row.ValidPerMin / row.PaperRate
+	}
+	return row, nil
+}
+
+func firstNonNil(err error, r *isla.Result) any {
+	if err != nil {
+		return err
+	}
+	return r
+}
+
+// printISLAEval prints the table and the verdicts on the goals.
+func printISLAEval(w io.Writer, rows []*islaEvalRow, budget time.Duration, seed uint64, id grammar.Identity) error {
+	idName := "one node per nonterminal, as ISLa counts"
+	if id == grammar.ByOccurrence {
+		idName = "one node per occurrence"
+	}
+	fmt.Fprintf(w, "ISLa subjects, %v of solving each, seed %d; k-paths: %s; ISLa: Table 2 of \"Input Invariants\"\n\n", budget, seed, idName)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "subject\toutputs\tvalid\tvalid/min\tvalid/CPU min\t% valid\toracle\tk=3 %\tk=4 %\tlength mean (median)\tISLa valid/min\tISLa %k-paths\tspeedup\tspeedup per CPU min")
+	for _, r := range rows {
+		oracle := "-"
+		if r.Oracle != "" {
+			oracle = fmt.Sprintf("%s %d/%d", r.Oracle, r.OracleOK, r.Outputs)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%.1f\t%s\t%.1f\t%.1f\t%.0f (%d)\t%.0f\t%.0f\t%.0fx\t%.0fx\n", r.Label, r.Outputs, r.Valid, r.ValidPerMin,
+			r.PerCPUMin, r.ValidPct, oracle, r.KPath3, r.KPath4, r.MeanLen, r.MedianLen, r.PaperRate, r.PaperDiv, r.Speedup, r.PerCPUMin/r.PaperRate)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	for _, r := range rows {
+		fmt.Fprintf(w, "%s: %.0fx ISLa's valid inputs/min (goal >= 100x: %s); k=3 diversity %.1f%% vs ISLa's %.0f%% (goal >=: %s); %.1f%% valid (goal 100%%: %s)\n",
+			r.Subject, r.Speedup, verdict(r.Speedup >= 100), r.KPath3, r.PaperDiv, verdict(r.KPath3 >= r.PaperDiv),
+			r.ValidPct, verdict(r.Outputs > 0 && r.Valid == r.Outputs))
+		if r.Stopped != "" {
+			fmt.Fprintf(w, "  the solver stopped early: %s\n", r.Stopped)
+		}
+		for _, f := range r.Failures {
+			fmt.Fprintf(w, "  invalid: %s\n", f)
+		}
+	}
+	return nil
+}
+
+// xmlOracleCheck reads every token with a strict encoding/xml Decoder.
+func xmlOracleCheck(in []byte, _ *grammar.Tree) error {
+	d := xml.NewDecoder(bytes.NewReader(in))
+	for {
+		_, err := d.Token()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}
+
+// csvOracleCheck reads every record with encoding/csv, which requires the
+// same number of fields in each.
+func csvOracleCheck(in []byte, _ *grammar.Tree) error {
+	r := csv.NewReader(bytes.NewReader(in))
+	_, err := r.ReadAll()
+	return err
+}
+
+// tarOracleCheck reads every entry and its data with archive/tar and
+// compares the number of entries with the derivation tree's.
+func tarOracleCheck(in []byte, t *grammar.Tree) error {
+	want := 0
+	t.Walk(func(u *grammar.Tree) bool {
+		if u.Node.Kind == grammar.KindRef && u.Node.Name == "entry" {
+			want++
+			return false
+		}
+		return true
+	})
+	r := tar.NewReader(bytes.NewReader(in))
+	for n := 0; ; n++ {
+		h, err := r.Next()
+		if err == io.EOF {
+			if n != want {
+				return fmt.Errorf("%d entries, the derivation tree has %d", n, want)
+			}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		m, err := io.Copy(io.Discard, r)
+		if err != nil {
+			return err
+		}
+		if m != h.Size {
+			return fmt.Errorf("entry %d: %d bytes of data, the size is %d", n, m, h.Size)
+		}
+	}
+}

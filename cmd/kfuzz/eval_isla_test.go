@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func runEval(t *testing.T, args ...string) (string, string, int) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(&env{stdout: &out, stderr: &errb, stdin: strings.NewReader("")}, append([]string{"eval", "isla"}, args...))
+	return out.String(), errb.String(), code
+}
+
+// A short run prints a row per subject with every output valid.
+func TestEvalIslaTable(t *testing.T) {
+	out, errOut, code := runEval(t, "-time", "2s", "-subjects", "csv,tar,rest", "-z3=false")
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	for _, want := range []string{"CSV column count", "TAR lengths + checksum", "reST title underline", "k=3 %", "ISLa valid/min",
+		"csv: ", "tar: ", "rest: ", "k-paths: one node per nonterminal"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the table lacks %q:\n%s", want, out)
+		}
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if strings.HasPrefix(l, "csv: ") || strings.HasPrefix(l, "tar: ") || strings.HasPrefix(l, "rest: ") {
+			if !strings.Contains(l, "100.0% valid (goal 100%: met)") {
+				t.Errorf("not all outputs valid: %s", l)
+			}
+		}
+	}
+}
+
+// -json gives the rows as JSON: outputs, all valid under the validator and
+// the oracle, k-path coverage and ISLa's figures.
+func TestEvalIslaJSON(t *testing.T) {
+	out, errOut, code := runEval(t, "-time", "2s", "-subjects", "xml,c", "-json", "-z3=false")
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	var rows []islaEvalRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	if len(rows) != 2 || rows[0].Subject != "xml" || rows[1].Subject != "c" {
+		t.Fatalf("rows %+v", rows)
+	}
+	for _, r := range rows {
+		if r.Outputs == 0 || r.Valid != r.Outputs || r.Validator != r.Outputs || r.OracleOK != r.Outputs || r.ValidPct != 100 {
+			t.Errorf("%s: %d outputs, %d valid, %d by the validator, %d by %s: %v", r.Subject, r.Outputs, r.Valid, r.Validator, r.OracleOK, r.Oracle, r.Failures)
+		}
+		if r.KPath3 <= 0 || r.KPath3 > 100 || r.KPath4 <= 0 || r.KPath4 > 100 {
+			t.Errorf("%s: k-path coverage %.1f%%, %.1f%%", r.Subject, r.KPath3, r.KPath4)
+		}
+		if r.PaperRate == 0 || r.PaperDiv == 0 || r.Speedup <= 0 {
+			t.Errorf("%s: ISLa's figures %v/min %v%%, speedup %v", r.Subject, r.PaperRate, r.PaperDiv, r.Speedup)
+		}
+	}
+}
+
+func TestEvalIslaErrors(t *testing.T) {
+	if _, errOut, code := runEval(t, "-subjects", "cobol"); code != 2 || !strings.Contains(errOut, `unknown subject "cobol"`) {
+		t.Errorf("unknown subject: code %d, %q", code, errOut)
+	}
+	if _, errOut, code := runEval(t, "-subjects", "c", "-constraints", t.TempDir(), "-time", "1s"); code == 0 || !strings.Contains(errOut, "scriptsizec-def-use.isla") {
+		t.Errorf("missing constraint file: code %d, %q", code, errOut)
+	}
+}
+
+// The Scriptsize-C oracle finds what a compiler finds.
+func TestEvalIslaScriptsizeCOracle(t *testing.T) {
+	for in, want := range map[string]string{
+		"int a;a = 1;":                 "",
+		"int a = 2;{int a;a;}a;":       "",
+		"int a;{int b;}b;":             `"b" is not declared`,
+		"int a;int a;":                 `redefinition of "a"`,
+		"{int c;int c;}":               `redefinition of "c"`,
+		"if (1) {int x;} else x = 2;":  `"x" is not declared`,
+		"do ; while (z);":              `"z" is not declared`,
+		"int q = 1 + (q < 3) - 45;;":   "",
+		"while (1) {int k;k = k + 1;}": "",
+		"int a;{":                      "unclosed block",
+	} {
+		err := scriptsizeCOracle([]byte(in), nil)
+		switch {
+		case want == "" && err != nil:
+			t.Errorf("%q: %v", in, err)
+		case want != "" && (err == nil || !strings.Contains(err.Error(), want)):
+			t.Errorf("%q: got %v, want %s", in, err, want)
+		}
+	}
+}
+
+// The Scriptsize-C oracle never panics and gives the same verdict twice.
+func FuzzEvalIslaScriptsizeCOracle(f *testing.F) {
+	for _, s := range []string{"int a;a = 1;", "{int c;int c;}", "do ; while (z);", "int q = 1 + (q < 3) - 45;;", "(((", "int", "}"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		err1 := scriptsizeCOracle(in, nil)
+		err2 := scriptsizeCOracle(in, nil)
+		if (err1 == nil) != (err2 == nil) || err1 != nil && err1.Error() != err2.Error() {
+			t.Errorf("%q: %v, then %v", in, err1, err2)
+		}
+	})
+}
