@@ -48,9 +48,10 @@ The functions evaluated are those CODEINE calls trainable: covered by some
 but not all of the random training inputs. Also left out (unless -all) are
 functions whose coverage depends on what ran before in the process (caches,
 sync.Once, sync.Pool), found by measuring the inputs a second time in the
-reverse order. Run it inside the kfuzz
-module; the third-party subjects build in their nested module
-examples/thirdparty.`
+reverse order. docs/learn-eval.md holds the results and the protocol.
+
+Run it inside the kfuzz module; the third-party subjects build in their
+nested module examples/thirdparty.`
 
 // A learnSubject is a fuzz test of the examples and the packages it checks.
 type learnSubject struct {
