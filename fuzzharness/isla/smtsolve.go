@@ -256,7 +256,7 @@ func (r *cspRun) leafOf(it item, slot int) *stree {
 	if !ok {
 		return nil
 	}
-	n := r.ctx().nodes[id]
+	n := r.ctx().node(id)
 	if n == nil || !n.open {
 		return nil
 	}
@@ -462,7 +462,7 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *cPred, ts TreeSolver) (progre
 			return false, true
 		}
 		id := c.ids[f.Node.i]
-		node := c.nodes[id]
+		node := c.node(id)
 		if node == nil || node.g.Kind != grammar.KindRef || !slices.Contains(targets, id) && !node.open {
 			return false, true
 		}
@@ -519,7 +519,7 @@ func (r *cspRun) pickVar(und []item) (*stree, int32) {
 					continue
 				}
 				seen[c.ids[j]] = true
-				l := c.nodes[c.ids[j]]
+				l := c.node(c.ids[j])
 				if l == nil {
 					continue
 				}

@@ -19,7 +19,7 @@ func (s *Solver) insertions(c *evalCtx, st *state, it item, q *cQuant, key strin
 		return nil
 	}
 	inID, _ := it.env.lookup(q.in)
-	scope := c.nodes[inID]
+	scope := c.node(inID)
 	if scope == nil {
 		scope = st.root // the virtual <start>
 	}

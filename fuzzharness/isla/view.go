@@ -23,6 +23,11 @@ type view struct {
 	atStart  []int32
 	lines    []int // offsets of line starts
 	names    []string
+	// Views the solver builds from its own trees (newSolverView) leave
+	// vnode.tree nil until Node.Tree asks for it: src holds the solver's
+	// node per view node, from which materialize builds the grammar trees.
+	src   []*stree
+	first int32 // view nodes before first stand for the root (src[i] unused)
 }
 
 // vnode is one node of a view.
@@ -33,6 +38,7 @@ type vnode struct {
 	start, stp int32 // byte span [start, stp)
 	firstKid   int32 // -1 if none
 	next       int32 // next sibling, -1 if none
+	open       bool  // the node is an open slot (a leaf if firstKid < 0)
 	tree       *grammar.Tree
 }
 
@@ -64,23 +70,10 @@ func newLabels(gr *grammar.Graph, extra ...string) *labels {
 // node labeled with the rule t derives (as ISLa's <start> above the start
 // symbol), otherwise it is that node.
 func newView(input []byte, t *grammar.Tree, lb *labels, rootLabel string, virtual bool) *view {
-	v := &view{input: string(input), names: lb.names}
-	v.lines = []int{0}
-	for i := 0; i < len(input); i++ {
-		if input[i] == '\n' {
-			v.lines = append(v.lines, i+1)
-		}
-	}
-	if s := fromBytes(v.input); s != v.input {
-		v.text = s
-	}
-	// About two nodes per input byte in text formats; append grows it.
-	capacity := 2*len(input) + 16
-	v.nodes = make([]vnode, 0, capacity)
-	b := &viewBuilder{v: v, lb: lb, last: make([]int32, 0, capacity)}
-	root := b.add(lb.ids[rootLabel], -1, t)
+	v, b := newViewBuilder(input, lb, 2*len(input)+16)
+	root := b.add(lb.ids[rootLabel], -1, t.Open, t)
 	if virtual {
-		top := b.add(lb.ids[t.Node.Rule], root, t)
+		top := b.add(lb.ids[t.Node.Rule], root, t.Open, t)
 		b.rhs(t, top)
 		b.finish(top)
 	} else {
@@ -91,16 +84,34 @@ func newView(input []byte, t *grammar.Tree, lb *labels, rootLabel string, virtua
 	return v
 }
 
+// newViewBuilder returns an empty view of input and its builder, with room
+// for about capacity nodes (append grows it).
+func newViewBuilder(input []byte, lb *labels, capacity int) (*view, *viewBuilder) {
+	v := &view{input: string(input), names: lb.names}
+	v.lines = []int{0}
+	for i := 0; i < len(input); i++ {
+		if input[i] == '\n' {
+			v.lines = append(v.lines, i+1)
+		}
+	}
+	if s := fromBytes(v.input); s != v.input {
+		v.text = s
+	}
+	v.nodes = make([]vnode, 0, capacity)
+	return v, &viewBuilder{v: v, lb: lb, last: make([]int32, 0, capacity)}
+}
+
 type viewBuilder struct {
 	v    *view
 	lb   *labels
 	pos  int32
 	last []int32 // last child added, per node, for the sibling links
+	src  []*stree
 }
 
-func (b *viewBuilder) add(label int32, parent int32, t *grammar.Tree) int32 {
+func (b *viewBuilder) add(label int32, parent int32, open bool, t *grammar.Tree) int32 {
 	i := int32(len(b.v.nodes))
-	b.v.nodes = append(b.v.nodes, vnode{label: label, parent: parent, start: b.pos, firstKid: -1, next: -1, tree: t})
+	b.v.nodes = append(b.v.nodes, vnode{label: label, parent: parent, start: b.pos, firstKid: -1, next: -1, open: open, tree: t})
 	b.last = append(b.last, -1)
 	if parent >= 0 {
 		if l := b.last[parent]; l >= 0 {
@@ -134,13 +145,13 @@ func (b *viewBuilder) rhs(t *grammar.Tree, parent int32) {
 func (b *viewBuilder) one(t *grammar.Tree, parent int32) {
 	switch t.Node.Kind {
 	case grammar.KindRef:
-		i := b.add(b.lb.ids[t.Node.Name], parent, t)
+		i := b.add(b.lb.ids[t.Node.Name], parent, t.Open, t)
 		for _, c := range t.Children {
 			b.rhs(c, i)
 		}
 		b.finish(i)
 	case grammar.KindLit, grammar.KindClass:
-		i := b.add(-1, parent, t)
+		i := b.add(-1, parent, t.Open, t)
 		b.pos += int32(len(t.Value))
 		b.finish(i)
 	default:
@@ -244,4 +255,27 @@ func (v *view) lineCol(off int) (int, int) {
 // isAncestor reports whether a is b or an ancestor of b.
 func (v *view) isAncestor(a, b int32) bool {
 	return a <= b && b < v.nodes[a].end
+}
+
+// treeAt returns the grammar tree node of view node i (see Node.Tree).
+func (v *view) treeAt(i int32) *grammar.Tree {
+	if v.nodes[i].tree == nil && v.src != nil {
+		v.materialize()
+	}
+	return v.nodes[i].tree
+}
+
+// materialize builds the grammar tree of a view made from a solver tree
+// and links every view node to its node in it.
+func (v *view) materialize() {
+	root := v.src[v.first-1]
+	trees := make(map[*stree]*grammar.Tree, len(v.nodes))
+	t := root.kids[0].toGrammarTree(trees)
+	for i := range v.nodes {
+		if int32(i) < v.first {
+			v.nodes[i].tree = t
+		} else {
+			v.nodes[i].tree = trees[v.src[i]]
+		}
+	}
 }
