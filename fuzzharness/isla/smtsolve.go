@@ -263,8 +263,16 @@ func (r *cspRun) leafOf(it item, slot int) *stree {
 	return n
 }
 
-// propagate applies one pin: an equation that gives a variable its value,
-// a number a semantic predicate computes, a subtree a tree solver makes.
+// propagate applies pins: the equations that give a variable its value,
+// all of them that apply on the current tree, or else one number a
+// semantic predicate computes or one subtree a tree solver makes.
+//
+// Equations are applied together on one evaluation of the tree: a pin
+// whose other variables are closed (or known numbers) computes the same
+// value before and after another pin fills a different open leaf, so only
+// the leaves and numbers assigned in this pass are skipped (they are
+// picked up in the next pass, on the new tree). Numbers need no such care:
+// the evaluation reads them from r.ints, which assignInt updates in place.
 func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 	c := r.ctx()
 	for _, it := range und {
@@ -288,10 +296,11 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 						return false, true
 					}
 					r.assignInt(x, v)
-					return true, false
+					progress = true
+					continue
 				}
-				l := r.leafOf(it, p.slot)
-				if l == nil {
+				l := c.node(x)
+				if l == nil || !l.open || r.vals[x] != nil {
 					continue
 				}
 				c.bind(it)
@@ -308,10 +317,10 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 					return false, true
 				}
 				r.assignLeaf(l, sub)
-				return true, false
+				progress = true
 			}
 		case *cPred:
-			if n.impl == nil || it.neg {
+			if progress || n.impl == nil || it.neg {
 				continue
 			}
 			if ns, ok := n.impl.(NumSolver); ok {
@@ -326,7 +335,7 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 			}
 		}
 	}
-	return false, false
+	return progress, false
 }
 
 // solveNum computes an unknown numeric argument of a predicate whose other
