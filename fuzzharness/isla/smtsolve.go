@@ -66,16 +66,30 @@ func (s *Solver) closeTree(root *stree) (*grammar.Tree, bool) {
 // parse parses the bytes text from the nonterminal of reference node g and
 // returns the open leaf l derived: a node with l's id.
 func (s *Solver) parseLeaf(l *stree, text string) (*stree, bool) {
-	p, err := s.parser(l.g.Name)
-	if err != nil {
+	key := l.g.Name + "\x00" + text
+	t, ok := s.parsed[key]
+	if !ok {
+		p, err := s.parser(l.g.Name)
+		if err != nil {
+			return nil, false
+		}
+		if f, err := p.Parse([]byte(text)); err == nil {
+			t = f.Tree()
+		}
+		if len(s.parsed) >= maxParsed {
+			clear(s.parsed)
+		}
+		s.parsed[key] = t // nil: no parse
+	}
+	if t == nil {
 		return nil, false
 	}
-	f, err := p.Parse([]byte(text))
-	if err != nil {
-		return nil, false
-	}
-	return mkNode(l.id, l.g, []*stree{s.ids.fromTree(f.Tree(), nil)}, "", false), true
+	return mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, nil)}, "", false), true
 }
+
+// maxParsed bounds the parse trees parseLeaf keeps: the same values (an
+// identifier, a length) are parsed again and again.
+const maxParsed = 1 << 12
 
 func (s *Solver) parser(name string) (*grammar.Parser, error) {
 	if p, ok := s.parsers[name]; ok {
@@ -247,20 +261,6 @@ func (r *cspRun) fixable(c *evalCtx, it item, p *cPred) bool {
 	}
 	_, ok := r.semReady(c, it, p)
 	return ok
-}
-
-// leafOf returns the open leaf a tree variable of the instance is bound to,
-// if the node is one (in the current tree) and not derived in this run.
-func (r *cspRun) leafOf(it item, slot int) *stree {
-	id, ok := it.env.lookup(slot)
-	if !ok {
-		return nil
-	}
-	n := r.ctx().node(id)
-	if n == nil || !n.open {
-		return nil
-	}
-	return n
 }
 
 // propagate applies pins: the equations that give a variable its value,

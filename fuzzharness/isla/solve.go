@@ -176,7 +176,8 @@ type Solver struct {
 	keepOpen  []bool                   // per graph node id: a reference the solver leaves open
 	atoms     map[*cSMT]*atomInfo
 	parsers   map[string]*grammar.Parser
-	closing   map[string]float64 // estimated closing cost per nonterminal
+	parsed    map[string]*grammar.Tree // nonterminal NUL text -> parse tree (nil: none)
+	closing   map[string]float64       // estimated closing cost per nonterminal
 
 	paths      map[pathKey][]*grammar.Node
 	lengths    map[lengthKey]*lengthTable
@@ -222,7 +223,8 @@ func NewSolver(spec *Spec, opts ...SolveOption) (*Solver, error) {
 	cfg.branches = max(cfg.branches, 1)
 	s := &Solver{spec: spec, cfg: cfg, seen: map[string]bool{},
 		nodeID: map[cnode]int{}, freeSlots: map[cnode][]int{}, patterns: map[*cQuant][]*ptree{},
-		atoms: map[*cSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{}}
+		atoms: map[*cSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{},
+		parsed: map[string]*grammar.Tree{}}
 	sp := *spec
 	s.sp = &sp
 	s.rng = rand.New(rand.NewPCG(cfg.seed, 0x69736c61))
