@@ -3,6 +3,7 @@ package isla
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -109,6 +110,8 @@ type cspRun struct {
 	base   *state
 	items  []item
 	vals   map[int32]*stree // open leaf id -> its derivation
+	cur    *stree           // the tree with vals applied but for fresh
+	fresh  map[int32]*stree // the values assigned since cur was made
 	ints   []string
 	c      *evalCtx
 	dirty  bool
@@ -121,6 +124,7 @@ type cspRun struct {
 func (s *Solver) csp(st *state) (*stree, bool) {
 	for range s.cfg.attempts {
 		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
+			cur: st.root, fresh: map[int32]*stree{},
 			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{}}
 		if r.run() {
 			return r.tree(), true
@@ -133,16 +137,20 @@ func (s *Solver) csp(st *state) (*stree, bool) {
 	return nil, false
 }
 
+// tree returns the base tree with the values assigned so far.
 func (r *cspRun) tree() *stree {
-	if len(r.vals) == 0 {
-		return r.base.root
+	if len(r.fresh) > 0 {
+		r.cur = r.cur.replace(r.fresh)
+		clear(r.fresh)
 	}
-	return r.base.root.replace(r.vals)
+	return r.cur
 }
 
+// ctx returns the evaluation context of the current tree. It reuses the
+// memory of the previous one: a context is valid until the next call.
 func (r *cspRun) ctx() *evalCtx {
 	if r.dirty {
-		r.c = r.s.newEvalCtx(&state{root: r.tree(), ints: r.ints})
+		r.c = r.s.reuseEvalCtx(r.c, &state{root: r.tree(), ints: r.ints})
 		r.dirty = false
 	}
 	return r.c
@@ -150,6 +158,7 @@ func (r *cspRun) ctx() *evalCtx {
 
 func (r *cspRun) assignLeaf(l *stree, n *stree) {
 	r.vals[l.id] = n
+	r.fresh[l.id] = n
 	r.dirty = true
 }
 
@@ -160,22 +169,18 @@ func (r *cspRun) assignInt(i int32, v string) {
 
 type snapshot struct {
 	vals map[int32]*stree
+	tree *stree
 	ints []string
 }
 
 func (r *cspRun) snapshot() snapshot {
-	v := make(map[int32]*stree, len(r.vals))
-	for k, x := range r.vals {
-		v[k] = x
-	}
-	return snapshot{v, slices.Clone(r.ints)}
+	return snapshot{maps.Clone(r.vals), r.tree(), slices.Clone(r.ints)}
 }
 
 func (r *cspRun) restore(sn snapshot) {
-	r.vals = make(map[int32]*stree, len(sn.vals))
-	for k, x := range sn.vals {
-		r.vals[k] = x
-	}
+	r.vals = maps.Clone(sn.vals)
+	r.cur = sn.tree
+	clear(r.fresh)
 	r.ints = slices.Clone(sn.ints)
 	r.dirty = true
 }

@@ -17,8 +17,16 @@ type evalCtx struct {
 	e     *evaluator
 }
 
-func (s *Solver) newEvalCtx(st *state) *evalCtx {
+func (s *Solver) newEvalCtx(st *state) *evalCtx { return s.reuseEvalCtx(nil, st) }
+
+// reuseEvalCtx is newEvalCtx reusing the memory of an earlier context
+// (nil: none), which must not be used any more.
+func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 	c := &evalCtx{s: s, st: st}
+	var oldView *view
+	if old != nil {
+		oldView = old.v
+	}
 	if st.root.open {
 		// The initial state: the view of an open tree.
 		c.v = newView(nil, grammar.NewOpen(s.rhs), s.spec.lb, s.spec.rootLabel, s.spec.virtual)
@@ -30,12 +38,20 @@ func (s *Solver) newEvalCtx(st *state) *evalCtx {
 			c.v.src[1] = st.root
 		}
 	} else {
-		c.v = newSolverView(st.root, s.spec.lb, s.spec.rootLabel, s.spec.virtual)
+		c.v = newSolverView(oldView, st.root, s.spec.lb, s.spec.rootLabel, s.spec.virtual)
 	}
 	n := len(c.v.nodes)
 	first := int(c.v.first)
-	c.ids = make([]int32, n)
-	c.idx = make(map[int32]int32, n)
+	if old != nil {
+		c.ids = zeroed(old.ids, n)
+		c.idx = old.idx
+		clear(c.idx)
+		c.nopen = zeroed(old.nopen, n+1)
+	} else {
+		c.ids = make([]int32, n)
+		c.idx = make(map[int32]int32, n)
+		c.nopen = make([]int32, n+1)
+	}
 	c.ids[0] = s.constID
 	if s.spec.virtual {
 		c.ids[1] = st.root.id
@@ -48,7 +64,6 @@ func (s *Solver) newEvalCtx(st *state) *evalCtx {
 	for i := n - 1; i >= 0; i-- {
 		c.idx[c.ids[i]] = int32(i)
 	}
-	c.nopen = make([]int32, n+1)
 	for i := 0; i < n; i++ {
 		c.nopen[i+1] = c.nopen[i]
 		open := st.root.open && i == first-1
@@ -59,7 +74,12 @@ func (s *Solver) newEvalCtx(st *state) *evalCtx {
 			c.nopen[i+1]++
 		}
 	}
-	c.e = newEvaluator(s.sp, c.v)
+	if old != nil {
+		c.e = old.e
+		c.e.reset(c.v)
+	} else {
+		c.e = newEvaluator(s.sp, c.v)
+	}
 	return c
 }
 
@@ -77,11 +97,22 @@ func (c *evalCtx) node(id int32) *stree {
 // builds it of the grammar tree root.kids[0].toTree(nil) derives, without
 // making that tree: view nodes record their solver nodes instead (src),
 // and their grammar trees are made only if a predicate asks for them.
-func newSolverView(root *stree, lb *labels, rootLabel string, virtual bool) *view {
+//
+// The view reuses the memory of old (nil: none), which must not be used
+// any more.
+func newSolverView(old *view, root *stree, lb *labels, rootLabel string, virtual bool) *view {
 	rhs := root.kids[0]
-	input := rhs.appendText(make([]byte, 0, 64))
-	v, b := newViewBuilder(input, lb, int(rhs.size)+2)
-	b.src = make([]*stree, 0, cap(v.nodes))
+	var input []byte
+	if old != nil {
+		input = old.buf[:0]
+	}
+	input = rhs.appendText(input)
+	v, b := reuseViewBuilder(old, input, lb, int(rhs.size)+2)
+	v.buf = input
+	if cap(v.src) < cap(v.nodes) {
+		v.src = make([]*stree, 0, cap(v.nodes))
+	}
+	b.src = v.src[:0]
 	top := b.addS(lb.ids[rootLabel], -1, root)
 	v.first = 1
 	if virtual {
@@ -94,6 +125,7 @@ func newSolverView(root *stree, lb *labels, rootLabel string, virtual bool) *vie
 		b.finish(0)
 	}
 	v.src = b.src
+	v.last = b.last
 	v.index(len(lb.names))
 	return v
 }

@@ -28,6 +28,9 @@ type view struct {
 	// node per view node, from which materialize builds the grammar trees.
 	src   []*stree
 	first int32 // view nodes before first stand for the root (src[i] unused)
+	// buffers index reuses when the solver rebuilds a view
+	all, scratch, last []int32
+	buf                []byte
 }
 
 // vnode is one node of a view.
@@ -87,8 +90,23 @@ func newView(input []byte, t *grammar.Tree, lb *labels, rootLabel string, virtua
 // newViewBuilder returns an empty view of input and its builder, with room
 // for about capacity nodes (append grows it).
 func newViewBuilder(input []byte, lb *labels, capacity int) (*view, *viewBuilder) {
+	return reuseViewBuilder(nil, input, lb, capacity)
+}
+
+// reuseViewBuilder is newViewBuilder reusing the slices of an earlier view
+// (nil: none), which must not be used any more.
+func reuseViewBuilder(old *view, input []byte, lb *labels, capacity int) (*view, *viewBuilder) {
 	v := &view{input: string(input), names: lb.names}
-	v.lines = []int{0}
+	b := &viewBuilder{v: v, lb: lb}
+	if old != nil {
+		v.lines = old.lines[:0]
+		v.nodes = old.nodes[:0]
+		v.src = old.src[:0]
+		v.all, v.scratch = old.all, old.scratch
+		v.byLabel, v.startIdx, v.atStart = old.byLabel, old.startIdx, old.atStart
+		b.last = old.last[:0]
+	}
+	v.lines = append(v.lines, 0)
 	for i := 0; i < len(input); i++ {
 		if input[i] == '\n' {
 			v.lines = append(v.lines, i+1)
@@ -97,8 +115,13 @@ func newViewBuilder(input []byte, lb *labels, capacity int) (*view, *viewBuilder
 	if s := fromBytes(v.input); s != v.input {
 		v.text = s
 	}
-	v.nodes = make([]vnode, 0, capacity)
-	return v, &viewBuilder{v: v, lb: lb, last: make([]int32, 0, capacity)}
+	if cap(v.nodes) < capacity {
+		v.nodes = make([]vnode, 0, capacity)
+	}
+	if cap(b.last) < capacity {
+		b.last = make([]int32, 0, capacity)
+	}
+	return v, b
 }
 
 type viewBuilder struct {
@@ -161,10 +184,11 @@ func (b *viewBuilder) one(t *grammar.Tree, parent int32) {
 	}
 }
 
-// index builds byLabel and the start-offset index.
+// index builds byLabel and the start-offset index, reusing the slices of
+// an earlier index of v where they are large enough.
 func (v *view) index(nlabels int) {
-	perLabel := make([]int32, nlabels)
-	counts := make([]int32, len(v.input)+2)
+	perLabel := zeroed(v.scratch, nlabels)
+	counts := zeroed(v.startIdx, len(v.input)+2)
 	for i := range v.nodes {
 		n := &v.nodes[i]
 		if n.label < 0 {
@@ -174,8 +198,13 @@ func (v *view) index(nlabels int) {
 		counts[n.start+1]++
 	}
 	// one backing array for all label lists
-	all := make([]int32, 0, counts[len(counts)-1]+int32(len(v.nodes)))
-	v.byLabel = make([][]int32, nlabels)
+	all := zeroed(v.all, int(counts[len(counts)-1])+len(v.nodes))[:0]
+	v.all = all
+	if cap(v.byLabel) >= nlabels {
+		v.byLabel = v.byLabel[:nlabels]
+	} else {
+		v.byLabel = make([][]int32, nlabels)
+	}
 	for l, c := range perLabel {
 		v.byLabel[l] = all[len(all) : len(all) : len(all)+int(c)]
 		all = all[:len(all)+int(c)]
@@ -189,8 +218,9 @@ func (v *view) index(nlabels int) {
 		counts[p] += counts[p-1]
 	}
 	v.startIdx = counts
-	v.atStart = make([]int32, counts[len(counts)-1])
-	fill := make([]int32, len(counts))
+	v.atStart = zeroed(v.atStart, int(counts[len(counts)-1]))
+	fill := zeroed(perLabel, len(counts))
+	v.scratch = fill
 	copy(fill, counts)
 	for i := range v.nodes {
 		n := &v.nodes[i]
@@ -200,6 +230,16 @@ func (v *view) index(nlabels int) {
 		v.atStart[fill[n.start]] = int32(i)
 		fill[n.start]++
 	}
+}
+
+// zeroed returns a slice of n zeros, s's array if it is large enough.
+func zeroed(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // startingAt returns the nonterminal nodes whose text starts at byte offset
