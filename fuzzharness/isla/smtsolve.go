@@ -123,10 +123,14 @@ type cspRun struct {
 // atoms depend on derived.
 func (s *Solver) csp(st *state) (*stree, bool) {
 	for range s.cfg.attempts {
+		// The memory of the last run's evaluation context is reused.
 		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
-			cur: st.root, fresh: map[int32]*stree{},
+			cur: st.root, fresh: map[int32]*stree{}, c: s.spareCtx,
 			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{}}
-		if r.run() {
+		s.spareCtx = nil
+		ok := r.run()
+		s.spareCtx = r.c
+		if ok {
 			return r.tree(), true
 		}
 		if !r.random {

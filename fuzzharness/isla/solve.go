@@ -177,6 +177,7 @@ type Solver struct {
 	atoms     map[*cSMT]*atomInfo
 	parsers   map[string]*grammar.Parser
 	parsed    map[string]*grammar.Tree // nonterminal NUL text -> parse tree (nil: none)
+	spareCtx  *evalCtx                 // an evaluation context whose memory is reused
 	closing   map[string]float64       // estimated closing cost per nonterminal
 
 	paths      map[pathKey][]*grammar.Node
