@@ -88,50 +88,56 @@ func BenchmarkSolveSubjects(b *testing.B) {
 }
 
 // TestSolveDiversity prints, for each subject, the accumulated 3- and
-// 4-path coverage of the first KFUZZ_DIVERSITY_N solutions of seed 1 and
-// the CPU time they took. It runs only when that variable is set: it is a
+// 4-path coverage of the first KFUZZ_DIVERSITY_N solutions of seed
+// KFUZZ_DIVERSITY_SEED (default 1) and the CPU time they took. It runs only when that variable is set: it is a
 // measurement, not a check.
 func TestSolveDiversity(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("KFUZZ_DIVERSITY_N"))
 	if n <= 0 {
 		t.Skip("set KFUZZ_DIVERSITY_N to the number of solutions")
 	}
+	seed := uint64(1)
+	if v, err := strconv.ParseUint(os.Getenv("KFUZZ_DIVERSITY_SEED"), 10, 64); err == nil {
+		seed = v
+	}
 	for _, sub := range solveSubjects {
-		spec := compileAll(t, sub.grammar, sub.files)
-		s, err := isla.NewSolver(spec, isla.SolverSeed(1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		cpu := processCPU()
-		start := time.Now()
-		trees, err := s.Solve(context.Background(), n)
-		if err != nil {
-			t.Fatalf("%s: after %d solutions: %v", sub.name, len(trees), err)
-		}
-		used := processCPU() - cpu
-		var inputs [][]byte
-		h := fnv.New64a()
-		for _, tr := range trees {
-			inputs = append(inputs, tr.Bytes())
-			h.Write(tr.Bytes())
-			h.Write([]byte{0})
-		}
-		cov3, cov4 := pathCoverage(t, sub.grammar, inputs)
-		// The grammar's own generator, which the solver uses to close
-		// unconstrained leaves, as the "(none)" rows of Table 2.
-		gen := grammar.NewGenerator(loadGraph(t, sub.grammar), 1)
-		var free [][]byte
-		for range n {
-			tr, err := gen.Generate()
+		t.Run(sub.name, func(t *testing.T) {
+			spec := compileAll(t, sub.grammar, sub.files)
+			s, err := isla.NewSolver(spec, isla.SolverSeed(seed))
 			if err != nil {
 				t.Fatal(err)
 			}
-			free = append(free, tr.Bytes())
-		}
-		free3, free4 := pathCoverage(t, sub.grammar, free)
-		t.Logf("%-12s %d grammar inputs: 3-paths %.1f%%, 4-paths %.1f%%", sub.grammar, n, free3, free4)
-		t.Logf("%-12s %d solutions in %v (cpu %v, %.0f/cpu-s): 3-paths %.1f%%, 4-paths %.1f%%; hash %016x; %+v",
-			sub.name, n, time.Since(start).Round(time.Millisecond), used.Round(time.Millisecond),
-			float64(n)/used.Seconds(), cov3, cov4, h.Sum64(), s.Stats())
+			cpu := processCPU()
+			start := time.Now()
+			trees, err := s.Solve(context.Background(), n)
+			if err != nil {
+				t.Fatalf("%s: after %d solutions: %v", sub.name, len(trees), err)
+			}
+			used := processCPU() - cpu
+			var inputs [][]byte
+			h := fnv.New64a()
+			for _, tr := range trees {
+				inputs = append(inputs, tr.Bytes())
+				h.Write(tr.Bytes())
+				h.Write([]byte{0})
+			}
+			cov3, cov4 := pathCoverage(t, sub.grammar, inputs)
+			// The grammar's own generator, which the solver uses to close
+			// unconstrained leaves, as the "(none)" rows of Table 2.
+			gen := grammar.NewGenerator(loadGraph(t, sub.grammar), 1)
+			var free [][]byte
+			for range n {
+				tr, err := gen.Generate()
+				if err != nil {
+					t.Fatal(err)
+				}
+				free = append(free, tr.Bytes())
+			}
+			free3, free4 := pathCoverage(t, sub.grammar, free)
+			t.Logf("%-12s %d grammar inputs: 3-paths %.1f%%, 4-paths %.1f%%", sub.grammar, n, free3, free4)
+			t.Logf("%-12s %d solutions in %v (cpu %v, %.0f/cpu-s): 3-paths %.1f%%, 4-paths %.1f%%; hash %016x; %+v",
+				sub.name, n, time.Since(start).Round(time.Millisecond), used.Round(time.Millisecond),
+				float64(n)/used.Seconds(), cov3, cov4, h.Sum64(), s.Stats())
+		})
 	}
 }
