@@ -74,6 +74,7 @@ type solveConfig struct {
 	weights     Weights
 	maxSize     int
 	insertion   bool
+	restart     int
 	treeSolvers map[string]TreeSolver
 }
 
@@ -119,6 +120,20 @@ func SolverMaxSize(n int) SolveOption { return func(c *solveConfig) { c.maxSize 
 // TreeInsertion switches the elimination of existential quantifiers by tree
 // insertion on or off (default on).
 func TreeInsertion(on bool) SolveOption { return func(c *solveConfig) { c.insertion = on } }
+
+// RestartEvery makes the solver start its search over from the initial
+// state after every n solutions (default 0: never), keeping the solutions
+// it returned (never returned again) and its record of covered k-paths.
+// One search tends to stay with the derivations it found first; restarts,
+// each drawing new random choices, spread the solutions over more of the
+// grammar at the price of the work to reach a first solution again. With
+// restarts, a search that runs out of MaxStates also starts over, up to
+// MaxRestartsPerSolution times, before Next gives up.
+func RestartEvery(n int) SolveOption { return func(c *solveConfig) { c.restart = n } }
+
+// MaxRestartsPerSolution bounds the restarts, after running out of states,
+// that one call of Next makes when RestartEvery is set.
+const MaxRestartsPerSolution = 8
 
 // A Solver produces inputs that satisfy a compiled constraint. It follows
 // the ISLa solver (Steinhöfel and Zeller, section 4 and the appendix of
@@ -191,6 +206,7 @@ type Solver struct {
 	started   bool
 	pending   []*grammar.Tree
 	seen      map[string]bool
+	found     int    // solutions returned since the search (re)started
 	dropped   bool   // possibilities were dropped: no proof of unsatisfiability
 	dropWhy   string // the first reason
 	covered   grammar.PathSet
@@ -207,6 +223,7 @@ type SolverStats struct {
 	SMTQueries int // queries to the SMT solver
 	GoSolved   int // atom sets solved in Go
 	Insertions int // tree insertions made
+	Restarts   int // searches started over (RestartEvery)
 }
 
 // NewSolver returns a solver for the constraint of spec. It fails if the
@@ -272,12 +289,17 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 		s.started = true
 		s.push(s.initial())
 	}
+	if s.cfg.restart > 0 && s.found >= s.cfg.restart && len(s.pending) == 0 {
+		s.restart()
+	}
 	budget := s.cfg.maxStates
+	restarts := 0
 	for {
 		if len(s.pending) > 0 {
 			t := s.pending[0]
 			s.pending = s.pending[1:]
 			s.stats.Solutions++
+			s.found++
 			return t, nil
 		}
 		if err := ctx.Err(); err != nil {
@@ -290,6 +312,12 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 			return nil, ErrUnsatisfiable
 		}
 		if budget == 0 {
+			if s.cfg.restart > 0 && restarts < MaxRestartsPerSolution {
+				restarts++
+				s.restart()
+				budget = s.cfg.maxStates
+				continue
+			}
 			return nil, fmt.Errorf("%w: no solution within %d states", ErrGaveUp, s.cfg.maxStates)
 		}
 		budget--
@@ -308,6 +336,15 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 			}
 		}
 	}
+}
+
+// restart starts the search over from the initial state.
+func (s *Solver) restart() {
+	clear(s.queue)
+	s.queue = s.queue[:0]
+	s.push(s.initial())
+	s.found = 0
+	s.stats.Restarts++
 }
 
 // Solve returns up to n solutions. It stops early, returning the solutions

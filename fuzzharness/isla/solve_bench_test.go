@@ -56,16 +56,27 @@ func pathCoverage(t testing.TB, gname string, inputs [][]byte) (cov3, cov4 float
 	return pct(3), pct(4)
 }
 
+// solverOptions returns the options of the measurements: seed 1, and with
+// KFUZZ_RESTART=n set, RestartEvery(n) with MaxStates(3000).
+func solverOptions(seed uint64) []isla.SolveOption {
+	opts := []isla.SolveOption{isla.SolverSeed(seed)}
+	if n, _ := strconv.Atoi(os.Getenv("KFUZZ_RESTART")); n > 0 {
+		opts = append(opts, isla.RestartEvery(n), isla.MaxStates(3000))
+	}
+	return opts
+}
+
 // BenchmarkSolveSubjects measures, per subject of the ISLa evaluation, the
 // valid inputs one solver produces per second (of wall and of CPU time) and
 // the accumulated 3- and 4-path coverage of all of them (per nonterminal,
 // as ISLa's Table 2 counts). Run it with a fixed -benchtime (e.g. 10s):
-// the coverage grows with the number of inputs.
+// the coverage grows with the number of inputs. KFUZZ_RESTART=n sets
+// RestartEvery(n).
 func BenchmarkSolveSubjects(b *testing.B) {
 	for _, sub := range solveSubjects {
 		b.Run(sub.name, func(b *testing.B) {
 			spec := compileAll(b, sub.grammar, sub.files)
-			s, err := isla.NewSolver(spec, isla.SolverSeed(1))
+			s, err := isla.NewSolver(spec, solverOptions(1)...)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -89,7 +100,8 @@ func BenchmarkSolveSubjects(b *testing.B) {
 
 // TestSolveDiversity prints, for each subject, the accumulated 3- and
 // 4-path coverage of the first KFUZZ_DIVERSITY_N solutions of seed
-// KFUZZ_DIVERSITY_SEED (default 1) and the CPU time they took. It runs only when that variable is set: it is a
+// KFUZZ_DIVERSITY_SEED (default 1) and the CPU time they took
+// (KFUZZ_RESTART=n: with RestartEvery(n)). It runs only when that variable is set: it is a
 // measurement, not a check.
 func TestSolveDiversity(t *testing.T) {
 	n, _ := strconv.Atoi(os.Getenv("KFUZZ_DIVERSITY_N"))
@@ -103,7 +115,7 @@ func TestSolveDiversity(t *testing.T) {
 	for _, sub := range solveSubjects {
 		t.Run(sub.name, func(t *testing.T) {
 			spec := compileAll(t, sub.grammar, sub.files)
-			s, err := isla.NewSolver(spec, isla.SolverSeed(seed))
+			s, err := isla.NewSolver(spec, solverOptions(seed)...)
 			if err != nil {
 				t.Fatal(err)
 			}
