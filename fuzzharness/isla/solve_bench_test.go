@@ -57,11 +57,16 @@ func pathCoverage(t testing.TB, gname string, inputs [][]byte) (cov3, cov4 float
 }
 
 // solverOptions returns the options of the measurements: seed 1, and with
-// KFUZZ_RESTART=n set, RestartEvery(n) with MaxStates(3000).
+// KFUZZ_RESTART=n set, RestartEvery(n) with MaxStates(KFUZZ_MAXSTATES,
+// default 3000).
 func solverOptions(seed uint64) []isla.SolveOption {
 	opts := []isla.SolveOption{isla.SolverSeed(seed)}
 	if n, _ := strconv.Atoi(os.Getenv("KFUZZ_RESTART")); n > 0 {
-		opts = append(opts, isla.RestartEvery(n), isla.MaxStates(3000))
+		states := 3000
+		if m, _ := strconv.Atoi(os.Getenv("KFUZZ_MAXSTATES")); m > 0 {
+			states = m
+		}
+		opts = append(opts, isla.RestartEvery(n), isla.MaxStates(states))
 	}
 	return opts
 }
