@@ -39,6 +39,14 @@ func newEvaluator(s *Spec, v *view) *evaluator {
 	return e
 }
 
+// reset makes e an evaluator on view v, as newEvaluator makes it.
+func (e *evaluator) reset(v *view) {
+	e.v = v
+	clear(e.slots)
+	clear(e.lets)
+	e.steps = 0
+}
+
 // eval decides formula n under the current variable values.
 func (e *evaluator) eval(n cnode) bool {
 	switch n := n.(type) {

@@ -107,7 +107,7 @@ func (n Node) End() int { return int(n.v.nodes[n.i].stp) }
 // Tree returns the grammar tree node the node stands for: the reference for
 // a nonterminal, the literal or class node for a terminal. The root of the
 // view returns the root of the derivation tree.
-func (n Node) Tree() *grammar.Tree { return n.v.nodes[n.i].tree }
+func (n Node) Tree() *grammar.Tree { return n.v.treeAt(n.i) }
 
 // Parent returns the parent node, or an invalid Node for the root.
 func (n Node) Parent() Node {

@@ -3,6 +3,7 @@ package isla
 import (
 	"context"
 	"errors"
+	"maps"
 	"slices"
 	"strconv"
 
@@ -66,16 +67,30 @@ func (s *Solver) closeTree(root *stree) (*grammar.Tree, bool) {
 // parse parses the bytes text from the nonterminal of reference node g and
 // returns the open leaf l derived: a node with l's id.
 func (s *Solver) parseLeaf(l *stree, text string) (*stree, bool) {
-	p, err := s.parser(l.g.Name)
-	if err != nil {
+	key := l.g.Name + "\x00" + text
+	t, ok := s.parsed[key]
+	if !ok {
+		p, err := s.parser(l.g.Name)
+		if err != nil {
+			return nil, false
+		}
+		if f, err := p.Parse([]byte(text)); err == nil {
+			t = f.Tree()
+		}
+		if len(s.parsed) >= maxParsed {
+			clear(s.parsed)
+		}
+		s.parsed[key] = t // nil: no parse
+	}
+	if t == nil {
 		return nil, false
 	}
-	f, err := p.Parse([]byte(text))
-	if err != nil {
-		return nil, false
-	}
-	return mkNode(l.id, l.g, []*stree{s.ids.fromTree(f.Tree(), nil)}, "", false), true
+	return mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, nil)}, "", false), true
 }
+
+// maxParsed bounds the parse trees parseLeaf keeps: the same values (an
+// identifier, a length) are parsed again and again.
+const maxParsed = 1 << 12
 
 func (s *Solver) parser(name string) (*grammar.Parser, error) {
 	if p, ok := s.parsers[name]; ok {
@@ -95,6 +110,8 @@ type cspRun struct {
 	base   *state
 	items  []item
 	vals   map[int32]*stree // open leaf id -> its derivation
+	cur    *stree           // the tree with vals applied but for fresh
+	fresh  map[int32]*stree // the values assigned since cur was made
 	ints   []string
 	c      *evalCtx
 	dirty  bool
@@ -106,9 +123,14 @@ type cspRun struct {
 // atoms depend on derived.
 func (s *Solver) csp(st *state) (*stree, bool) {
 	for range s.cfg.attempts {
+		// The memory of the last run's evaluation context is reused.
 		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
+			cur: st.root, fresh: map[int32]*stree{}, c: s.spareCtx,
 			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{}}
-		if r.run() {
+		s.spareCtx = nil
+		ok := r.run()
+		s.spareCtx = r.c
+		if ok {
 			return r.tree(), true
 		}
 		if !r.random {
@@ -119,16 +141,20 @@ func (s *Solver) csp(st *state) (*stree, bool) {
 	return nil, false
 }
 
+// tree returns the base tree with the values assigned so far.
 func (r *cspRun) tree() *stree {
-	if len(r.vals) == 0 {
-		return r.base.root
+	if len(r.fresh) > 0 {
+		r.cur = r.cur.replace(r.fresh)
+		clear(r.fresh)
 	}
-	return r.base.root.replace(r.vals)
+	return r.cur
 }
 
+// ctx returns the evaluation context of the current tree. It reuses the
+// memory of the previous one: a context is valid until the next call.
 func (r *cspRun) ctx() *evalCtx {
 	if r.dirty {
-		r.c = r.s.newEvalCtx(&state{root: r.tree(), ints: r.ints})
+		r.c = r.s.reuseEvalCtx(r.c, &state{root: r.tree(), ints: r.ints})
 		r.dirty = false
 	}
 	return r.c
@@ -136,6 +162,7 @@ func (r *cspRun) ctx() *evalCtx {
 
 func (r *cspRun) assignLeaf(l *stree, n *stree) {
 	r.vals[l.id] = n
+	r.fresh[l.id] = n
 	r.dirty = true
 }
 
@@ -146,22 +173,18 @@ func (r *cspRun) assignInt(i int32, v string) {
 
 type snapshot struct {
 	vals map[int32]*stree
+	tree *stree
 	ints []string
 }
 
 func (r *cspRun) snapshot() snapshot {
-	v := make(map[int32]*stree, len(r.vals))
-	for k, x := range r.vals {
-		v[k] = x
-	}
-	return snapshot{v, slices.Clone(r.ints)}
+	return snapshot{maps.Clone(r.vals), r.tree(), slices.Clone(r.ints)}
 }
 
 func (r *cspRun) restore(sn snapshot) {
-	r.vals = make(map[int32]*stree, len(sn.vals))
-	for k, x := range sn.vals {
-		r.vals[k] = x
-	}
+	r.vals = maps.Clone(sn.vals)
+	r.cur = sn.tree
+	clear(r.fresh)
 	r.ints = slices.Clone(sn.ints)
 	r.dirty = true
 }
@@ -249,22 +272,16 @@ func (r *cspRun) fixable(c *evalCtx, it item, p *cPred) bool {
 	return ok
 }
 
-// leafOf returns the open leaf a tree variable of the instance is bound to,
-// if the node is one (in the current tree) and not derived in this run.
-func (r *cspRun) leafOf(it item, slot int) *stree {
-	id, ok := it.env.lookup(slot)
-	if !ok {
-		return nil
-	}
-	n := r.ctx().nodes[id]
-	if n == nil || !n.open {
-		return nil
-	}
-	return n
-}
-
-// propagate applies one pin: an equation that gives a variable its value,
-// a number a semantic predicate computes, a subtree a tree solver makes.
+// propagate applies pins: the equations that give a variable its value,
+// all of them that apply on the current tree, or else one number a
+// semantic predicate computes or one subtree a tree solver makes.
+//
+// Equations are applied together on one evaluation of the tree: a pin
+// whose other variables are closed (or known numbers) computes the same
+// value before and after another pin fills a different open leaf, so only
+// the leaves and numbers assigned in this pass are skipped (they are
+// picked up in the next pass, on the new tree). Numbers need no such care:
+// the evaluation reads them from r.ints, which assignInt updates in place.
 func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 	c := r.ctx()
 	for _, it := range und {
@@ -288,10 +305,11 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 						return false, true
 					}
 					r.assignInt(x, v)
-					return true, false
+					progress = true
+					continue
 				}
-				l := r.leafOf(it, p.slot)
-				if l == nil {
+				l := c.node(x)
+				if l == nil || !l.open || r.vals[x] != nil {
 					continue
 				}
 				c.bind(it)
@@ -308,10 +326,10 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 					return false, true
 				}
 				r.assignLeaf(l, sub)
-				return true, false
+				progress = true
 			}
 		case *cPred:
-			if n.impl == nil || it.neg {
+			if progress || n.impl == nil || it.neg {
 				continue
 			}
 			if ns, ok := n.impl.(NumSolver); ok {
@@ -326,7 +344,7 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 			}
 		}
 	}
-	return false, false
+	return progress, false
 }
 
 // solveNum computes an unknown numeric argument of a predicate whose other
@@ -466,7 +484,7 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *cPred, ts TreeSolver) (progre
 			return false, true
 		}
 		id := c.ids[f.Node.i]
-		node := c.nodes[id]
+		node := c.node(id)
 		if node == nil || node.g.Kind != grammar.KindRef || !slices.Contains(targets, id) && !node.open {
 			return false, true
 		}
@@ -523,7 +541,7 @@ func (r *cspRun) pickVar(und []item) (*stree, int32) {
 					continue
 				}
 				seen[c.ids[j]] = true
-				l := c.nodes[c.ids[j]]
+				l := c.node(c.ids[j])
 				if l == nil {
 					continue
 				}

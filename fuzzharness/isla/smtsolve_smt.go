@@ -167,7 +167,7 @@ func (b *queryBuilder) atom(it item, n *cSMT) (string, bool) {
 			subst[v.name] = name
 			continue
 		}
-		subst[v.name] = b.nodeText(b.c.nodes[x])
+		subst[v.name] = b.nodeText(b.c.node(x))
 	}
 	var sb strings.Builder
 	writeSMT(&sb, n.src.Term, subst)

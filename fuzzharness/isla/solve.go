@@ -74,6 +74,7 @@ type solveConfig struct {
 	weights     Weights
 	maxSize     int
 	insertion   bool
+	restart     int
 	treeSolvers map[string]TreeSolver
 }
 
@@ -119,6 +120,20 @@ func SolverMaxSize(n int) SolveOption { return func(c *solveConfig) { c.maxSize 
 // TreeInsertion switches the elimination of existential quantifiers by tree
 // insertion on or off (default on).
 func TreeInsertion(on bool) SolveOption { return func(c *solveConfig) { c.insertion = on } }
+
+// RestartEvery makes the solver start its search over from the initial
+// state after every n solutions (default 0: never), keeping the solutions
+// it returned (never returned again) and its record of covered k-paths.
+// One search tends to stay with the derivations it found first; restarts,
+// each drawing new random choices, spread the solutions over more of the
+// grammar at the price of the work to reach a first solution again. With
+// restarts, a search that runs out of MaxStates also starts over, up to
+// MaxRestartsPerSolution times, before Next gives up.
+func RestartEvery(n int) SolveOption { return func(c *solveConfig) { c.restart = n } }
+
+// MaxRestartsPerSolution bounds the restarts, after running out of states,
+// that one call of Next makes when RestartEvery is set.
+const MaxRestartsPerSolution = 8
 
 // A Solver produces inputs that satisfy a compiled constraint. It follows
 // the ISLa solver (Steinhöfel and Zeller, section 4 and the appendix of
@@ -177,7 +192,9 @@ type Solver struct {
 	semWrites map[int32]bool           // labels of the nodes tree solvers write
 	atoms     map[*cSMT]*atomInfo
 	parsers   map[string]*grammar.Parser
-	closing   map[string]float64 // estimated closing cost per nonterminal
+	parsed    map[string]*grammar.Tree // nonterminal NUL text -> parse tree (nil: none)
+	spareCtx  *evalCtx                 // an evaluation context whose memory is reused
+	closing   map[string]float64       // estimated closing cost per nonterminal
 
 	paths      map[pathKey][]*grammar.Node
 	lengths    map[lengthKey]*lengthTable
@@ -190,6 +207,7 @@ type Solver struct {
 	started   bool
 	pending   []*grammar.Tree
 	seen      map[string]bool
+	found     int    // solutions returned since the search (re)started
 	dropped   bool   // possibilities were dropped: no proof of unsatisfiability
 	dropWhy   string // the first reason
 	covered   grammar.PathSet
@@ -206,6 +224,7 @@ type SolverStats struct {
 	SMTQueries int // queries to the SMT solver
 	GoSolved   int // atom sets solved in Go
 	Insertions int // tree insertions made
+	Restarts   int // searches started over (RestartEvery)
 }
 
 // NewSolver returns a solver for the constraint of spec. It fails if the
@@ -223,7 +242,8 @@ func NewSolver(spec *Spec, opts ...SolveOption) (*Solver, error) {
 	cfg.branches = max(cfg.branches, 1)
 	s := &Solver{spec: spec, cfg: cfg, seen: map[string]bool{},
 		nodeID: map[cnode]int{}, freeSlots: map[cnode][]int{}, patterns: map[*cQuant][]*ptree{},
-		atoms: map[*cSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{}}
+		atoms: map[*cSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{},
+		parsed: map[string]*grammar.Tree{}}
 	sp := *spec
 	s.sp = &sp
 	s.rng = rand.New(rand.NewPCG(cfg.seed, 0x69736c61))
@@ -270,12 +290,17 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 		s.started = true
 		s.push(s.initial())
 	}
+	if s.cfg.restart > 0 && s.found >= s.cfg.restart && len(s.pending) == 0 {
+		s.restart()
+	}
 	budget := s.cfg.maxStates
+	restarts := 0
 	for {
 		if len(s.pending) > 0 {
 			t := s.pending[0]
 			s.pending = s.pending[1:]
 			s.stats.Solutions++
+			s.found++
 			return t, nil
 		}
 		if err := ctx.Err(); err != nil {
@@ -288,6 +313,12 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 			return nil, ErrUnsatisfiable
 		}
 		if budget == 0 {
+			if s.cfg.restart > 0 && restarts < MaxRestartsPerSolution {
+				restarts++
+				s.restart()
+				budget = s.cfg.maxStates
+				continue
+			}
 			return nil, fmt.Errorf("%w: no solution within %d states", ErrGaveUp, s.cfg.maxStates)
 		}
 		budget--
@@ -306,6 +337,15 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 			}
 		}
 	}
+}
+
+// restart starts the search over from the initial state.
+func (s *Solver) restart() {
+	clear(s.queue)
+	s.queue = s.queue[:0]
+	s.push(s.initial())
+	s.found = 0
+	s.stats.Restarts++
 }
 
 // Solve returns up to n solutions. It stops early, returning the solutions

@@ -11,56 +11,176 @@ type evalCtx struct {
 	s     *Solver
 	st    *state
 	v     *view
-	idx   map[int32]int32  // node id -> view index
-	ids   []int32          // view index -> node id
-	nodes map[int32]*stree // node id -> node
-	nopen []int32          // nopen[i]: open leaves among view nodes before index i
+	idx   map[int32]int32 // node id -> view index
+	ids   []int32         // view index -> node id
+	nopen []int32         // nopen[i]: open leaves among view nodes before index i
 	e     *evaluator
 }
 
-func (s *Solver) newEvalCtx(st *state) *evalCtx {
-	c := &evalCtx{s: s, st: st, nodes: make(map[int32]*stree, st.root.size)}
-	st.root.walk(func(n *stree) bool {
-		c.nodes[n.id] = n
-		return true
-	})
-	treeIDs := make(map[*grammar.Tree]int32, st.root.size)
-	var t *grammar.Tree
-	if st.root.open {
-		t = grammar.NewOpen(s.rhs)
-	} else {
-		t = st.root.kids[0].toTree(treeIDs)
+func (s *Solver) newEvalCtx(st *state) *evalCtx { return s.reuseEvalCtx(nil, st) }
+
+// reuseEvalCtx is newEvalCtx reusing the memory of an earlier context
+// (nil: none), which must not be used any more.
+func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
+	c := &evalCtx{s: s, st: st}
+	var oldView *view
+	if old != nil {
+		oldView = old.v
 	}
-	input := t.Bytes()
-	c.v = newView(input, t, s.spec.lb, s.spec.rootLabel, s.spec.virtual)
+	if st.root.open {
+		// The initial state: the view of an open tree.
+		c.v = newView(nil, grammar.NewOpen(s.rhs), s.spec.lb, s.spec.rootLabel, s.spec.virtual)
+		c.v.src = make([]*stree, len(c.v.nodes)) // its trees are made already
+		c.v.first = 1
+		c.v.src[0] = st.root
+		if s.spec.virtual {
+			c.v.first = 2
+			c.v.src[1] = st.root
+		}
+	} else {
+		c.v = newSolverView(oldView, st.root, s.spec.lb, s.spec.rootLabel, s.spec.virtual)
+	}
 	n := len(c.v.nodes)
-	c.ids = make([]int32, n)
-	c.idx = make(map[int32]int32, n)
-	first := 1
+	first := int(c.v.first)
+	if old != nil {
+		c.ids = zeroed(old.ids, n)
+		c.idx = old.idx
+		clear(c.idx)
+		c.nopen = zeroed(old.nopen, n+1)
+	} else {
+		c.ids = make([]int32, n)
+		c.idx = make(map[int32]int32, n)
+		c.nopen = make([]int32, n+1)
+	}
 	c.ids[0] = s.constID
 	if s.spec.virtual {
 		c.ids[1] = st.root.id
-		first = 2
 	}
 	for i := first; i < n; i++ {
-		c.ids[i] = treeIDs[c.v.nodes[i].tree]
+		if x := c.v.src[i]; x != nil {
+			c.ids[i] = x.id
+		}
 	}
 	for i := n - 1; i >= 0; i-- {
 		c.idx[c.ids[i]] = int32(i)
 	}
-	c.nopen = make([]int32, n+1)
 	for i := 0; i < n; i++ {
 		c.nopen[i+1] = c.nopen[i]
 		open := st.root.open && i == first-1
-		if tr := c.v.nodes[i].tree; i >= first && tr.Open && c.v.nodes[i].firstKid < 0 {
+		if vn := &c.v.nodes[i]; i >= first && vn.open && vn.firstKid < 0 {
 			open = true
 		}
 		if open {
 			c.nopen[i+1]++
 		}
 	}
-	c.e = newEvaluator(s.sp, c.v)
+	if old != nil {
+		c.e = old.e
+		c.e.reset(c.v)
+	} else {
+		c.e = newEvaluator(s.sp, c.v)
+	}
 	return c
+}
+
+// node returns the solver's tree node with the given id, if it is a node
+// of the view (nil for the virtual <start>).
+func (c *evalCtx) node(id int32) *stree {
+	i, ok := c.idx[id]
+	if !ok || i < c.v.first-1 || c.ids[i] == 0 {
+		return nil
+	}
+	return c.v.src[i]
+}
+
+// newSolverView builds the view of a closed-rooted solver tree, as newView
+// builds it of the grammar tree root.kids[0].toTree(nil) derives, without
+// making that tree: view nodes record their solver nodes instead (src),
+// and their grammar trees are made only if a predicate asks for them.
+//
+// The view reuses the memory of old (nil: none), which must not be used
+// any more.
+func newSolverView(old *view, root *stree, lb *labels, rootLabel string, virtual bool) *view {
+	rhs := root.kids[0]
+	var input []byte
+	if old != nil {
+		input = old.buf[:0]
+	}
+	input = rhs.appendText(input)
+	v, b := reuseViewBuilder(old, input, lb, int(rhs.size)+2)
+	v.buf = input
+	if cap(v.src) < cap(v.nodes) {
+		v.src = make([]*stree, 0, cap(v.nodes))
+	}
+	b.src = v.src[:0]
+	top := b.addS(lb.ids[rootLabel], -1, root)
+	v.first = 1
+	if virtual {
+		top = b.addS(lb.ids[rhs.g.Rule], top, root)
+		v.first = 2
+	}
+	b.rhsS(rhs, top)
+	b.finish(top)
+	if virtual {
+		b.finish(0)
+	}
+	v.src = b.src
+	v.last = b.last
+	v.index(len(lb.names))
+	return v
+}
+
+// addS adds a view node for solver node n.
+func (b *viewBuilder) addS(label int32, parent int32, n *stree) int32 {
+	i := b.add(label, parent, n.open, nil)
+	b.src = append(b.src, n)
+	return i
+}
+
+// rhsS adds the right-hand side solver tree n of a nonterminal below
+// parent (as rhs does for grammar trees).
+func (b *viewBuilder) rhsS(n *stree, parent int32) {
+	if n.g.Symbolic() {
+		b.oneS(n, parent)
+		return
+	}
+	for _, k := range n.kids {
+		b.oneS(k, parent)
+	}
+}
+
+// oneS adds solver node n below parent (as one does for grammar trees).
+func (b *viewBuilder) oneS(n *stree, parent int32) {
+	switch n.g.Kind {
+	case grammar.KindRef:
+		i := b.addS(b.lb.ids[n.g.Name], parent, n)
+		for _, k := range n.kids {
+			b.rhsS(k, i)
+		}
+		b.finish(i)
+	case grammar.KindLit, grammar.KindClass:
+		i := b.addS(-1, parent, n)
+		b.pos += int32(len(n.val))
+		b.finish(i)
+	default:
+		for _, k := range n.kids {
+			b.oneS(k, parent)
+		}
+	}
+}
+
+// toGrammarTree converts an stree into a grammar tree, as toTree does,
+// recording the tree node made for every stree node in m.
+func (n *stree) toGrammarTree(m map[*stree]*grammar.Tree) *grammar.Tree {
+	t := &grammar.Tree{Node: n.g, Value: n.val, Open: n.open}
+	m[n] = t
+	if len(n.kids) > 0 {
+		t.Children = make([]*grammar.Tree, len(n.kids))
+		for i, k := range n.kids {
+			t.Children[i] = k.toGrammarTree(m)
+		}
+	}
+	return t
 }
 
 // closed reports whether the subtree of view node i has no open leaves.

@@ -19,7 +19,7 @@ func (s *Solver) insertions(c *evalCtx, st *state, it item, q *cQuant, key strin
 		return nil
 	}
 	inID, _ := it.env.lookup(q.in)
-	scope := c.nodes[inID]
+	scope := c.node(inID)
 	if scope == nil {
 		scope = st.root // the virtual <start>
 	}
@@ -56,11 +56,15 @@ func (s *Solver) insertions(c *evalCtx, st *state, it item, q *cQuant, key strin
 		kids := make([]*stree, 0, len(cd.rep.kids)+1)
 		kids = append(append(append(kids, cd.rep.kids[:cd.pos]...), elem), cd.rep.kids[cd.pos:]...)
 		root := st.root.replace(map[int32]*stree{cd.rep.id: mkNode(cd.rep.id, cd.rep.g, kids, "", false)})
-		c2 := s.newEvalCtx(&state{root: root, ints: st.ints})
+		// The context only decides the instance's atoms: the memory of the
+		// one before it is reused.
+		c2 := s.reuseEvalCtx(s.spareCtx, &state{root: root, ints: st.ints})
+		s.spareCtx = nil
 		inst := item{n: q.body, env: bindMatch(it.env, q, binds), neg: it.neg}
 		for _, conj := range s.normalize(c2, inst) {
 			out = append(out, option{root: root, forms: conj, res: resolved{key: key, binds: binds}})
 		}
+		s.spareCtx = c2
 	}
 	if tried < len(cands) {
 		s.incomplete("not every tree insertion was tried")

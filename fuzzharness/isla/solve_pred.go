@@ -41,7 +41,7 @@ type Fix struct {
 // node may still have open leaves, which derive no text yet.
 func (n Node) Complete() bool {
 	for i := n.i; i < n.v.nodes[n.i].end; i++ {
-		if t := n.v.nodes[i].tree; t != nil && t.Open && n.v.nodes[i].firstKid < 0 {
+		if n.v.nodes[i].open && n.v.nodes[i].firstKid < 0 {
 			return false
 		}
 	}

@@ -171,7 +171,7 @@ func (s *Solver) matchNode(c *evalCtx, q *cQuant, id int32) (matches [][]int32, 
 	if q.match == nil {
 		return [][]int32{{id}}, false
 	}
-	x := c.nodes[id]
+	x := c.node(id)
 	if x == nil {
 		return nil, false
 	}

@@ -23,6 +23,14 @@ type view struct {
 	atStart  []int32
 	lines    []int // offsets of line starts
 	names    []string
+	// Views the solver builds from its own trees (newSolverView) leave
+	// vnode.tree nil until Node.Tree asks for it: src holds the solver's
+	// node per view node, from which materialize builds the grammar trees.
+	src   []*stree
+	first int32 // view nodes before first stand for the root (src[i] unused)
+	// buffers index reuses when the solver rebuilds a view
+	all, scratch, last []int32
+	buf                []byte
 }
 
 // vnode is one node of a view.
@@ -33,6 +41,7 @@ type vnode struct {
 	start, stp int32 // byte span [start, stp)
 	firstKid   int32 // -1 if none
 	next       int32 // next sibling, -1 if none
+	open       bool  // the node is an open slot (a leaf if firstKid < 0)
 	tree       *grammar.Tree
 }
 
@@ -64,23 +73,10 @@ func newLabels(gr *grammar.Graph, extra ...string) *labels {
 // node labeled with the rule t derives (as ISLa's <start> above the start
 // symbol), otherwise it is that node.
 func newView(input []byte, t *grammar.Tree, lb *labels, rootLabel string, virtual bool) *view {
-	v := &view{input: string(input), names: lb.names}
-	v.lines = []int{0}
-	for i := 0; i < len(input); i++ {
-		if input[i] == '\n' {
-			v.lines = append(v.lines, i+1)
-		}
-	}
-	if s := fromBytes(v.input); s != v.input {
-		v.text = s
-	}
-	// About two nodes per input byte in text formats; append grows it.
-	capacity := 2*len(input) + 16
-	v.nodes = make([]vnode, 0, capacity)
-	b := &viewBuilder{v: v, lb: lb, last: make([]int32, 0, capacity)}
-	root := b.add(lb.ids[rootLabel], -1, t)
+	v, b := newViewBuilder(input, lb, 2*len(input)+16)
+	root := b.add(lb.ids[rootLabel], -1, t.Open, t)
 	if virtual {
-		top := b.add(lb.ids[t.Node.Rule], root, t)
+		top := b.add(lb.ids[t.Node.Rule], root, t.Open, t)
 		b.rhs(t, top)
 		b.finish(top)
 	} else {
@@ -91,16 +87,54 @@ func newView(input []byte, t *grammar.Tree, lb *labels, rootLabel string, virtua
 	return v
 }
 
+// newViewBuilder returns an empty view of input and its builder, with room
+// for about capacity nodes (append grows it).
+func newViewBuilder(input []byte, lb *labels, capacity int) (*view, *viewBuilder) {
+	return reuseViewBuilder(nil, input, lb, capacity)
+}
+
+// reuseViewBuilder is newViewBuilder reusing the slices of an earlier view
+// (nil: none), which must not be used any more.
+func reuseViewBuilder(old *view, input []byte, lb *labels, capacity int) (*view, *viewBuilder) {
+	v := &view{input: string(input), names: lb.names}
+	b := &viewBuilder{v: v, lb: lb}
+	if old != nil {
+		v.lines = old.lines[:0]
+		v.nodes = old.nodes[:0]
+		v.src = old.src[:0]
+		v.all, v.scratch = old.all, old.scratch
+		v.byLabel, v.startIdx, v.atStart = old.byLabel, old.startIdx, old.atStart
+		b.last = old.last[:0]
+	}
+	v.lines = append(v.lines, 0)
+	for i := 0; i < len(input); i++ {
+		if input[i] == '\n' {
+			v.lines = append(v.lines, i+1)
+		}
+	}
+	if s := fromBytes(v.input); s != v.input {
+		v.text = s
+	}
+	if cap(v.nodes) < capacity {
+		v.nodes = make([]vnode, 0, capacity)
+	}
+	if cap(b.last) < capacity {
+		b.last = make([]int32, 0, capacity)
+	}
+	return v, b
+}
+
 type viewBuilder struct {
 	v    *view
 	lb   *labels
 	pos  int32
 	last []int32 // last child added, per node, for the sibling links
+	src  []*stree
 }
 
-func (b *viewBuilder) add(label int32, parent int32, t *grammar.Tree) int32 {
+func (b *viewBuilder) add(label int32, parent int32, open bool, t *grammar.Tree) int32 {
 	i := int32(len(b.v.nodes))
-	b.v.nodes = append(b.v.nodes, vnode{label: label, parent: parent, start: b.pos, firstKid: -1, next: -1, tree: t})
+	b.v.nodes = append(b.v.nodes, vnode{label: label, parent: parent, start: b.pos, firstKid: -1, next: -1, open: open, tree: t})
 	b.last = append(b.last, -1)
 	if parent >= 0 {
 		if l := b.last[parent]; l >= 0 {
@@ -134,13 +168,13 @@ func (b *viewBuilder) rhs(t *grammar.Tree, parent int32) {
 func (b *viewBuilder) one(t *grammar.Tree, parent int32) {
 	switch t.Node.Kind {
 	case grammar.KindRef:
-		i := b.add(b.lb.ids[t.Node.Name], parent, t)
+		i := b.add(b.lb.ids[t.Node.Name], parent, t.Open, t)
 		for _, c := range t.Children {
 			b.rhs(c, i)
 		}
 		b.finish(i)
 	case grammar.KindLit, grammar.KindClass:
-		i := b.add(-1, parent, t)
+		i := b.add(-1, parent, t.Open, t)
 		b.pos += int32(len(t.Value))
 		b.finish(i)
 	default:
@@ -150,10 +184,11 @@ func (b *viewBuilder) one(t *grammar.Tree, parent int32) {
 	}
 }
 
-// index builds byLabel and the start-offset index.
+// index builds byLabel and the start-offset index, reusing the slices of
+// an earlier index of v where they are large enough.
 func (v *view) index(nlabels int) {
-	perLabel := make([]int32, nlabels)
-	counts := make([]int32, len(v.input)+2)
+	perLabel := zeroed(v.scratch, nlabels)
+	counts := zeroed(v.startIdx, len(v.input)+2)
 	for i := range v.nodes {
 		n := &v.nodes[i]
 		if n.label < 0 {
@@ -163,8 +198,13 @@ func (v *view) index(nlabels int) {
 		counts[n.start+1]++
 	}
 	// one backing array for all label lists
-	all := make([]int32, 0, counts[len(counts)-1]+int32(len(v.nodes)))
-	v.byLabel = make([][]int32, nlabels)
+	all := zeroed(v.all, int(counts[len(counts)-1])+len(v.nodes))[:0]
+	v.all = all
+	if cap(v.byLabel) >= nlabels {
+		v.byLabel = v.byLabel[:nlabels]
+	} else {
+		v.byLabel = make([][]int32, nlabels)
+	}
 	for l, c := range perLabel {
 		v.byLabel[l] = all[len(all) : len(all) : len(all)+int(c)]
 		all = all[:len(all)+int(c)]
@@ -178,8 +218,9 @@ func (v *view) index(nlabels int) {
 		counts[p] += counts[p-1]
 	}
 	v.startIdx = counts
-	v.atStart = make([]int32, counts[len(counts)-1])
-	fill := make([]int32, len(counts))
+	v.atStart = zeroed(v.atStart, int(counts[len(counts)-1]))
+	fill := zeroed(perLabel, len(counts))
+	v.scratch = fill
 	copy(fill, counts)
 	for i := range v.nodes {
 		n := &v.nodes[i]
@@ -189,6 +230,16 @@ func (v *view) index(nlabels int) {
 		v.atStart[fill[n.start]] = int32(i)
 		fill[n.start]++
 	}
+}
+
+// zeroed returns a slice of n zeros, s's array if it is large enough.
+func zeroed(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
 }
 
 // startingAt returns the nonterminal nodes whose text starts at byte offset
@@ -244,4 +295,27 @@ func (v *view) lineCol(off int) (int, int) {
 // isAncestor reports whether a is b or an ancestor of b.
 func (v *view) isAncestor(a, b int32) bool {
 	return a <= b && b < v.nodes[a].end
+}
+
+// treeAt returns the grammar tree node of view node i (see Node.Tree).
+func (v *view) treeAt(i int32) *grammar.Tree {
+	if v.nodes[i].tree == nil && v.src != nil {
+		v.materialize()
+	}
+	return v.nodes[i].tree
+}
+
+// materialize builds the grammar tree of a view made from a solver tree
+// and links every view node to its node in it.
+func (v *view) materialize() {
+	root := v.src[v.first-1]
+	trees := make(map[*stree]*grammar.Tree, len(v.nodes))
+	t := root.kids[0].toGrammarTree(trees)
+	for i := range v.nodes {
+		if int32(i) < v.first {
+			v.nodes[i].tree = t
+		} else {
+			v.nodes[i].tree = trees[v.src[i]]
+		}
+	}
 }

@@ -1,0 +1,86 @@
+package isla
+
+import (
+	"testing"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+// TestSolverViewMatchesView checks that the view the solver builds from
+// its own trees (and reuses the memory of) is the view the validator
+// builds of the same derivation: the same nodes, labels, spans, links and
+// open leaves, the same indexes, and Node.Tree giving the same grammar
+// nodes and texts.
+func TestSolverViewMatchesView(t *testing.T) {
+	g, err := grammar.Builtin("scriptsizec")
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr, err := grammar.Compile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, virtual := range []bool{false, true} {
+		lb := newLabels(gr, "start")
+		start := gr.Root.Rule
+		rootLabel := start
+		if virtual {
+			rootLabel = "start"
+		}
+		rhs := gr.RHS(start)
+		rootRef := &grammar.Node{ID: -1, Kind: grammar.KindRef, Name: start, Children: []*grammar.Node{rhs}, Rule: start, Sym: -1}
+		gen := grammar.NewGenerator(gr, 7)
+		var ids idSource
+		var old *view
+		for i := range 40 {
+			t0, err := gen.GenerateFrom(rhs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// Leave some references open, as the solver does.
+			keep := func(n *grammar.Node) bool { return n.Kind == grammar.KindRef && n.Name == "id" && i%2 == 0 }
+			root := mkNode(ids.id(), rootRef, []*stree{ids.fromTree(t0, keep)}, "", false)
+			tree := root.kids[0].toTree(nil)
+			want := newView(tree.Bytes(), tree, lb, rootLabel, virtual)
+			got := newSolverView(old, root, lb, rootLabel, virtual)
+			old = got
+			if got.input != want.input || len(got.nodes) != len(want.nodes) {
+				t.Fatalf("input %q with %d nodes, want %q with %d", got.input, len(got.nodes), want.input, len(want.nodes))
+			}
+			for j := range want.nodes {
+				a, b := got.nodes[j], want.nodes[j]
+				a.tree, b.tree = nil, nil
+				if a != b {
+					t.Fatalf("%q: node %d is %+v, want %+v", want.input, j, a, b)
+				}
+				ga, gb := Node{got, int32(j)}.Tree(), Node{want, int32(j)}.Tree()
+				if ga.Node != gb.Node || ga.Open != gb.Open || ga.String() != gb.String() {
+					t.Fatalf("%q: tree of node %d is %v %q, want %v %q", want.input, j, ga.Node.Label(), ga, gb.Node.Label(), gb)
+				}
+				if (Node{got, int32(j)}).Complete() != (Node{want, int32(j)}).Complete() {
+					t.Fatalf("%q: node %d complete differs", want.input, j)
+				}
+			}
+			for l := range want.byLabel {
+				if !equalInts(got.byLabel[l], want.byLabel[l]) {
+					t.Fatalf("%q: byLabel[%d] = %v, want %v", want.input, l, got.byLabel[l], want.byLabel[l])
+				}
+			}
+			if !equalInts(got.startIdx, want.startIdx) || !equalInts(got.atStart, want.atStart) {
+				t.Fatalf("%q: start index differs", want.input)
+			}
+		}
+	}
+}
+
+func equalInts(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
