@@ -26,7 +26,7 @@ import (
 func init() {
 	register(&command{
 		name:  "eval isla",
-		usage: "[-time 60s] [-subjects c,xml,csv,tar,rest] [-seed S] [-identity nonterminal|occurrence] [-constraints DIR] [-json] [-z3=false]",
+		usage: "[-time 60s] [-subjects c,xml,csv,tar,rest] [-seed S] [-identity nonterminal|occurrence] [-constraints DIR] [-restart N] [-max-states N] [-json] [-z3=false]",
 		short: "measure the ISLa solver on the subjects of the ISLa paper: valid inputs per minute, validity (validator and Go oracles), k-path diversity, next to ISLa's Table 2",
 		run:   runEvalISLA,
 	})
@@ -105,6 +105,8 @@ func runEvalISLA(e *env, args []string) error {
 	dir := fs.String("constraints", "", "`directory` of the constraint files (default: fuzzharness/isla/testdata of the kfuzz module)")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	useZ3 := fs.Bool("z3", true, "solve with Z3 the atoms the solver cannot solve in Go")
+	restart := fs.Int("restart", 1500, "start the search over after every `n` solutions (isla.RestartEvery; 0: never)")
+	maxStates := fs.Int("max-states", 1000, "the solver's state budget per solution (isla.MaxStates); with -restart, a search that runs out starts over")
 	if pos, err := parseFlags(fs, args); err != nil {
 		return err
 	} else if len(pos) != 0 {
@@ -143,10 +145,11 @@ func runEvalISLA(e *env, args []string) error {
 			smt = z
 		}
 	}
+	opts := []isla.SolveOption{isla.RestartEvery(*restart), isla.MaxStates(*maxStates)}
 	var rows []*islaEvalRow
 	for _, sub := range subjects {
 		fmt.Fprintf(e.stderr, "eval isla: %s for %v\n", sub.label, *budget)
-		row, err := evalISLASubject(sub, *dir, *seed, grammar.Identity(identity), smt, *budget)
+		row, err := evalISLASubject(sub, *dir, *seed, grammar.Identity(identity), smt, *budget, opts)
 		if err != nil {
 			return err
 		}
@@ -161,7 +164,7 @@ func runEvalISLA(e *env, args []string) error {
 }
 
 // evalISLASubject solves for the budget and validates every output.
-func evalISLASubject(sub islaSubject, dir string, seed uint64, id grammar.Identity, smt isla.SMTSolver, budget time.Duration) (*islaEvalRow, error) {
+func evalISLASubject(sub islaSubject, dir string, seed uint64, id grammar.Identity, smt isla.SMTSolver, budget time.Duration, extra []isla.SolveOption) (*islaEvalRow, error) {
 	g, err := grammar.Builtin(sub.grammar)
 	if err != nil {
 		return nil, err
@@ -197,7 +200,7 @@ func evalISLASubject(sub islaSubject, dir string, seed uint64, id grammar.Identi
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", sub.name, err)
 	}
-	opts := []isla.SolveOption{isla.SolverSeed(seed)}
+	opts := append([]isla.SolveOption{isla.SolverSeed(seed)}, extra...)
 	if smt != nil {
 		opts = append(opts, isla.WithSMTSolver(smt))
 	}
