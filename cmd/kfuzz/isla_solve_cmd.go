@@ -20,7 +20,7 @@ import (
 func init() {
 	register(&command{
 		name:  "isla solve",
-		usage: "-grammar FILE|NAME -constraint FILE [-constraint FILE ...] [-n N] [-seed S] [-o DIR] [-time D] [-max-states N] [-z3=false]",
+		usage: "-grammar FILE|NAME -constraint FILE [-constraint FILE ...] [-n N] [-seed S] [-o DIR] [-time D] [-max-states N] [-restart N] [-z3=false]",
 		short: "generate inputs that satisfy ISLa constraints (the conjunction of the files), one quoted input a line or one file each in DIR; semantic predicates: count, tar_checksum, tar_size",
 		run:   runISLASolve,
 	})
@@ -52,7 +52,8 @@ func runISLASolve(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of the solver's random choices")
 	outDir := fs.String("o", "", "write each input to a file of its own in `DIR` (named by its SHA-256; existing files are kept)")
 	limit := fs.Duration("time", time.Minute, "time limit")
-	maxStates := fs.Int("max-states", isla.DefaultMaxStates, "states the solver may process per input")
+	maxStates := fs.Int("max-states", 1000, "states one search may process per input; with -restart, a search that runs out starts over (up to isla.MaxRestartsPerSolution times) before giving up")
+	restart := fs.Int("restart", 1500, "start the search over after every `n` inputs, for diversity (isla.RestartEvery; 0: never)")
 	useZ3 := fs.Bool("z3", true, "solve with Z3 the atoms the solver cannot solve in Go")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -88,7 +89,7 @@ func runISLASolve(e *env, args []string) error {
 	if err != nil {
 		return constraintError(e, err)
 	}
-	opts := []isla.SolveOption{isla.SolverSeed(*seed), isla.MaxStates(*maxStates)}
+	opts := []isla.SolveOption{isla.SolverSeed(*seed), isla.MaxStates(*maxStates), isla.RestartEvery(*restart)}
 	if *useZ3 {
 		z, err := islaz3.New()
 		switch {
