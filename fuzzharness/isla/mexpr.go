@@ -3,7 +3,6 @@ package isla
 import (
 	"fmt"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -263,36 +262,6 @@ func writeMatchText(b *strings.Builder, s string, inOpt bool) {
 }
 
 // quoteMatchBytes quotes the bytes s as an ISLa string literal that parses
-// back to the same bytes.
-func quoteMatchBytes(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			fmt.Fprintf(&b, `\x%02x`, s[i])
-		case r == '"':
-			b.WriteString(`\"`)
-		case r == '\\':
-			b.WriteString(`\\`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < 0x20 || r == 0x7F:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r >= 0x80 && !unicode.IsPrint(r):
-			for _, x := range []byte(s[i : i+size]) {
-				fmt.Fprintf(&b, `\x%02x`, x)
-			}
-		default:
-			b.WriteString(s[i : i+size])
-		}
-		i += size
-	}
-	b.WriteByte('"')
-	return b.String()
-}
+// back to the same bytes: quoteBytes, with the bytes of characters that are
+// not printable escaped one by one.
+func quoteMatchBytes(s string) string { return quote(s, true) }

@@ -179,7 +179,13 @@ func quoteString(s string) string {
 
 // quoteBytes returns the bytes s quoted for humans: printable text as it is,
 // everything else escaped as in Go.
-func quoteBytes(s string) string {
+func quoteBytes(s string) string { return quote(s, false) }
+
+// quote quotes the bytes s: printable text as it is, quotes, backslashes,
+// control characters and invalid UTF-8 escaped; characters of 0x80 and up
+// that are not printable as \u{...}, or with byteEscapes as the \x escapes
+// of their bytes.
+func quote(s string, byteEscapes bool) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
@@ -199,6 +205,10 @@ func quoteBytes(s string) string {
 			b.WriteString(`\r`)
 		case r < 0x20 || r == 0x7F:
 			fmt.Fprintf(&b, `\x%02x`, r)
+		case r >= 0x80 && !unicode.IsPrint(r) && byteEscapes:
+			for _, x := range []byte(s[i : i+size]) {
+				fmt.Fprintf(&b, `\x%02x`, x)
+			}
 		case r >= 0x80 && !unicode.IsPrint(r):
 			fmt.Fprintf(&b, `\u{%x}`, r)
 		default:
