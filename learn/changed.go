@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/seed72891827/kfuzz/coverage/instrument"
 )
 
 // A FuncExtent is where a function is in its source file.
@@ -103,7 +105,7 @@ func (n *namer) name(files []*ast.File) {
 				if d.Body == nil {
 					continue
 				}
-				name := funcDeclName(d)
+				name := instrument.FuncName(d)
 				if d.Recv == nil && d.Name.Name == "init" {
 					name = "init." + strconv.Itoa(inits)
 					inits++
@@ -145,55 +147,6 @@ func (n *namer) literals(body ast.Node, outer string, decl bool) {
 		n.literals(lit.Body, name, false)
 		return false
 	})
-}
-
-// funcDeclName spells a function or method like the runtime, without the
-// package path: F, T.M, (*T).M, G[...], (*G[...]).M.
-func funcDeclName(d *ast.FuncDecl) string {
-	name := d.Name.Name
-	if d.Recv == nil || len(d.Recv.List) == 0 {
-		if d.Type.TypeParams != nil && len(d.Type.TypeParams.List) > 0 {
-			name += "[...]"
-		}
-		return name
-	}
-	t := d.Recv.List[0].Type
-	for {
-		p, ok := t.(*ast.ParenExpr)
-		if !ok {
-			break
-		}
-		t = p.X
-	}
-	star := false
-	if s, ok := t.(*ast.StarExpr); ok {
-		star, t = true, s.X
-		for {
-			p, ok := t.(*ast.ParenExpr)
-			if !ok {
-				break
-			}
-			t = p.X
-		}
-	}
-	generic := false
-	switch x := t.(type) {
-	case *ast.IndexExpr:
-		t, generic = x.X, true
-	case *ast.IndexListExpr:
-		t, generic = x.X, true
-	}
-	recv := "?"
-	if id, ok := t.(*ast.Ident); ok {
-		recv = id.Name
-	}
-	if generic {
-		recv += "[...]"
-	}
-	if star {
-		recv = "(*" + recv + ")"
-	}
-	return recv + "." + name
 }
 
 // ChangedFuncs returns the functions a diff changes, sorted: for every

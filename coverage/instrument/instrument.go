@@ -161,11 +161,20 @@ func (p *pkgInstrumenter) nameInits(files []*ast.File) {
 }
 
 // funcDeclName returns the name of a function or method the way the runtime
-// spells it, without the package path: F, T.M, (*T).M, G[...], (*G[...]).M.
+// spells it, without the package path: FuncName, and init.0, init.1, ... for
+// the init functions of the package.
 func (p *pkgInstrumenter) funcDeclName(d *ast.FuncDecl) string {
 	if s, ok := p.decl[d]; ok {
 		return s
 	}
+	return FuncName(d)
+}
+
+// FuncName returns the name of a declared function or method the way the
+// runtime spells it, without the package path: F, T.M, (*T).M, G[...],
+// (*G[...]).M. (Init functions are init.0, init.1, ... in the order of the
+// package's files; FuncName says init.)
+func FuncName(d *ast.FuncDecl) string {
 	name := d.Name.Name
 	if d.Recv == nil || len(d.Recv.List) == 0 {
 		if d.Type.TypeParams != nil && len(d.Type.TypeParams.List) > 0 {
