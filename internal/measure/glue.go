@@ -23,6 +23,11 @@ const envTrace = "KFUZZ_MEASURE_TRACE"
 // package coverage imports, so importing coverage from the user's test
 // package would fail with a missing go.sum entry.
 //
+// Before each input the glue runs the garbage collector twice, which empties
+// every sync.Pool: otherwise whether an input calls a pool's New function
+// (encoding/json's scanner pool, for one) depends on when the collector last
+// ran, and the same inputs would cover different functions from run to run.
+//
 // Each record's extra value is a glueExtra: the counters that ran between
 // the previous input's end and this input's start ("before": for the first
 // input, initialization and the fuzz test's setup) and those of the input
@@ -36,6 +41,7 @@ import (
 	kfuzzmeasurefh "github.com/seed72891827/kfuzz/fuzzharness"
 	kfuzzmeasurert "github.com/seed72891827/kfuzz/coverage/rt"
 	kfuzzmeasureos "os"
+	kfuzzmeasureruntime "runtime"
 	kfuzzmeasurestrconv "strconv"
 	kfuzzmeasureatomic "sync/atomic"
 )
@@ -59,6 +65,12 @@ type zzKfuzzMeasureExtra struct {
 }
 
 func (h *zzKfuzzMeasureHook) Begin(r *kfuzzmeasurefh.Run) {
+	// Two collections empty every sync.Pool (its objects survive one in
+	// the victim cache), so that each input finds them empty whenever the
+	// collector last ran: a pool's New function then runs for exactly the
+	// inputs that use the pool.
+	kfuzzmeasureruntime.GC()
+	kfuzzmeasureruntime.GC()
 	h.before = zzKfuzzMeasureTake()
 	if h.trace != nil {
 		h.trace.Write(append(kfuzzmeasurestrconv.AppendInt(nil, int64(r.Index), 10), '\n'))

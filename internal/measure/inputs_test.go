@@ -143,7 +143,7 @@ func TestGlueSource(t *testing.T) {
 	}
 	for _, imp := range f.Imports {
 		switch p, _ := strconv.Unquote(imp.Path.Value); p {
-		case "github.com/seed72891827/kfuzz/fuzzharness", "github.com/seed72891827/kfuzz/coverage/rt", "os", "strconv", "sync/atomic":
+		case "github.com/seed72891827/kfuzz/fuzzharness", "github.com/seed72891827/kfuzz/coverage/rt", "os", "runtime", "strconv", "sync/atomic":
 		default:
 			t.Errorf("the glue imports %s; a module that requires kfuzz for fuzzharness may not have it in go.sum", p)
 		}

@@ -670,3 +670,25 @@ func TestKeepCounts(t *testing.T) {
 		t.Errorf("1/0 covers %v", rep.Results[2].Funcs)
 	}
 }
+
+// TestPoolsEmptyPerInput checks that every input finds the sync.Pools
+// empty, whenever the garbage collector last ran: a pool's New function is
+// covered by every input that uses the pool, not only by the first.
+func TestPoolsEmptyPerInput(t *testing.T) {
+	r := troubleRunner.get(t)
+	words := []string{"pool", "pool", "a", "pool", "pool", "pool"}
+	ins := make([]measure.Input, len(words))
+	for i, w := range words {
+		ins[i] = measure.Input{ID: fmt.Sprint(i), Text: w}
+	}
+	rep, err := r.Run(context.Background(), ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, res := range rep.Results {
+		want := words[i] == "pool"
+		if got := res.Funcs.HasName("example.com/thirdparty/trouble.newBuffer"); got != want || res.Status != fuzzharness.StatusPass {
+			t.Errorf("input %d %q: %s, newBuffer covered %v, want %v", i, words[i], res.Status, got, want)
+		}
+	}
+}

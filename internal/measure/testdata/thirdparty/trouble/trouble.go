@@ -5,14 +5,19 @@ package trouble
 import (
 	"errors"
 	"os"
+	"sync"
 	"time"
 )
 
 // Do does what s says: "panic" panics, "hang" sleeps for an hour, "exit"
 // exits the process, "gopanic" panics in another goroutine, "fail" returns
-// an error, and anything else returns nil.
+// an error, "pool" takes a buffer from a sync.Pool and puts it back, and
+// anything else returns nil.
 func Do(s string) error {
 	switch s {
+	case "pool":
+		b := buffers.Get().(*[]byte)
+		buffers.Put(b)
 	case "panic":
 		explode()
 	case "hang":
@@ -29,3 +34,12 @@ func Do(s string) error {
 }
 
 func explode() { panic("trouble on request") }
+
+// buffers is a pool whose New function, newBuffer, runs when the pool is
+// empty: after the garbage collector emptied it, or the first time.
+var buffers = sync.Pool{New: newBuffer}
+
+func newBuffer() any {
+	b := make([]byte, 64)
+	return &b
+}
