@@ -524,10 +524,27 @@ func FuzzDecode(f *testing.F) {
 			subjects = append(subjects, subject{c, b, parser})
 		}
 	}
+	// With byte edits, the tree is the one without them, and the text is at
+	// most two edits from the tree's.
+	plain := subjects[0].c
+	edits, err := NewCodec(plain.graph, WithBounds(plain.bounds), WithMaxEdits(2))
+	if err != nil {
+		f.Fatal(err)
+	}
 	f.Add([]byte{})
 	f.Add([]byte{0x01, 0x00, 0x00, 0x06, 0x00, 0x07})
 	f.Add([]byte("\xff\xfe\x80\x00\x17{\"a\":[1,2]}"))
 	f.Fuzz(func(t *testing.T, data []byte) {
+		in, ref := edits.Decode(data), plain.Decode(data)
+		if !in.Tree().Equal(ref.Tree()) || in.Original() != ref.String() {
+			t.Fatalf("with edits: tree %s, original %q; without: %q", in.Tree(), in.Original(), ref)
+		}
+		if d := len(in.String()) - len(ref.String()); d < -2 || d > 2 || in.Edited() == (in.String() == ref.String()) {
+			t.Fatalf("with edits %q (edited %v), without %q", in, in.Edited(), ref)
+		}
+		if lazy := edits.decodeText(data); lazy.String() != in.String() || lazy.Edited() != in.Edited() {
+			t.Fatalf("decodeText = %q, Decode = %q", lazy, in)
+		}
 		for _, s := range subjects {
 			in := s.c.Decode(data)
 			checkBounds(t, in.Tree(), s.b)
