@@ -100,14 +100,8 @@ func runISLACheck(e *env, args []string) error {
 			return err
 		}
 		r, err := s.Check(data)
-		var se *grammar.SyntaxError
-		switch {
-		case errors.As(err, &se):
-			fmt.Fprintf(e.stdout, "%s:%v\n", name, err)
-			invalid++
-			continue
-		case err != nil:
-			fmt.Fprintf(e.stdout, "%s: %v\n", name, err)
+		if err != nil {
+			printInputError(e.stdout, name, err)
 			invalid++
 			continue
 		}

@@ -68,14 +68,8 @@ func runParse(e *env, args []string) error {
 			return err
 		}
 		f, err := p.Parse(data)
-		var se *grammar.SyntaxError
-		switch {
-		case errors.As(err, &se):
-			fmt.Fprintf(e.stderr, "%s:%v\n", name, err)
-			rejected++
-			continue
-		case err != nil:
-			fmt.Fprintf(e.stderr, "%s: %v\n", name, err)
+		if err != nil {
+			printInputError(e.stderr, name, err)
 			rejected++
 			continue
 		}
@@ -102,6 +96,17 @@ func runParse(e *env, args []string) error {
 		return &exitError{code: 1, err: fmt.Errorf("%d of %d inputs rejected", rejected, len(files))}
 	}
 	return nil
+}
+
+// printInputError prints why the input in the named file was rejected: a
+// syntax error, which starts with line:col, as name:line:col: ..., any other
+// error as name: ....
+func printInputError(w io.Writer, name string, err error) {
+	if se := (*grammar.SyntaxError)(nil); errors.As(err, &se) {
+		fmt.Fprintf(w, "%s:%v\n", name, err)
+		return
+	}
+	fmt.Fprintf(w, "%s: %v\n", name, err)
 }
 
 // readInput reads the named file, or standard input for "-".
