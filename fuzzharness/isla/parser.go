@@ -510,13 +510,23 @@ func (p *parser) parsePrimaryFormula() (Formula, bool) {
 func (p *parser) parsePredicate() (Formula, bool) {
 	name := p.tok()
 	p.i += 2
-	f := &Pred{Name: name.text, P: p.pos(name)}
+	args, ok := p.parseArgs(p.parsePredArg)
+	if !ok {
+		return nil, false
+	}
+	return &Pred{Name: name.text, P: p.pos(name), Args: args}, true
+}
+
+// parseArgs parses the arguments of a call after its "(": at least one
+// argument, read by arg, separated by commas, and the closing ")".
+func (p *parser) parseArgs(arg func() (Term, bool)) ([]Term, bool) {
+	var args []Term
 	for {
-		arg, ok := p.parsePredArg()
+		a, ok := arg()
 		if !ok {
 			return nil, false
 		}
-		f.Args = append(f.Args, arg)
+		args = append(args, a)
 		if p.tok().kind == tComma {
 			p.i++
 			continue
@@ -524,7 +534,7 @@ func (p *parser) parsePredicate() (Formula, bool) {
 		if _, ok := p.expect(tRParen, "',' or ')'"); !ok {
 			return nil, false
 		}
-		return f, true
+		return args, true
 	}
 }
 
@@ -668,21 +678,12 @@ func (p *parser) parseCall() (Term, bool) {
 		return nil, false
 	}
 	defer p.leave()
-	for {
-		arg, ok := p.parseTerm()
-		if !ok {
-			return nil, false
-		}
-		app.Args = append(app.Args, arg)
-		if p.tok().kind == tComma {
-			p.i++
-			continue
-		}
-		if _, ok := p.expect(tRParen, "',' or ')'"); !ok {
-			return nil, false
-		}
-		return app, true
+	args, ok := p.parseArgs(p.parseTerm)
+	if !ok {
+		return nil, false
 	}
+	app.Args = args
+	return app, true
 }
 
 // parseParen parses a parenthesized infix term "(x + 1)" or an S-expression
