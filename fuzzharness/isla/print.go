@@ -112,15 +112,7 @@ func writeTerm(b *strings.Builder, t Term) {
 			return
 		}
 		b.WriteByte('(')
-		if len(t.Indices) > 0 {
-			b.WriteString("(_ " + t.Op)
-			for _, n := range t.Indices {
-				b.WriteString(" " + strconv.Itoa(n))
-			}
-			b.WriteByte(')')
-		} else {
-			b.WriteString(t.Op)
-		}
+		writeOp(b, t)
 		for _, a := range t.Args {
 			b.WriteByte(' ')
 			writeTerm(b, a)
@@ -157,4 +149,18 @@ func writeTerm(b *strings.Builder, t Term) {
 	default:
 		b.WriteString("<nil term>")
 	}
+}
+
+// writeOp writes the function of an application in SMT-LIB: its name, or
+// (_ name i ...) for an indexed function such as re.loop.
+func writeOp(b *strings.Builder, t *App) {
+	if len(t.Indices) == 0 {
+		b.WriteString(t.Op)
+		return
+	}
+	b.WriteString("(_ " + t.Op)
+	for _, n := range t.Indices {
+		b.WriteString(" " + strconv.Itoa(n))
+	}
+	b.WriteByte(')')
 }

@@ -273,15 +273,7 @@ func writeSMT(b *strings.Builder, t Term, subst map[string]string) {
 			return
 		}
 		b.WriteByte('(')
-		if len(t.Indices) > 0 {
-			b.WriteString("(_ " + t.Op)
-			for _, i := range t.Indices {
-				b.WriteString(" " + strconv.Itoa(i))
-			}
-			b.WriteByte(')')
-		} else {
-			b.WriteString(t.Op)
-		}
+		writeOp(b, t)
 		for _, a := range t.Args {
 			b.WriteByte(' ')
 			writeSMT(b, a, subst)
