@@ -450,7 +450,7 @@ func (c *grammarChecker) checkCycles() {
 		})
 		sort.Ints(succ[i])
 	}
-	for _, comp := range checkSCCs(succ) {
+	for _, comp := range sccs(len(succ), func(v int) []int { return succ[v] }) {
 		first := comp[0]
 		for _, v := range comp {
 			first = min(first, v)
@@ -470,68 +470,6 @@ func (c *grammarChecker) checkCycles() {
 		parts[len(cycle)] = parts[0]
 		c.add(c.rules[names[first]].Pos, ProblemEmptyCycle, "empty cycle %s: %s derives itself with nothing around it, which makes the grammar infinitely ambiguous", strings.Join(parts, " => "), parts[0])
 	}
-}
-
-// checkSCCs returns the strongly connected components of a graph
-// given by successor lists (Tarjan's algorithm, without recursion).
-func checkSCCs(succ [][]int) [][]int {
-	n := len(succ)
-	index := make([]int, n)
-	low := make([]int, n)
-	onStack := make([]bool, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var stack, comps = []int{}, [][]int{}
-	next := 0
-	type frame struct{ v, edge int }
-	for root := 0; root < n; root++ {
-		if index[root] >= 0 {
-			continue
-		}
-		call := []frame{{root, 0}}
-		index[root], low[root] = next, next
-		next++
-		stack = append(stack, root)
-		onStack[root] = true
-		for len(call) > 0 {
-			f := &call[len(call)-1]
-			if f.edge < len(succ[f.v]) {
-				w := succ[f.v][f.edge]
-				f.edge++
-				if index[w] < 0 {
-					index[w], low[w] = next, next
-					next++
-					stack = append(stack, w)
-					onStack[w] = true
-					call = append(call, frame{w, 0})
-				} else if onStack[w] {
-					low[f.v] = min(low[f.v], index[w])
-				}
-				continue
-			}
-			v := f.v
-			call = call[:len(call)-1]
-			if len(call) > 0 {
-				u := call[len(call)-1].v
-				low[u] = min(low[u], low[v])
-			}
-			if low[v] == index[v] {
-				var comp []int
-				for {
-					w := stack[len(stack)-1]
-					stack = stack[:len(stack)-1]
-					onStack[w] = false
-					comp = append(comp, w)
-					if w == v {
-						break
-					}
-				}
-				comps = append(comps, comp)
-			}
-		}
-	}
-	return comps
 }
 
 // shortestUnitCycle returns the shortest cycle from start back to start that

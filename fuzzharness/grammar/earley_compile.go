@@ -489,7 +489,7 @@ func (c *ecompiler) distinctStarts(ps []*cprod) bool {
 // on a cycle.
 func recursiveNonterminals(n int, succ func(int32) []int32) []bool {
 	rec := make([]bool, n)
-	for _, comp := range earleySCCs(n, succ) {
+	for _, comp := range sccs(n, succ) {
 		if len(comp) > 1 {
 			for _, v := range comp {
 				rec[v] = true
@@ -505,33 +505,33 @@ func recursiveNonterminals(n int, succ func(int32) []int32) []bool {
 	return rec
 }
 
-// earleySCCs returns the strongly connected components of a graph
+// sccs returns the strongly connected components of a graph
 // with vertices 0..n-1 in reverse topological order (a component after
 // all components it reaches), by Tarjan's algorithm without recursion.
-func earleySCCs(n int, succ func(int32) []int32) [][]int32 {
+func sccs[V int | int32](n int, succ func(V) []V) [][]V {
 	const unvisited = -1
-	index := make([]int32, n)
-	low := make([]int32, n)
+	index := make([]V, n)
+	low := make([]V, n)
 	onStack := make([]bool, n)
 	for i := range index {
 		index[i] = unvisited
 	}
 	type frame struct {
-		v    int32
-		succ []int32
+		v    V
+		succ []V
 		i    int
 	}
-	var comps [][]int32
-	var stack []int32
-	next := int32(0)
-	visit := func(v int32, call []frame) []frame {
+	var comps [][]V
+	var stack []V
+	next := V(0)
+	visit := func(v V, call []frame) []frame {
 		index[v], low[v] = next, next
 		next++
 		stack = append(stack, v)
 		onStack[v] = true
 		return append(call, frame{v: v, succ: succ(v)})
 	}
-	for v0 := int32(0); int(v0) < n; v0++ {
+	for v0 := V(0); int(v0) < n; v0++ {
 		if index[v0] != unvisited {
 			continue
 		}
@@ -557,7 +557,7 @@ func earleySCCs(n int, succ func(int32) []int32) [][]int32 {
 			if low[v] != index[v] {
 				continue
 			}
-			var comp []int32
+			var comp []V
 			for {
 				w := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
@@ -818,7 +818,7 @@ func (g *egrammar) dotRules(follow []byteSet, followEOF []bool) {
 		}
 	}
 	up := make([]int32, g.numNT)
-	for _, comp := range earleySCCs(g.numNT, func(a int32) []int32 { return users[a] }) {
+	for _, comp := range sccs(g.numNT, func(a int32) []int32 { return users[a] }) {
 		longest := int32(0)
 		for _, a := range comp {
 			for _, x := range users[a] {
@@ -903,7 +903,7 @@ func (g *egrammar) epsilon() {
 	}
 	// Components come in reverse topological order: everything a component
 	// derives ε through is counted before it.
-	for _, comp := range earleySCCs(n, succ) {
+	for _, comp := range sccs(n, succ) {
 		v := comp[0]
 		if !g.ntNullable[v] {
 			continue
