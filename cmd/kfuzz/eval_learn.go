@@ -225,17 +225,16 @@ func evalLearnSubject(ctx context.Context, e *env, root string, sub learnSubject
 	start := time.Now()
 	prog := newProgress(e.stderr, verbose)
 	defer prog.finish()
-	prog.Step(fmt.Sprintf("%s: building %s with coverage instrumentation of %s", sub.name, sub.target, strings.Join(sub.cover, ",")), 0)
 	cfg := measure.Config{
 		Dir: filepath.Join(root, filepath.FromSlash(sub.dir)), Package: ".",
 		Target: sub.target, Cover: sub.cover, Timeout: fuzzharness.DefaultTimeout,
 	}
-	s, err := pipeline.Open(ctx, cfg)
+	step := fmt.Sprintf("%s: building %s with coverage instrumentation of %s", sub.name, sub.target, strings.Join(sub.cover, ","))
+	s, err := openSession(ctx, prog, cfg, step)
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
-	s.Progress = prog
 	o := opts
 	o.Learn.Depth = min(pipeline.DefaultDepth, s.Desc.Bounds.MaxDepth)
 	ev, err := s.EvalLearn(ctx, o)

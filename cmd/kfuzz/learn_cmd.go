@@ -123,13 +123,11 @@ func runLearn(e *env, args []string) error {
 	defer stop()
 	prog := newProgress(e.stderr, *verbose)
 	defer prog.finish()
-	prog.Step("building "+*target+" with coverage instrumentation", 0)
-	s, err := pipeline.Open(ctx, cfg)
+	s, err := openSession(ctx, prog, cfg, "building "+*target+" with coverage instrumentation")
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	s.Progress = prog
 	refineRounds := *refine
 	if refineRounds == 0 {
 		refineRounds = -1
@@ -422,4 +420,17 @@ func (p *progress) finish() {
 		fmt.Fprintf(p.w, " (%.1fs)\n", time.Since(p.start).Seconds())
 		p.open = false
 	}
+}
+
+// openSession builds the fuzz test of cfg with coverage instrumentation,
+// reporting the step on prog, and returns its pipeline session, which
+// reports its own steps on prog too.
+func openSession(ctx context.Context, prog *progress, cfg measure.Config, step string) (*pipeline.Session, error) {
+	prog.Step(step, 0)
+	s, err := pipeline.Open(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	s.Progress = prog
+	return s, nil
 }

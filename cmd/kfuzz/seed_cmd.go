@@ -103,13 +103,11 @@ func runSeed(e *env, args []string) error {
 	defer stop()
 	prog := newProgress(e.stderr, *verbose)
 	defer prog.finish()
-	prog.Step("building "+*target+" with coverage instrumentation", 0)
-	s, err := pipeline.Open(ctx, cfg)
+	s, err := openSession(ctx, prog, cfg, "building "+*target+" with coverage instrumentation")
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	s.Progress = prog
 	seeds, err := s.Seeds(ctx, mf.Model, name, pipeline.SeedOptions{N: *n, Seed: *seed})
 	if err != nil {
 		return err
