@@ -105,8 +105,8 @@ func runEvalISLA(e *env, args []string) error {
 	dir := fs.String("constraints", "", "`directory` of the constraint files (default: fuzzharness/isla/testdata of the kfuzz module)")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	useZ3 := fs.Bool("z3", true, "solve with Z3 the atoms the solver cannot solve in Go")
-	restart := fs.Int("restart", 1500, "start the search over after every `n` solutions (isla.RestartEvery; 0: never)")
-	maxStates := fs.Int("max-states", 1000, "the solver's state budget per solution (isla.MaxStates); with -restart, a search that runs out starts over")
+	restart := fs.Int("restart", solveRestart, "start the search over after every `n` solutions (isla.RestartEvery; 0: never)")
+	maxStates := fs.Int("max-states", solveMaxStates, "the solver's state budget per solution (isla.MaxStates); with -restart, a search that runs out starts over")
 	if pos, err := parseFlags(fs, args); err != nil {
 		return err
 	} else if len(pos) != 0 {
