@@ -8,11 +8,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/seed72891827/kfuzz/internal/gocmd"
 )
 
 // An Entry is one file of a corpus directory.
@@ -43,15 +44,11 @@ func CacheDir(gocache, importPath, fuzzName string) string {
 func GoCache(ctx context.Context) (string, error) {
 	dir := os.Getenv("GOCACHE")
 	if dir == "" {
-		out, err := exec.CommandContext(ctx, "go", "env", "GOCACHE").Output()
+		vars, err := gocmd.Runner{}.GoEnv(ctx, "GOCACHE")
 		if err != nil {
-			var ee *exec.ExitError
-			if errors.As(err, &ee) && len(ee.Stderr) > 0 {
-				return "", fmt.Errorf("corpus: go env GOCACHE: %v: %s", err, bytes.TrimSpace(ee.Stderr))
-			}
-			return "", fmt.Errorf("corpus: go env GOCACHE: %w", err)
+			return "", fmt.Errorf("corpus: %w", err)
 		}
-		dir = strings.TrimSpace(string(out))
+		dir = vars["GOCACHE"]
 	}
 	switch {
 	case dir == "off":
