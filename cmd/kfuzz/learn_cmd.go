@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"os/signal"
@@ -14,6 +16,7 @@ import (
 	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/internal/atomicfile"
 	"github.com/seed72891827/kfuzz/internal/measure"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
 	"github.com/seed72891827/kfuzz/learn"
@@ -105,7 +108,7 @@ func runLearn(e *env, args []string) error {
 		if mdPath != "" {
 			paths = append(paths, mdPath, htmlPath)
 		}
-		if err := pipeline.CheckNew(paths...); err != nil {
+		if err := checkNew(paths...); err != nil {
 			return err
 		}
 	}
@@ -143,7 +146,7 @@ func runLearn(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := pipeline.WriteFile(modelPath, data, *force); err != nil {
+	if err := writeOutput(modelPath, data, *force); err != nil {
 		return err
 	}
 	if mdPath != "" {
@@ -155,7 +158,7 @@ func runLearn(e *env, args []string) error {
 			if err := r.write(&b, l); err != nil {
 				return err
 			}
-			if err := pipeline.WriteFile(r.path, []byte(b.String()), *force); err != nil {
+			if err := writeOutput(r.path, []byte(b.String()), *force); err != nil {
 				return err
 			}
 		}
@@ -165,6 +168,28 @@ func runLearn(e *env, args []string) error {
 	}
 	printLearn(e.stdout, l, modelPath, mdPath, htmlPath)
 	return nil
+}
+
+// checkNew returns an error if any of the files exists, so that a command
+// that may not replace them (without -f) refuses before it does its work
+// rather than after.
+func checkNew(paths ...string) error {
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			return fmt.Errorf("%s already exists (use -f to replace it)", p)
+		}
+	}
+	return nil
+}
+
+// writeOutput writes an output file of a command atomically, replacing an
+// existing one only with -f (replace).
+func writeOutput(path string, data []byte, replace bool) error {
+	err := atomicfile.Write(path, data, replace)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s already exists (use -f to replace it)", path)
+	}
+	return err
 }
 
 // buildFlags are the flags that say how to build a fuzz test.

@@ -16,8 +16,4 @@
 // without building the fuzz test again: the harness's description (grammar,
 // bounds, seeds) and the package. Predict and Select work on a ModelFile and
 // input files alone.
-//
-// Files are written atomically (a temporary file renamed or linked into
-// place), so an interrupted command leaves no partial file, and existing files
-// are replaced only when the caller asks for it.
 package pipeline

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -305,36 +304,6 @@ func TestReports(t *testing.T) {
 		if strings.Contains(h, bad) {
 			t.Errorf("the HTML report holds %q", bad)
 		}
-	}
-}
-
-func TestWriteFile(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "model.json")
-	if err := WriteFile(p, []byte("one"), false); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteFile(p, []byte("two"), false); !errors.Is(err, ErrExist) || !strings.Contains(err.Error(), "use -f") {
-		t.Errorf("WriteFile over an existing file: %v", err)
-	}
-	if err := CheckNew(filepath.Join(dir, "new"), p); !errors.Is(err, fs.ErrExist) {
-		t.Errorf("CheckNew: %v", err)
-	}
-	if data, _ := os.ReadFile(p); string(data) != "one" {
-		t.Errorf("the file holds %q after a refused write", data)
-	}
-	if err := WriteFile(p, []byte("two"), true); err != nil {
-		t.Fatal(err)
-	}
-	if data, _ := os.ReadFile(p); string(data) != "two" {
-		t.Errorf("the file holds %q after replacing it", data)
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("temporary files left: %v", entries)
-	}
-	if err := WriteFile(filepath.Join(dir, "no", "such", "dir"), nil, false); err == nil {
-		t.Errorf("WriteFile into a missing directory succeeded")
 	}
 }
 
