@@ -13,6 +13,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/seed72891827/kfuzz/internal/gomod"
 	"github.com/seed72891827/kfuzz/internal/measure"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
 )
@@ -33,7 +34,7 @@ func learnFixture(t *testing.T) (dir, model string) {
 	t.Helper()
 	needGo(t)
 	learned.once.Do(func() {
-		src, err := pipeline.FindSource(context.Background())
+		src, err := gomod.FindSource(context.Background())
 		if err != nil {
 			learned.err = err
 			return

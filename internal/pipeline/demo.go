@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seed72891827/kfuzz/internal/gomod"
 	"github.com/seed72891827/kfuzz/internal/measure"
 	"github.com/seed72891827/kfuzz/learn"
 )
@@ -28,8 +29,8 @@ type DemoOptions struct {
 	// or not exist. Empty means a temporary directory, removed afterwards.
 	Dir string
 	// Source says where the module finds kfuzz; the zero Source means
-	// FindSource.
-	Source Source
+	// gomod.FindSource.
+	Source gomod.Source
 	// N, Seed and Seeds are passed to Learn (N) and Seeds (N = Seeds).
 	N     int
 	Seed  uint64
@@ -62,9 +63,9 @@ func RunDemo(ctx context.Context, opts DemoOptions) (*DemoResult, error) {
 	}
 	start := time.Now()
 	src := opts.Source
-	if src == (Source{}) {
+	if src == (gomod.Source{}) {
 		var err error
-		if src, err = FindSource(ctx); err != nil {
+		if src, err = gomod.FindSource(ctx); err != nil {
 			return nil, err
 		}
 	}

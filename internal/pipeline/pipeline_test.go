@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/seed72891827/kfuzz/corpus"
+	"github.com/seed72891827/kfuzz/internal/gomod"
 	"github.com/seed72891827/kfuzz/internal/measure"
 	"github.com/seed72891827/kfuzz/learn"
 )
@@ -47,7 +48,7 @@ func calcFixture(t *testing.T) (*Session, *Learned) {
 	}
 	calc.once.Do(func() {
 		ctx := context.Background()
-		src, err := FindSource(ctx)
+		src, err := gomod.FindSource(ctx)
 		if err != nil {
 			calc.err = err
 			return
@@ -310,7 +311,7 @@ func TestReports(t *testing.T) {
 func TestWriteCalcModuleRefusesNonEmpty(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "x"), nil, 0o666)
-	if err := WriteCalcModule(context.Background(), dir, Source{Dir: "."}); err == nil || !strings.Contains(err.Error(), "not empty") {
+	if err := WriteCalcModule(context.Background(), dir, gomod.Source{Dir: "."}); err == nil || !strings.Contains(err.Error(), "not empty") {
 		t.Errorf("WriteCalcModule into a non-empty directory: %v", err)
 	}
 }
