@@ -2,10 +2,12 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -16,6 +18,8 @@ import (
 	"time"
 
 	"github.com/seed72891827/kfuzz/corpus"
+	"github.com/seed72891827/kfuzz/internal/gocmd"
+	"github.com/seed72891827/kfuzz/internal/gomod"
 )
 
 func init() {
@@ -91,6 +95,8 @@ func runEvalHarness(e *env, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
 	root, err := kfuzzModuleRoot()
 	if err != nil {
 		return err
@@ -123,7 +129,7 @@ func runEvalHarness(e *env, args []string) error {
 			return err
 		}
 		fmt.Fprintf(e.stderr, "eval harness: building %s\n", s.pkg)
-		fuzzBin, covBin, err := buildEvalBinaries(root, dir, s)
+		fuzzBin, covBin, err := buildEvalBinaries(ctx, root, dir, s)
 		if err != nil {
 			return err
 		}
@@ -185,32 +191,26 @@ func verdict(ok bool) string {
 }
 
 // kfuzzModuleRoot returns the root directory of the kfuzz module, in which
-// the command runs.
+// the evaluations run.
 func kfuzzModuleRoot() (string, error) {
-	out, err := exec.Command("go", "list", "-m", "-f", "{{.Path}} {{.Dir}}").Output()
+	root, err := gomod.KfuzzRoot(context.Background())
 	if err != nil {
-		return "", fmt.Errorf("go list -m: %v (run kfuzz eval harness inside the kfuzz module)", err)
+		return "", fmt.Errorf("%v: run the evaluations inside the kfuzz module", err)
 	}
-	path, dir, _ := strings.Cut(strings.TrimSpace(string(out)), " ")
-	if path != "github.com/seed72891827/kfuzz" {
-		return "", fmt.Errorf("the current module is %s; run kfuzz eval harness inside the kfuzz module", path)
-	}
-	return dir, nil
+	return root, nil
 }
 
 // buildEvalBinaries builds the example's test binary twice: with fuzzing
 // instrumentation, and with statement coverage of the measured packages.
-func buildEvalBinaries(root, dir string, s evalSubject) (fuzzBin, covBin string, err error) {
+func buildEvalBinaries(ctx context.Context, root, dir string, s evalSubject) (fuzzBin, covBin string, err error) {
 	fuzzBin = filepath.Join(dir, s.name+".fuzz.test")
 	covBin = filepath.Join(dir, s.name+".cover.test")
 	for _, args := range [][]string{
 		{"test", "-c", "-fuzz=^" + s.harness + "$", "-o", fuzzBin, s.pkg},
 		{"test", "-c", "-cover", "-coverpkg=" + s.coverpkg, "-o", covBin, s.pkg},
 	} {
-		cmd := exec.Command("go", args...)
-		cmd.Dir = root
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return "", "", fmt.Errorf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		if _, err := (gocmd.Runner{Dir: root}).Go(ctx, args...); err != nil {
+			return "", "", err
 		}
 	}
 	return fuzzBin, covBin, nil

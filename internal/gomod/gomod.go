@@ -44,10 +44,8 @@ type Source struct {
 // from modified source elsewhere finds none and fails with an error that says
 // to run it in the kfuzz repository.
 func FindSource(ctx context.Context) (Source, error) {
-	if vars, err := (gocmd.Runner{}).GoEnv(ctx, "GOMOD"); err == nil {
-		if gomod := vars["GOMOD"]; gomod != "" && gomod != os.DevNull && isKfuzzModule(gomod) {
-			return Source{Dir: filepath.Dir(gomod)}, nil
-		}
+	if root, err := KfuzzRoot(ctx); err == nil {
+		return Source{Dir: root}, nil
 	} else if errors.Is(err, exec.ErrNotFound) {
 		return Source{}, fmt.Errorf("the go command is not installed: %w", err)
 	}
@@ -73,6 +71,29 @@ func FindSource(ctx context.Context) (Source, error) {
 		}
 	}
 	return Source{}, errors.New("cannot find the kfuzz source: run kfuzz in the kfuzz repository (go run ./cmd/kfuzz), or install a published version with go install " + KfuzzModule + "/cmd/kfuzz@latest")
+}
+
+// KfuzzRoot returns the root directory of the kfuzz module if the current
+// directory lies in it (go env GOMOD is kfuzz's go.mod), as when kfuzz runs
+// in its repository; otherwise it returns an error that says which module
+// the current directory is in, if any.
+func KfuzzRoot(ctx context.Context) (string, error) {
+	vars, err := (gocmd.Runner{}).GoEnv(ctx, "GOMOD")
+	if err != nil {
+		return "", err
+	}
+	gomod := vars["GOMOD"]
+	if gomod == "" || gomod == os.DevNull {
+		return "", errors.New("the current directory is in no module, not in kfuzz's")
+	}
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return "", err
+	}
+	if path := modfile.ModulePath(data); path != KfuzzModule {
+		return "", fmt.Errorf("the current module is %s, not kfuzz", path)
+	}
+	return filepath.Dir(gomod), nil
 }
 
 // isKfuzzModule reports whether the go.mod file at path declares kfuzz.
