@@ -19,6 +19,7 @@ import (
 	"github.com/seed72891827/kfuzz/internal/atomicfile"
 	"github.com/seed72891827/kfuzz/internal/measure"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
+	"github.com/seed72891827/kfuzz/internal/report"
 	"github.com/seed72891827/kfuzz/learn"
 )
 
@@ -153,7 +154,7 @@ func runLearn(e *env, args []string) error {
 		for _, r := range []struct {
 			path  string
 			write func(io.Writer, *pipeline.Learned) error
-		}{{mdPath, pipeline.WriteMarkdown}, {htmlPath, pipeline.WriteHTML}} {
+		}{{mdPath, report.WriteMarkdown}, {htmlPath, report.WriteHTML}} {
 			var b strings.Builder
 			if err := r.write(&b, l); err != nil {
 				return err
