@@ -12,6 +12,7 @@ import (
 	"golang.org/x/tools/txtar"
 
 	"github.com/seed72891827/kfuzz/internal/gomod"
+	"github.com/seed72891827/kfuzz/internal/measure"
 )
 
 //go:generate go test -run=^TestCalcArchive$ -update
@@ -55,4 +56,14 @@ func WriteCalcModule(ctx context.Context, dir string, src gomod.Source) error {
 		}
 	}
 	return gomod.WriteGoMod(ctx, dir, CalcModule, src)
+}
+
+// OpenCalc writes the calc example into dir as WriteCalcModule does and
+// opens the session of its fuzz test FuzzCalc, built in its own module
+// (GOWORK=off, so that no go.work of the surroundings takes part).
+func OpenCalc(ctx context.Context, dir string, src gomod.Source) (*Session, error) {
+	if err := WriteCalcModule(ctx, dir, src); err != nil {
+		return nil, err
+	}
+	return Open(ctx, measure.Config{Dir: dir, Target: "FuzzCalc", Env: append(os.Environ(), "GOWORK=off")})
 }

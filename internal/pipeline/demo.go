@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/seed72891827/kfuzz/internal/gomod"
-	"github.com/seed72891827/kfuzz/internal/measure"
 	"github.com/seed72891827/kfuzz/learn"
 )
 
@@ -85,12 +84,8 @@ func RunDemo(ctx context.Context, opts DemoOptions) (*DemoResult, error) {
 	fmt.Fprintf(w, "== 1. The calc example: an expression parser, evaluator and simplifier, with the fuzz test\n")
 	fmt.Fprintf(w, "   FuzzCalc, which feeds it inputs of the expr grammar through fuzzharness. Copied into a module of\n")
 	fmt.Fprintf(w, "   its own in %s (using %s).\n\n", res.Dir, from)
-	if err := WriteCalcModule(ctx, res.Dir, src); err != nil {
-		return nil, err
-	}
-
 	fmt.Fprintf(w, "== 2. Build FuzzCalc once with coverage instrumentation of the calc package.\n")
-	s, err := Open(ctx, measure.Config{Dir: res.Dir, Target: "FuzzCalc", Env: append(os.Environ(), "GOWORK=off")})
+	s, err := OpenCalc(ctx, res.Dir, src)
 	if err != nil {
 		return nil, err
 	}

@@ -42,6 +42,9 @@ func TestMain(m *testing.M) {
 // calcFixture returns the shared session and model.
 func calcFixture(t *testing.T) (*Session, *Learned) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the calc example's fuzz test (-short)")
+	}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go command is not available")
 	}
@@ -55,11 +58,7 @@ func calcFixture(t *testing.T) (*Session, *Learned) {
 		if calc.dir, calc.err = os.MkdirTemp("", "kfuzz-pipeline-test-"); calc.err != nil {
 			return
 		}
-		if calc.err = WriteCalcModule(ctx, calc.dir, src); calc.err != nil {
-			return
-		}
-		cfg := measure.Config{Dir: calc.dir, Target: "FuzzCalc", Env: append(os.Environ(), "GOWORK=off")}
-		if calc.session, calc.err = Open(ctx, cfg); calc.err != nil {
+		if calc.session, calc.err = OpenCalc(ctx, calc.dir, src); calc.err != nil {
 			return
 		}
 		calc.learned, calc.err = calc.session.Learn(ctx, LearnOptions{N: 300, Seed: 1})
