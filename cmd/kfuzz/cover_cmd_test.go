@@ -23,6 +23,9 @@ const (
 
 func needGo(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the go command (-short)")
+	}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go command is not available")
 	}

@@ -15,7 +15,6 @@ import (
 
 	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/internal/evallearn"
-	"github.com/seed72891827/kfuzz/internal/measure"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
 	"github.com/seed72891827/kfuzz/learn"
 )
@@ -226,7 +225,7 @@ func evalLearnSubject(ctx context.Context, e *env, root string, sub learnSubject
 	start := time.Now()
 	prog := newProgress(e.stderr, verbose)
 	defer prog.finish()
-	cfg := measure.Config{
+	cfg := pipeline.Config{
 		Dir: filepath.Join(root, filepath.FromSlash(sub.dir)), Package: ".",
 		Target: sub.target, Cover: sub.cover, Timeout: fuzzharness.DefaultTimeout,
 	}

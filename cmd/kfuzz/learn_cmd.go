@@ -17,7 +17,6 @@ import (
 
 	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/internal/atomicfile"
-	"github.com/seed72891827/kfuzz/internal/measure"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
 	"github.com/seed72891827/kfuzz/internal/report"
 	"github.com/seed72891827/kfuzz/learn"
@@ -209,14 +208,14 @@ func addBuildFlags(fs *flag.FlagSet) *buildFlags {
 // config returns the measure configuration of the fuzz test target in the
 // package pkg. A package directory in another module than the current
 // directory's is built in its own module: the go command runs there.
-func (bf *buildFlags) config(pkg, target string) (measure.Config, error) {
+func (bf *buildFlags) config(pkg, target string) (pipeline.Config, error) {
 	if *bf.timeout <= 0 {
-		return measure.Config{}, fmt.Errorf("-timeout must be positive, not %v", *bf.timeout)
+		return pipeline.Config{}, fmt.Errorf("-timeout must be positive, not %v", *bf.timeout)
 	}
-	cfg := measure.Config{Package: pkg, Target: target, Timeout: *bf.timeout}
+	cfg := pipeline.Config{Package: pkg, Target: target, Timeout: *bf.timeout}
 	if st, err := os.Stat(pkg); err == nil {
 		if !st.IsDir() {
-			return measure.Config{}, fmt.Errorf("%s is a file, not a package", pkg)
+			return pipeline.Config{}, fmt.Errorf("%s is a file, not a package", pkg)
 		}
 		if moduleRoot(pkg) != moduleRoot(".") {
 			cfg.Dir, cfg.Package = pkg, "."
@@ -451,7 +450,7 @@ func (p *progress) finish() {
 // openSession builds the fuzz test of cfg with coverage instrumentation,
 // reporting the step on prog, and returns its pipeline session, which
 // reports its own steps on prog too.
-func openSession(ctx context.Context, prog *progress, cfg measure.Config, step string) (*pipeline.Session, error) {
+func openSession(ctx context.Context, prog *progress, cfg pipeline.Config, step string) (*pipeline.Session, error) {
 	prog.Step(step, 0)
 	s, err := pipeline.Open(ctx, cfg)
 	if err != nil {

@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	"github.com/seed72891827/kfuzz/internal/gomod"
-	"github.com/seed72891827/kfuzz/internal/measure"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
 )
 
@@ -325,12 +324,8 @@ func TestDemo(t *testing.T) {
 	for _, s := range seeds {
 		files = append(files, filepath.Join(keep, "testdata", "fuzz", "FuzzCalc", s[2]))
 	}
-	inputs, err := measure.FileInputs(files...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := measure.Config{Dir: keep, Target: "FuzzCalc", Env: append(os.Environ(), "GOWORK=off")}
-	rep, err := measure.Measure(context.Background(), cfg, inputs)
+	cfg := pipeline.Config{Dir: keep, Target: "FuzzCalc", Env: append(os.Environ(), "GOWORK=off")}
+	rep, err := pipeline.Cover(context.Background(), cfg, pipeline.CoverOptions{Files: files})
 	if err != nil {
 		t.Fatal(err)
 	}
