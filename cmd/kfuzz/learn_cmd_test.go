@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -13,6 +12,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/seed72891827/kfuzz/internal/gocmd"
 	"github.com/seed72891827/kfuzz/internal/gomod"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
 )
@@ -153,10 +153,7 @@ func TestSeed(t *testing.T) {
 			t.Fatal(err)
 		}
 		// go test runs the entry through the harness, as a subtest.
-		cmd := exec.Command("go", "test", "-count=1", "-v", "-run=^FuzzCalc$/^"+name+"$", ".")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOWORK=off")
-		got, err := cmd.CombinedOutput()
+		got, err := gocmd.Runner{Dir: dir, Env: append(os.Environ(), "GOWORK=off")}.Go(context.Background(), "test", "-count=1", "-v", "-run=^FuzzCalc$/^"+name+"$", ".")
 		if err != nil || !strings.Contains(string(got), "--- PASS: FuzzCalc/"+name) {
 			t.Errorf("go test -run FuzzCalc/%s: %v\n%s", name, err, got)
 		}
