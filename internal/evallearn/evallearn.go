@@ -14,7 +14,6 @@ import (
 	"slices"
 	"time"
 
-	"github.com/seed72891827/kfuzz/internal/measure"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
 	"github.com/seed72891827/kfuzz/learn"
 )
@@ -216,7 +215,7 @@ func Run(ctx context.Context, s *pipeline.Session, opts Options) (*Result, error
 	start = time.Now()
 	prog := s
 	prog.Step(fmt.Sprintf("generating %d inputs for each of %d functions from their rules", opts.Targets, len(funcs)), len(funcs))
-	var targeted []measure.Input
+	var targeted []pipeline.Input
 	owner := map[int]int{} // index into targeted -> index into ev.Gen
 	for i, fn := range funcs {
 		if err := ctx.Err(); err != nil {
@@ -241,7 +240,7 @@ func Run(ctx context.Context, s *pipeline.Session, opts Options) (*Result, error
 				data = []byte{}
 			}
 			owner[len(targeted)] = i
-			targeted = append(targeted, measure.Input{ID: fmt.Sprintf("targeted:%s#%d", fn.Name, g.Targeted+1), Data: data})
+			targeted = append(targeted, pipeline.Input{ID: fmt.Sprintf("targeted:%s#%d", fn.Name, g.Targeted+1), Data: data})
 			g.Targeted++
 		}
 		g.Random = g.Targeted
@@ -296,11 +295,11 @@ func evalSeed(seed uint64) uint64 { return seed ^ 0x0e7a_1ea2_0e7a_1ea2 }
 // returns the functions that some usable observation covered in one run and
 // not in the other.
 func unstable(ctx context.Context, s *pipeline.Session, obs []pipeline.Observation) (map[string]bool, error) {
-	var inputs []measure.Input
+	var inputs []pipeline.Input
 	var index []int
 	for i := len(obs) - 1; i >= 0; i-- {
 		if o := obs[i]; o.Paths != nil && o.Data != nil {
-			inputs = append(inputs, measure.Input{ID: o.ID, Data: o.Data})
+			inputs = append(inputs, pipeline.Input{ID: o.ID, Data: o.Data})
 			index = append(index, i)
 		}
 	}
