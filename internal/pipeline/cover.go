@@ -105,9 +105,19 @@ func Cover(ctx context.Context, cfg Config, opts CoverOptions) (*Coverage, error
 // its package to describe its harness (see measure.Describe); if it does not
 // use fuzzharness, the error wraps ErrNotHarness.
 func DescribeCorpusDir(ctx context.Context, dir string) (*fuzzharness.Description, error) {
-	abs, err := filepath.Abs(dir)
+	cfg, err := corpusDirConfig(ctx, dir)
 	if err != nil {
 		return nil, err
+	}
+	return measure.Describe(ctx, cfg)
+}
+
+// corpusDirConfig returns the configuration that names the fuzz test of the
+// corpus directory dir and its package.
+func corpusDirConfig(ctx context.Context, dir string) (Config, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return Config{}, err
 	}
 	target := filepath.Base(abs)
 	var cfg Config
@@ -120,8 +130,8 @@ func DescribeCorpusDir(ctx context.Context, dir string) (*fuzzharness.Descriptio
 		}
 	}
 	if cfg.Package == "" || !strings.HasPrefix(target, "Fuzz") {
-		return nil, fmt.Errorf("%s is not a corpus directory pkg/testdata/fuzz/FuzzX or in the go test fuzz cache", dir)
+		return Config{}, fmt.Errorf("%s is not a corpus directory pkg/testdata/fuzz/FuzzX or in the go test fuzz cache", dir)
 	}
 	cfg.Target = target
-	return measure.Describe(ctx, cfg)
+	return cfg, nil
 }
