@@ -1,7 +1,7 @@
 // Package gocmd runs the go command and git for kfuzz: in a directory, with an
 // environment, under a context, returning standard output and, on failure, an
-// *Error that names the command and holds the end of what it wrote to standard
-// error. It decodes the JSON streams of go list (List) and go env -json
+// *Error that names the command and holds an excerpt of what it wrote to
+// standard error. It decodes the JSON streams of go list (List) and go env -json
 // (Runner.GoEnv) in one place.
 //
 // The package imports nothing of kfuzz and nothing outside the standard
@@ -35,8 +35,8 @@ type Runner struct {
 	Env []string
 }
 
-// maxStderr is how much of the end of a failed command's standard error an
-// Error keeps.
+// maxStderr is how much of a failed command's standard error an Error
+// keeps.
 const maxStderr = 8 << 10
 
 // An Error is a command that failed: it did not start, exited with a non-zero
@@ -49,8 +49,9 @@ type Error struct {
 	// Err is why it failed: an *exec.ExitError, an error wrapping
 	// exec.ErrNotFound, or the context's error.
 	Err error
-	// Stderr is the end of what the command wrote to standard error, at
-	// most 8 KiB, with surrounding space trimmed.
+	// Stderr is what the command wrote to standard error: its beginning
+	// and end, at most 8 KiB in all (see Excerpt), with surrounding space
+	// trimmed.
 	Stderr []byte
 }
 
@@ -90,7 +91,7 @@ func (r Runner) run(ctx context.Context, name string, args []string) ([]byte, er
 	cmd.Dir = r.Dir
 	cmd.Env = r.Env
 	var stdout bytes.Buffer
-	stderr := tail{max: maxStderr}
+	stderr := Excerpt{Max: maxStderr}
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
 	if err == nil {
@@ -103,7 +104,7 @@ func (r Runner) run(ctx context.Context, name string, args []string) ([]byte, er
 		Args:   append([]string{name}, args...),
 		Dir:    r.Dir,
 		Err:    err,
-		Stderr: bytes.TrimSpace(stderr.bytes()),
+		Stderr: stderr.Bytes(),
 	}
 }
 
@@ -203,32 +204,40 @@ func (r Runner) GitTopLevel(ctx context.Context) (string, error) {
 	return top, nil
 }
 
-// tail is an io.Writer that keeps the last max bytes written to it.
-type tail struct {
-	max  int
-	buf  []byte
-	lost bool
+// An Excerpt is an io.Writer that keeps the first and the last bytes
+// written to it, Max in all (half each), and counts those it drops between:
+// enough of a long output to show how it began and how it ended. Its zero
+// value keeps nothing; set Max.
+type Excerpt struct {
+	// Max bounds the bytes kept.
+	Max int
+
+	head, tail []byte
+	dropped    int64
 }
 
-func (t *tail) Write(p []byte) (int, error) {
+// Write keeps what fits of p; it never fails.
+func (e *Excerpt) Write(p []byte) (int, error) {
 	n := len(p)
-	if len(p) >= t.max {
-		t.lost = t.lost || len(t.buf) > 0 || len(p) > t.max
-		t.buf = append(t.buf[:0], p[len(p)-t.max:]...)
-		return n, nil
+	if room := e.Max/2 - len(e.head); room > 0 {
+		k := min(room, len(p))
+		e.head = append(e.head, p[:k]...)
+		p = p[k:]
 	}
-	if over := len(t.buf) + len(p) - t.max; over > 0 {
-		t.buf = append(t.buf[:0], t.buf[over:]...)
-		t.lost = true
+	e.tail = append(e.tail, p...)
+	if over := len(e.tail) - e.Max/2; over > 0 {
+		e.dropped += int64(over)
+		e.tail = append(e.tail[:0], e.tail[over:]...)
 	}
-	t.buf = append(t.buf, p...)
 	return n, nil
 }
 
-// bytes returns what was kept, marked as cut when earlier output was lost.
-func (t *tail) bytes() []byte {
-	if !t.lost {
-		return t.buf
+// Bytes returns what was kept, with a note of how many bytes were dropped
+// where they were, and surrounding space trimmed.
+func (e *Excerpt) Bytes() []byte {
+	out := append([]byte(nil), e.head...)
+	if e.dropped > 0 {
+		out = append(out, fmt.Sprintf("\n[... %d bytes ...]\n", e.dropped)...)
 	}
-	return append([]byte("[...]\n"), t.buf...)
+	return bytes.TrimSpace(append(out, e.tail...))
 }

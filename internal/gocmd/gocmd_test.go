@@ -149,25 +149,26 @@ func TestJSONFields(t *testing.T) {
 	}
 }
 
-func TestTail(t *testing.T) {
+func TestExcerpt(t *testing.T) {
 	for _, tc := range []struct {
+		max    int
 		writes []string
 		want   string
 	}{
-		{[]string{"ab", "cd"}, "abcd"},
-		{[]string{"abc", "def"}, "[...]\ncdef"},
-		{[]string{"abcdefg"}, "[...]\ndefg"},
-		{[]string{"abcd"}, "abcd"},
-		{[]string{"a", "bcde"}, "[...]\nbcde"},
+		{8, []string{"ab", "cdefghij", "kl"}, "abcd\n[... 4 bytes ...]\nijkl"},
+		{8, []string{"abcdefgh"}, "abcdefgh"},
+		{8, []string{"abcdefghi"}, "abcd\n[... 1 bytes ...]\nfghi"},
+		{100, []string{"  short \n"}, "short"},
+		{0, []string{"x"}, "[... 1 bytes ...]"},
 	} {
-		tl := tail{max: 4}
+		e := Excerpt{Max: tc.max}
 		for _, w := range tc.writes {
-			if n, err := tl.Write([]byte(w)); n != len(w) || err != nil {
+			if n, err := e.Write([]byte(w)); n != len(w) || err != nil {
 				t.Fatalf("Write(%q) = %d, %v", w, n, err)
 			}
 		}
-		if got := tl.bytes(); !bytes.Equal(got, []byte(tc.want)) {
-			t.Errorf("%q: kept %q, want %q", tc.writes, got, tc.want)
+		if got := e.Bytes(); !bytes.Equal(got, []byte(tc.want)) {
+			t.Errorf("max %d, %q: kept %q, want %q", tc.max, tc.writes, got, tc.want)
 		}
 	}
 }
