@@ -75,12 +75,15 @@ func (e *Error) Error() string {
 // Unwrap returns Err.
 func (e *Error) Unwrap() error { return e.Err }
 
-// Go runs the go command with args and returns its standard output.
+// Go runs the go command with args and returns its standard output. If
+// the command fails, the error is an *Error and the output is what the
+// command wrote before it failed (such as go test -v's report of the tests
+// that ran).
 func (r Runner) Go(ctx context.Context, args ...string) ([]byte, error) {
 	return r.run(ctx, "go", args)
 }
 
-// Git runs git with args and returns its standard output.
+// Git runs git with args and returns its standard output, as Go does.
 func (r Runner) Git(ctx context.Context, args ...string) ([]byte, error) {
 	return r.run(ctx, "git", args)
 }
