@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -193,5 +194,40 @@ func BenchmarkMeasureInto(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		p.MeasureInto(&res, run)
+	}
+}
+
+func TestTake(t *testing.T) {
+	p, ctrs := fakeProcess(t, syntheticMeta("example.com/b", 1, 2), syntheticMeta("example.com/a", 1, 3))
+	ctrs[0][1] = 5 // example.com/b, its second block
+	ctrs[1][0] = 2 // example.com/a, its first block
+	c := NewCounts(p.Table())
+	p.Take(c)
+	if c.Block(0) != 2 || c.Block(3+1) != 5 || ctrs[0][1] != 0 || ctrs[1][0] != 0 {
+		t.Errorf("Take: counts %v, counters left %v", c.n, ctrs)
+	}
+	p.Take(c)
+	if c.Funcs().Len() != 0 {
+		t.Errorf("the second Take: %v", c.n)
+	}
+}
+
+func TestCountsJSON(t *testing.T) {
+	p, ctrs := fakeProcess(t, syntheticMeta("example.com/b", 1, 2), syntheticMeta("example.com/a", 1, 3), syntheticMeta("example.com/c", 1, 1))
+	ctrs[0][1] = 5
+	ctrs[1][0] = 2
+	ctrs[1][2] = 1
+	data, err := json.Marshal(p.Snapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Per package, pairs of a counter index and its count; only non-zero
+	// counts.
+	if want := `{"example.com/a":[0,2,2,1],"example.com/b":[1,5]}`; string(data) != want {
+		t.Errorf("JSON %s, want %s", data, want)
+	}
+	data, _ = json.Marshal(NewCounts(p.Table()))
+	if string(data) != "{}" {
+		t.Errorf("JSON of zero counts: %s", data)
 	}
 }

@@ -19,6 +19,7 @@ import (
 	"golang.org/x/tools/cover"
 
 	"github.com/seed72891827/kfuzz/coverage"
+	"github.com/seed72891827/kfuzz/coverage/profile"
 	"github.com/seed72891827/kfuzz/fuzzharness"
 )
 
@@ -275,7 +276,7 @@ func (r *Runner) addPairs(dst []uint64, funcs *coverage.FuncSet, m map[string][]
 //
 // Package coverage offers no way to set the count of a block, so the
 // counts go through a cover profile with exactly the blocks' extents, which
-// Table.ImportProfiles maps back onto the same blocks (Build checks that
+// profile.Import maps back onto the same blocks (Build checks that
 // it does), except for blocks without extent, whose counts are lost.
 func (r *Runner) counts(dense []uint64) (*coverage.Counts, error) {
 	byFile := map[string]*cover.Profile{}
@@ -300,7 +301,7 @@ func (r *Runner) counts(dense []uint64) (*coverage.Counts, error) {
 	if len(profiles) == 0 {
 		return coverage.NewCounts(r.table), nil
 	}
-	c, err := r.table.ImportProfiles(profiles)
+	c, err := profile.Import(r.table, profiles)
 	if err != nil {
 		return nil, fmt.Errorf("measure: %v", err)
 	}
