@@ -16,6 +16,7 @@ import (
 	"github.com/seed72891827/kfuzz/corpus"
 	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 func init() {
@@ -85,7 +86,7 @@ func (cf *corpusFlags) codec(dir string) (*fuzzharness.Codec, error) {
 		if gr, err = d.Graph(); err != nil {
 			return nil, fmt.Errorf("the grammar of %s: %v", d.Target, err)
 		}
-		opts = append(opts, fuzzharness.WithBounds(d.Bounds))
+		opts = append(opts, fuzzharness.WithBounds(fuzzharness.Bounds(d.Bounds)))
 	}
 	// Bounds given as flags override the defaults and the description.
 	if set["max-depth"] {
@@ -104,9 +105,9 @@ func (cf *corpusFlags) codec(dir string) (*fuzzharness.Codec, error) {
 }
 
 // describeTarget finds the fuzz test and the package of a corpus directory
-// and runs the test with go test and fuzzharness.EnvGrammarOut set, to learn
+// and runs the test with go test and protocol.EnvGrammarOut set, to learn
 // its grammar and bounds.
-func describeTarget(dir string) (*fuzzharness.Description, error) {
+func describeTarget(dir string) (*protocol.Description, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return nil, err
@@ -136,7 +137,7 @@ func describeTarget(dir string) (*fuzzharness.Description, error) {
 	out := filepath.Join(tmp, "describe.jsonl")
 	cmd := exec.Command("go", "test", "-count=1", "-run=^"+target+"$", ".")
 	cmd.Dir = pkgDir
-	cmd.Env = append(os.Environ(), fuzzharness.EnvGrammarOut+"="+out)
+	cmd.Env = append(os.Environ(), protocol.EnvGrammarOut+"="+out)
 	if output, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("go test -run=^%s$ in %s: %v\n%s", target, pkgDir, err, output)
 	}
@@ -147,7 +148,7 @@ func describeTarget(dir string) (*fuzzharness.Description, error) {
 		return nil, err
 	}
 	defer f.Close()
-	ds, err := fuzzharness.ReadDescriptions(f)
+	ds, err := protocol.ReadDescriptions(f)
 	if err != nil {
 		return nil, err
 	}
