@@ -10,24 +10,12 @@ import (
 	"testing"
 
 	"github.com/seed72891827/kfuzz/coverage/internal/meta"
+	"github.com/seed72891827/kfuzz/coverage/internal/metatest"
 	"github.com/seed72891827/kfuzz/coverage/rt"
 )
 
-// syntheticMeta describes a package with nfuncs functions of per blocks
-// each, the first block of each being its entry.
-func syntheticMeta(path string, nfuncs, per int) *meta.Package {
-	m := &meta.Package{Path: path, Mode: "count", Files: []string{path + "/f.go"}}
-	for f := range nfuncs {
-		line := 1 + f*(per+2)
-		m.Funcs = append(m.Funcs, meta.Func{Name: fmt.Sprintf("%s.F%d", path, f), Start: meta.Pos{Line: line, Col: 1},
-			End: meta.Pos{Line: line + per + 1, Col: 2}, Entry: len(m.Blocks)})
-		for b := range per {
-			m.Blocks = append(m.Blocks, meta.Block{Func: f, Start: meta.Pos{Line: line + b, Col: 10},
-				End: meta.Pos{Line: line + b + 1, Col: 1}, Stmts: 1 + b%3})
-		}
-	}
-	return m
-}
+// syntheticMeta describes a made-up package (see metatest.Package).
+var syntheticMeta = metatest.Package
 
 // fakeProcess returns a Process for synthetic packages as rt would
 // register them, with their counters.

@@ -5,9 +5,12 @@ import (
 	"go/parser"
 	"go/token"
 	"os"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 // maxExported is the budget of exported names of the package: top-level
@@ -128,5 +131,21 @@ type M interface{ N(); o() }
 	}
 	if got := strings.Join(names, " "); got != "A C E E.G I M M.N j.K" {
 		t.Errorf("exported names %q, want A C E E.G I M M.N j.K", got)
+	}
+}
+
+// TestBoundsDescribed checks that protocol.Bounds, which a description
+// holds, has the fields and JSON names of Bounds (a conversion between them
+// compiles only if the fields agree; this checks the tags too).
+func TestBoundsDescribed(t *testing.T) {
+	a, b := reflect.TypeFor[Bounds](), reflect.TypeFor[protocol.Bounds]()
+	if a.NumField() != b.NumField() {
+		t.Fatalf("%d fields, protocol.Bounds %d", a.NumField(), b.NumField())
+	}
+	for i := range a.NumField() {
+		fa, fb := a.Field(i), b.Field(i)
+		if fa.Name != fb.Name || fa.Type != fb.Type || fa.Tag != fb.Tag {
+			t.Errorf("field %s %s `%s`, protocol.Bounds has %s %s `%s`", fa.Name, fa.Type, fa.Tag, fb.Name, fb.Type, fb.Tag)
+		}
 	}
 }

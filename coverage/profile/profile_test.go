@@ -9,28 +9,17 @@ import (
 	"golang.org/x/tools/cover"
 
 	"github.com/seed72891827/kfuzz/coverage"
-	"github.com/seed72891827/kfuzz/coverage/internal/meta"
+	"github.com/seed72891827/kfuzz/coverage/internal/metatest"
 	"github.com/seed72891827/kfuzz/coverage/profile"
 )
 
-// table returns the table of synthetic packages of nfuncs functions of per
-// blocks each, the first block of each being its entry. Function f spans
-// lines 1+f*(per+2) to per+1 lines later; its blocks take one line each.
+// table returns the table of made-up packages of nfuncs functions of per
+// blocks each (see metatest.Package).
 func table(t *testing.T, nfuncs, per int, paths ...string) *coverage.Table {
 	t.Helper()
 	var md []coverage.Metadata
 	for _, path := range paths {
-		m := &meta.Package{Path: path, Mode: "count", Files: []string{path + "/f.go"}}
-		for f := range nfuncs {
-			line := 1 + f*(per+2)
-			m.Funcs = append(m.Funcs, meta.Func{Name: fmt.Sprintf("%s.F%d", path, f), Start: meta.Pos{Line: line, Col: 1},
-				End: meta.Pos{Line: line + per + 1, Col: 2}, Entry: len(m.Blocks)})
-			for b := range per {
-				m.Blocks = append(m.Blocks, meta.Block{Func: f, Start: meta.Pos{Line: line + b, Col: 10},
-					End: meta.Pos{Line: line + b + 1, Col: 1}, Stmts: 1 + b%3})
-			}
-		}
-		md = append(md, coverage.Metadata{Path: path, Text: m.Encode()})
+		md = append(md, coverage.Metadata{Path: path, Text: metatest.Package(path, nfuncs, per).Encode()})
 	}
 	tab, err := coverage.NewTableFromMetadata(md)
 	if err != nil {
