@@ -19,11 +19,12 @@ import (
 // which calls it from an init function in a file that it adds to the test
 // package; fuzz tests do not need it.
 //
-// The hook's Begin is called right before the target runs over an input,
-// and its End right after the target returns, fails or panics, or when it
-// runs out of time (then from another goroutine, while the target still
-// runs); the value End returns is written, as JSON, with the input's record.
-// fuzzharness itself knows nothing about coverage.
+// The hook has two methods (the interface is defined in the kfuzz module's
+// internal/protocol package): Begin() is called right before the target
+// runs over an input, and End() any right after the target returns, fails
+// or panics, or when it runs out of time (then from another goroutine,
+// while the target still runs); the value End returns is written, as JSON,
+// with the input's record. fuzzharness itself knows nothing about coverage.
 func SetMeasureHook(h protocol.Hook) {
 	measureHook.mu.Lock()
 	measureHook.h = h
