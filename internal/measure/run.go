@@ -274,10 +274,12 @@ func (r *Runner) addPairs(dst []uint64, funcs *coverage.FuncSet, m map[string][]
 
 // counts returns the counts of the table's blocks as coverage.Counts.
 //
-// Package coverage offers no way to set the count of a block, so the
-// counts go through a cover profile with exactly the blocks' extents, which
-// profile.Import maps back onto the same blocks (Build checks that
-// it does), except for blocks without extent, whose counts are lost.
+// The counts go through a cover profile with exactly the blocks' extents,
+// which profile.Import maps back onto the same blocks (Build checks that it
+// does), except for blocks without extent, which a profile cannot tell
+// apart: they get what a go test -coverprofile profile mapped with
+// profile.Import gives them, so that the counts agree with Go's block by
+// block.
 func (r *Runner) counts(dense []uint64) (*coverage.Counts, error) {
 	byFile := map[string]*cover.Profile{}
 	var profiles []*cover.Profile
