@@ -277,9 +277,9 @@ func (r *Runner) addPairs(dst []uint64, funcs *coverage.FuncSet, m map[string][]
 // The counts go through a cover profile with exactly the blocks' extents,
 // which profile.Import maps back onto the same blocks (Build checks that it
 // does), except for blocks without extent, which a profile cannot tell
-// apart: they get what a go test -coverprofile profile mapped with
-// profile.Import gives them, so that the counts agree with Go's block by
-// block.
+// apart and which lose their counts. Counts made so agree block by block
+// with a go test -coverprofile profile mapped with profile.Import, which
+// the tests check.
 func (r *Runner) counts(dense []uint64) (*coverage.Counts, error) {
 	byFile := map[string]*cover.Profile{}
 	var profiles []*cover.Profile
