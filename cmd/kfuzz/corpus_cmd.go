@@ -15,6 +15,7 @@ import (
 	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 func init() {
@@ -84,7 +85,7 @@ func (cf *corpusFlags) codec(dir string) (*fuzzharness.Codec, error) {
 		if gr, err = d.Graph(); err != nil {
 			return nil, fmt.Errorf("the grammar of %s: %v", d.Target, err)
 		}
-		opts = append(opts, fuzzharness.WithBounds(d.Bounds))
+		opts = append(opts, fuzzharness.WithBounds(fuzzharness.Bounds(d.Bounds)))
 	}
 	// Bounds given as flags override the defaults and the description.
 	if set["max-depth"] {
@@ -104,7 +105,7 @@ func (cf *corpusFlags) codec(dir string) (*fuzzharness.Codec, error) {
 
 // describeTarget runs the fuzz test whose corpus directory dir is, in its
 // package, to learn its grammar and bounds.
-func describeTarget(dir string) (*fuzzharness.Description, error) {
+func describeTarget(dir string) (*protocol.Description, error) {
 	d, err := pipeline.DescribeCorpusDir(context.Background(), dir)
 	if err != nil {
 		return nil, fmt.Errorf("%w; give the grammar with -grammar", err)

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/seed72891827/kfuzz/coverage"
-	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 func init() {
@@ -66,7 +66,7 @@ func runCover(e *env, args []string) error {
 	var pkgs multiFlag
 	fs.Var(&pkgs, "pkg", "measure the packages matching these comma-separated `patterns` (default: the fuzz test's package)")
 	tags := fs.String("tags", "", "build `tags`, as for go test")
-	timeout := fs.Duration("timeout", fuzzharness.DefaultTimeout, "time limit of the target on one input")
+	timeout := fs.Duration("timeout", protocol.DefaultTimeout, "time limit of the target on one input")
 	mode := fs.String("covermode", string(coverage.ModeHits), "counter `mode` for the profile: hits, set, count or atomic")
 	seeds := fs.Bool("seeds", true, "without FILEs, run the harness's seeds")
 	testdata := fs.Bool("testdata", true, "without FILEs, run the entries of testdata/fuzz/FuzzX")

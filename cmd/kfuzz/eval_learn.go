@@ -13,9 +13,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/internal/evallearn"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 	"github.com/seed72891827/kfuzz/learn"
 )
 
@@ -227,7 +227,7 @@ func evalLearnSubject(ctx context.Context, e *env, root string, sub learnSubject
 	defer prog.finish()
 	cfg := pipeline.Config{
 		Dir: filepath.Join(root, filepath.FromSlash(sub.dir)), Package: ".",
-		Target: sub.target, Cover: sub.cover, Timeout: fuzzharness.DefaultTimeout,
+		Target: sub.target, Cover: sub.cover, Timeout: protocol.DefaultTimeout,
 	}
 	step := fmt.Sprintf("%s: building %s with coverage instrumentation of %s", sub.name, sub.target, strings.Join(sub.cover, ","))
 	s, err := openSession(ctx, prog, cfg, step)

@@ -15,9 +15,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/internal/atomicfile"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 	"github.com/seed72891827/kfuzz/internal/report"
 	"github.com/seed72891827/kfuzz/learn"
 )
@@ -201,7 +201,7 @@ type buildFlags struct {
 func addBuildFlags(fs *flag.FlagSet) *buildFlags {
 	return &buildFlags{
 		tags:    fs.String("tags", "", "build `tags`, as for go test"),
-		timeout: fs.Duration("timeout", fuzzharness.DefaultTimeout, "time limit of the target on one input"),
+		timeout: fs.Duration("timeout", protocol.DefaultTimeout, "time limit of the target on one input"),
 	}
 }
 

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/tools/cover"
 
 	"github.com/seed72891827/kfuzz/coverage"
+	"github.com/seed72891827/kfuzz/coverage/profile"
 	"github.com/seed72891827/kfuzz/coverage/rt"
 	"github.com/seed72891827/kfuzz/internal/gocmd"
 )
@@ -222,7 +223,7 @@ func instrumentListed(p *listedPackage, mode coverage.Mode) (*instrumented, []st
 
 // LoadTable returns the functions and blocks of the packages that cfg
 // selects, as instrumentation would count them, without building anything.
-// It is what profiles are mapped onto (see [coverage.Table.ImportProfiles]).
+// It is what profiles are mapped onto (see [profile.Import]).
 func LoadTable(ctx context.Context, cfg Config) (*coverage.Table, error) {
 	pkgs, err := cfg.selectPackages(ctx, false)
 	if err != nil {
@@ -480,5 +481,5 @@ func ReadProfile(ctx context.Context, cfg Config, file string) (*coverage.Counts
 	if err != nil {
 		return nil, err
 	}
-	return t.ImportProfiles(profiles)
+	return profile.Import(t, profiles)
 }

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 // benchRunner builds examples/calc's FuzzCalc and returns its seeds.
@@ -70,7 +70,7 @@ func BenchmarkRun(b *testing.B) {
 func BenchmarkGoTestRun(b *testing.B) {
 	r, ins := benchRunner(b)
 	in := filepath.Join(r.tmp, "bench.inputs.jsonl")
-	if err := writeJSONLines(in, r.inputRecords(ins, seq(len(ins)))); err != nil {
+	if err := protocol.WriteInputs(in, r.inputRecords(ins, seq(len(ins)))); err != nil {
 		b.Fatal(err)
 	}
 	out := filepath.Join(r.tmp, "bench.out.jsonl")
@@ -78,7 +78,7 @@ func BenchmarkGoTestRun(b *testing.B) {
 	for b.Loop() {
 		cmd := exec.Command("go", "test", "-count=1", "-overlay="+filepath.Join(r.tmp, "overlay.json"), "-run=^FuzzCalc$", ".")
 		cmd.Dir = r.pkg.Dir
-		cmd.Env = append(os.Environ(), fuzzharness.EnvInputs+"="+in, fuzzharness.EnvOut+"="+out)
+		cmd.Env = append(os.Environ(), protocol.EnvInputs+"="+in, protocol.EnvOut+"="+out)
 		if data, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("%v\n%s", err, data)
 		}

@@ -21,7 +21,7 @@ import (
 
 	"github.com/seed72891827/kfuzz/coverage"
 	"github.com/seed72891827/kfuzz/coverage/instrument"
-	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 // Config says which fuzz test to run and which packages to measure.
@@ -53,7 +53,7 @@ type Config struct {
 	// function sets are the same in every mode.
 	Mode coverage.Mode
 	// Timeout limits the time the target may take on one input; zero
-	// means fuzzharness.DefaultTimeout. An input that runs longer is
+	// means protocol.DefaultTimeout. An input that runs longer is
 	// reported with status timeout, and a new test process runs the
 	// inputs after it.
 	Timeout time.Duration
@@ -128,7 +128,7 @@ func Build(ctx context.Context, cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("measure: negative timeout %v", cfg.Timeout)
 	}
 	if cfg.Timeout == 0 {
-		cfg.Timeout = fuzzharness.DefaultTimeout
+		cfg.Timeout = protocol.DefaultTimeout
 	}
 	if err := checkGOFLAGS(cfg.Env); err != nil {
 		return nil, err

@@ -8,20 +8,20 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 // Describe returns the description of the harness of the fuzz test that
 // cfg names: the grammar it registers with fuzzharness, its bounds and
 // seed options. It runs go test -run='^Target$' in the package, without
-// instrumentation, with fuzzharness.EnvGrammarOut set, so the harness
+// instrumentation, with protocol.EnvGrammarOut set, so the harness
 // describes itself and the fuzz test is skipped. Only cfg.Dir, Package,
 // Target, BuildFlags and Env are used. If the fuzz test does not use
 // fuzzharness, the error wraps ErrNotHarness.
 //
 // A Runner describes the harness with the binary it built instead (see
 // Runner.Describe).
-func Describe(ctx context.Context, cfg Config) (*fuzzharness.Description, error) {
+func Describe(ctx context.Context, cfg Config) (*protocol.Description, error) {
 	if cfg.Package == "" {
 		cfg.Package = "."
 	}
@@ -44,12 +44,12 @@ func Describe(ctx context.Context, cfg Config) (*fuzzharness.Description, error)
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(withoutMeasureEnv(env), fuzzharness.EnvGrammarOut+"="+out)
+	cmd.Env = append(protocol.Environ(env), protocol.EnvGrammarOut+"="+out)
 	output, runErr := cmd.CombinedOutput()
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("measure: describing %s: %w", cfg.Target, ctx.Err())
 	}
-	descs, err := readFile(out, fuzzharness.ReadDescriptions)
+	descs, err := readFile(out, protocol.ReadDescriptions)
 	if err != nil {
 		return nil, fmt.Errorf("measure: reading the description of %s: %v", cfg.Target, err)
 	}

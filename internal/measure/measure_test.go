@@ -23,6 +23,7 @@ import (
 	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 // These tests build real test binaries with the go command. Builds are
@@ -274,7 +275,7 @@ func checkAgreement(t *testing.T, rep *measure.Report, goCounts *coverage.Counts
 	t.Helper()
 	union := rep.Outside.Funcs()
 	for _, res := range rep.Results {
-		if res.Status != fuzzharness.StatusPass {
+		if res.Status != protocol.StatusPass {
 			t.Errorf("input %s %q: %s %s", res.ID, res.Input, res.Status, res.Message)
 		}
 		union.UnionWith(res.Funcs)
@@ -396,7 +397,7 @@ func TestDistributive(t *testing.T) {
 	}
 	var got, want []string
 	for i, res := range rep.Results {
-		if res.Status != fuzzharness.StatusPass || res.Input != inputs[i] {
+		if res.Status != protocol.StatusPass || res.Input != inputs[i] {
 			t.Fatalf("input %q: %s %q %s", inputs[i], res.Status, res.Input, res.Message)
 		}
 		if res.Funcs.HasName(distribute) {
@@ -528,22 +529,22 @@ func TestTrouble(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]fuzzharness.Status{
-		"panic": fuzzharness.StatusPanic, "hang": fuzzharness.StatusTimeout, "exit": measure.StatusCrash,
-		"gopanic": measure.StatusCrash, "fail": fuzzharness.StatusFail, "skip": fuzzharness.StatusSkip,
-		"digits": fuzzharness.StatusError,
+	want := map[string]protocol.Status{
+		"panic": protocol.StatusPanic, "hang": protocol.StatusTimeout, "exit": measure.StatusCrash,
+		"gopanic": measure.StatusCrash, "fail": protocol.StatusFail, "skip": protocol.StatusSkip,
+		"digits": protocol.StatusError,
 	}
 	doFunc := "example.com/thirdparty/trouble.Do"
 	for i, res := range rep.Results {
 		w, ok := want[res.ID]
 		if !ok {
-			w = fuzzharness.StatusPass
+			w = protocol.StatusPass
 		}
 		if res.Status != w || res.Index != i || res.ID != ins[i].ID {
 			t.Errorf("result %d: %s %q %s %q, want %s", i, res.ID, res.Input, res.Status, res.Message, w)
 		}
 		// Skipped before the call; no record survives a crash.
-		ran := w != fuzzharness.StatusError && w != fuzzharness.StatusSkip && w != measure.StatusCrash
+		ran := w != protocol.StatusError && w != protocol.StatusSkip && w != measure.StatusCrash
 		if res.Funcs.HasName(doFunc) != ran {
 			t.Errorf("%s (%s): covered %v, want %s covered: %v", res.ID, res.Status, res.Funcs, doFunc, ran)
 		}
@@ -687,8 +688,99 @@ func TestPoolsEmptyPerInput(t *testing.T) {
 	}
 	for i, res := range rep.Results {
 		want := words[i] == "pool"
-		if got := res.Funcs.HasName("example.com/thirdparty/trouble.newBuffer"); got != want || res.Status != fuzzharness.StatusPass {
+		if got := res.Funcs.HasName("example.com/thirdparty/trouble.newBuffer"); got != want || res.Status != protocol.StatusPass {
 			t.Errorf("input %d %q: %s, newBuffer covered %v, want %v", i, words[i], res.Status, got, want)
 		}
+	}
+}
+
+// TestUserModuleGoSum measures a fuzz test in a user's module that
+// requires kfuzz for fuzzharness only, with the go.sum that go mod tidy
+// writes for it: the file that Build adds to the test package must build
+// without a go.sum line beyond those, since the go command refuses to add
+// lines while it builds (-mod=readonly).
+func TestUserModuleGoSum(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not available")
+	}
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module example.com/user\n\ngo 1.25.0\n\nrequire github.com/seed72891827/kfuzz v0.0.0\n\nreplace github.com/seed72891827/kfuzz => " + root + "\n",
+		"words/words.go": `package words
+
+import "strings"
+
+// Count returns the number of words of s.
+func Count(s string) int {
+	if s == "" {
+		return 0
+	}
+	return len(strings.Fields(s))
+}
+`,
+		"words/words_test.go": `package words_test
+
+import (
+	"testing"
+
+	"example.com/user/words"
+	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+func FuzzWords(f *testing.F) {
+	g, err := grammar.Parse("words", []byte(` + "`" + `<words> ::= <word> (" " <word>)* ; <word> ::= [a-z]+ ;` + "`" + `))
+	if err != nil {
+		f.Fatal(err)
+	}
+	fuzzharness.New(f, g).FuzzString(func(t *testing.T, s string) {
+		if words.Count(s) == 0 {
+			t.Error("no words")
+		}
+	})
+}
+`,
+	}
+	for name, content := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := append(goEnv(), "GOFLAGS=-mod=readonly", "GOPROXY=off")
+	tidy := exec.Command("go", "mod", "tidy")
+	tidy.Dir, tidy.Env = dir, append(goEnv(), "GOFLAGS=-mod=mod", "GOPROXY=off")
+	if out, err := tidy.CombinedOutput(); err != nil {
+		t.Fatalf("go mod tidy: %v\n%s", err, out)
+	}
+	sum, err := os.ReadFile(filepath.Join(dir, "go.sum"))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	t.Logf("go.sum after go mod tidy: %d bytes", len(sum))
+
+	rep, err := measure.Measure(context.Background(),
+		measure.Config{Dir: dir, Package: "./words", Target: "FuzzWords", Cover: []string{"./words"}, Env: env},
+		[]measure.Input{{ID: "two", Text: "ab cd"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := rep.Results[0]
+	if res.Status != protocol.StatusPass || !res.Funcs.HasName("example.com/user/words.Count") {
+		t.Errorf("result %s %q, functions %v; want pass, covering words.Count", res.Status, res.Message, res.Funcs)
+	}
+	after, err := os.ReadFile(filepath.Join(dir, "go.sum"))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(sum, after) {
+		t.Errorf("go.sum changed while measuring:\n%s\nnow:\n%s", sum, after)
 	}
 }

@@ -7,8 +7,8 @@ import (
 	"strings"
 
 	"github.com/seed72891827/kfuzz/corpus"
-	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 // The measurement types of package measure, under the names the commands
@@ -104,7 +104,7 @@ func Cover(ctx context.Context, cfg Config, opts CoverOptions) (*Coverage, error
 // generated for it ($GOCACHE/fuzz/import/path/FuzzX). The fuzz test runs in
 // its package to describe its harness (see measure.Describe); if it does not
 // use fuzzharness, the error wraps ErrNotHarness.
-func DescribeCorpusDir(ctx context.Context, dir string) (*fuzzharness.Description, error) {
+func DescribeCorpusDir(ctx context.Context, dir string) (*protocol.Description, error) {
 	cfg, err := corpusDirConfig(ctx, dir)
 	if err != nil {
 		return nil, err

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 	"github.com/seed72891827/kfuzz/learn"
 )
 
@@ -26,19 +26,19 @@ type ModelFile struct {
 	// directory when the model was learned.
 	ImportPath, Dir string
 	// Desc is the harness's description.
-	Desc *fuzzharness.Description
+	Desc *protocol.Description
 	// Model is the model, for the graph of Desc.
 	Model *learn.Model
 }
 
 type modelFileJSON struct {
-	Format     string                   `json:"format"`
-	Version    int                      `json:"version"`
-	Target     string                   `json:"target"`
-	ImportPath string                   `json:"import_path"`
-	Dir        string                   `json:"dir"`
-	Harness    *fuzzharness.Description `json:"harness"`
-	Model      json.RawMessage          `json:"model"`
+	Format     string                `json:"format"`
+	Version    int                   `json:"version"`
+	Target     string                `json:"target"`
+	ImportPath string                `json:"import_path"`
+	Dir        string                `json:"dir"`
+	Harness    *protocol.Description `json:"harness"`
+	Model      json.RawMessage       `json:"model"`
 }
 
 // Marshal returns the model file as indented JSON: its format and version,

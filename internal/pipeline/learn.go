@@ -11,9 +11,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 	"github.com/seed72891827/kfuzz/learn"
 )
 
@@ -53,7 +53,7 @@ type Observation struct {
 // that timed out or crashed the process are left out.
 func Usable(st measure.Status) bool {
 	switch st {
-	case fuzzharness.StatusPass, fuzzharness.StatusFail, fuzzharness.StatusPanic, fuzzharness.StatusSkip:
+	case protocol.StatusPass, protocol.StatusFail, protocol.StatusPanic, protocol.StatusSkip:
 		return true
 	}
 	return false
@@ -620,7 +620,7 @@ func (s *Session) features(ctx context.Context, pt *grammar.PathTable, obs []Obs
 					if err == nil {
 						o.Paths = ps
 					} else {
-						o.Status, o.Message = fuzzharness.StatusError, fmt.Sprintf("its text does not parse: %v", err)
+						o.Status, o.Message = protocol.StatusError, fmt.Sprintf("its text does not parse: %v", err)
 					}
 				}
 				mu.Lock()

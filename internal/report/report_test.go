@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 	"github.com/seed72891827/kfuzz/learn"
 )
 
@@ -50,7 +50,7 @@ func learned(t *testing.T) *pipeline.Learned {
 			slices.Sort(funcs)
 			obs = append(obs, pipeline.Observation{
 				ID: fmt.Sprintf("%s#%d", source, i+1), Source: source, Text: text,
-				Status: fuzzharness.StatusPass, Funcs: funcs, Paths: pt.Paths(tree),
+				Status: protocol.StatusPass, Funcs: funcs, Paths: pt.Paths(tree),
 			})
 		}
 		return obs
