@@ -109,17 +109,23 @@ func simplify(e grammar.Expr, productive map[string]bool) grammar.Expr {
 	return e
 }
 
-// mergeIdentical merges nonterminals whose definitions are identical once
+// mergeIdentical merges specialized nonterminals of the same kind (the
+// same base nonterminal or repetition) whose definitions are identical once
 // merged nonterminals are renamed, until none are left, and returns the
-// number merged. Base rules are never merged away.
-func mergeIdentical(g *grammar.Grammar, baseNames map[string]bool) int {
+// number merged. kinds maps each specialized nonterminal to its kind; base
+// rules are never merged away.
+func mergeIdentical(g *grammar.Grammar, kinds map[string]string) int {
 	merged := 0
 	for {
 		byDef := map[string]string{}
 		rename := map[string]string{}
 		for _, r := range g.Rules {
-			k := grammar.ExprString(r.Expr)
-			if other, ok := byDef[k]; ok && !baseNames[r.Name] && r.Name != g.Start {
+			kind, specialized := kinds[r.Name]
+			if !specialized {
+				continue
+			}
+			k := kind + "\x00" + grammar.ExprString(r.Expr)
+			if other, ok := byDef[k]; ok && r.Name != g.Start {
 				rename[r.Name] = other
 				continue
 			}

@@ -142,7 +142,7 @@ func (a *Algebra) Specialize(patterns []*Pattern, e *Expr, opts *Options) (*Resu
 	}
 	res := &Result{Grammar: g, Built: built}
 	if !o.NoSharing {
-		res.Merged = mergeIdentical(g, a.b.names)
+		res.Merged = mergeIdentical(g, sp.kinds)
 	}
 	res.Rules, res.Symbols = Size(g)
 	res.BaseRules, res.BaseSymbols = Size(a.b.g)
@@ -212,13 +212,14 @@ type run struct {
 	defs    map[string]*def
 	order   []*def
 	queue   []*def
-	used    map[string]bool // names taken
+	used    map[string]bool   // names taken
+	kinds   map[string]string // specialized nonterminal -> its kind (base nonterminal or repetition)
 }
 
 func (a *Algebra) newRun(patterns []*Pattern, e *Expr, o Options) (*run, error) {
 	sp := &run{a: a, opts: o, pats: map[string]*Pattern{}, nodeKey: map[string]int{}, ptID: map[*ptree]int{},
 		atomKey: map[atom]int{}, nodeNm: map[int]string{}, reachOf: map[int]string{}, patRoot: map[string]int{},
-		defs: map[string]*def{}, used: map[string]bool{}}
+		defs: map[string]*def{}, used: map[string]bool{}, kinds: map[string]string{}}
 	for n := range a.b.names {
 		sp.used[n] = true
 	}
@@ -556,7 +557,11 @@ func (sp *run) alternatives(s slot, c conj) ([]grammar.Expr, error) {
 				if e == nil {
 					continue rows
 				}
-				seq = append(seq, e)
+				if x, ok := e.(*grammar.Seq); ok {
+					seq = append(seq, x.X...)
+				} else {
+					seq = append(seq, e)
+				}
 			}
 			var e grammar.Expr
 			switch len(seq) {
@@ -673,6 +678,7 @@ func (sp *run) named(s slot, d []conj) (grammar.Expr, error) {
 		return nil, &LimitError{sp.opts.MaxRules, "specialized nonterminals"}
 	}
 	name := sp.nameFor(s, d)
+	sp.kinds[name] = strings.SplitN(key, "|", 2)[0]
 	df := &def{name: name, s: s, d: d}
 	sp.defs[key] = df
 	sp.order = append(sp.order, df)
@@ -791,7 +797,13 @@ func (sp *run) build(d []row) (*grammar.Grammar, int, error) {
 		}
 		cs = append(cs, r[0])
 	}
-	top, err := sp.named(slot{ref: start}, cs)
+	return sp.buildFrom(slot{ref: start}, cs)
+}
+
+// buildFrom constructs the grammar whose start symbol is slot s
+// specialized by the DNF cs.
+func (sp *run) buildFrom(s slot, cs []conj) (*grammar.Grammar, int, error) {
+	top, err := sp.named(s, cs)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -872,4 +884,32 @@ func eachRef(e grammar.Expr, f func(string)) {
 	case *grammar.Ref:
 		f(e.Name)
 	}
+}
+
+// PatternGrammar returns the pattern grammar of p (Section IV.A of the
+// paper): one nonterminal per nonterminal node of the pattern's tree, named
+// after the pattern and the node's number in pre-order (<item:E0> for the
+// characteristic node, <string:E1>, ...), each with the one derivation the
+// pattern gives it; holes stay base nonterminals. Its start symbol is the
+// characteristic node's, and its language the instances of the pattern.
+func (a *Algebra) PatternGrammar(p *Pattern) *grammar.Grammar {
+	sp, err := a.newRun([]*Pattern{p}, &Expr{op: opName, name: p.Name}, Options{MaxRules: DefaultMaxRules})
+	if err != nil {
+		panic(err) // p was parsed by a, so it fits
+	}
+	l, trivial := sp.childLit(sp.ptID[p.root])
+	var cs []conj
+	if !trivial {
+		cs = []conj{{l}}
+	}
+	if trivial {
+		g := &grammar.Grammar{Start: p.Nonterminal}
+		sp.addBase(g, []string{p.Nonterminal})
+		return g
+	}
+	g, _, err := sp.buildFrom(slot{ref: p.Nonterminal}, cs)
+	if err != nil || g == nil {
+		panic(fmt.Sprintf("algebra: pattern grammar of %s: %v", p.Name, err)) // a pattern derives its text
+	}
+	return g
 }
