@@ -18,11 +18,11 @@ var propertyGrammars = []string{"json", "csv", "rest", "expr"}
 
 // inputSize bounds the size of random inputs: expr inputs have
 // exponentially many trees in the number of "--" and "++".
-var inputSize = map[string]int{"json": 200, "csv": 200, "rest": 200, "expr": 40}
+var inputSize = map[string]int{"json": 200, "csv": 200, "rest": 200, "expr": 40, "url": 200}
 
 // maxTrees bounds the derivation trees of one input that the oracle looks
 // at; inputs with more are skipped (and counted).
-const maxTrees = 64
+const maxTrees = 256
 
 // randomPattern derives a small random tree from a random nonterminal of
 // gr and turns some of its nonterminals into holes. It returns nil if the
