@@ -1,0 +1,72 @@
+package algebra
+
+import (
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+func TestParseExpr(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"A", "A"},
+		{"not not A", "not not A"},
+		{"A and B or C and not D", "A and B or C and not D"},
+		{"A and (B or C)", "A and (B or C)"},
+		{"(A and B) and C", "A and B and C"},
+		{"A and (B and C)", "A and (B and C)"},
+		{"not (A or B)", "not (A or B)"},
+		{" ( ( x_1 ) ) ", "x_1"},
+	} {
+		e, err := ParseExpr(tc.in)
+		if err != nil || e.String() != tc.want {
+			t.Errorf("ParseExpr(%q) = %v, %v; want %s", tc.in, e, err, tc.want)
+		}
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"", "expr:1:1: expected a pattern name, 'not' or '(', found end of expression"},
+		{"A and", "expr:1:6: expected a pattern name, 'not' or '(', found end of expression"},
+		{"(A or B", "expr:1:8: expected ')' to close the '(' at column 1, found end of expression"},
+		{"A B", "expr:1:3: unexpected name B after a complete expression"},
+		{"A )", "expr:1:3: unexpected ')' after a complete expression"},
+	} {
+		_, err := ParseExpr(tc.in)
+		if err == nil || !strings.HasPrefix(err.Error(), tc.want) {
+			t.Errorf("ParseExpr(%q) = %v, want %q", tc.in, err, tc.want)
+		}
+	}
+	// Bad characters are all reported, in order.
+	_, err := ParseExpr("A & B | !C")
+	var list grammar.ErrorList
+	if !errors.As(err, &list) || len(list) != 3 || list[0].Pos.Col != 3 || list[1].Pos.Col != 7 || list[2].Pos.Col != 9 {
+		t.Errorf("ParseExpr(\"A & B | !C\") = %v, want errors at columns 3, 7 and 9", err)
+	}
+	if _, err := ParseExpr(strings.Repeat("not ", 2000) + "A"); err == nil || !strings.Contains(err.Error(), "nested more than") {
+		t.Errorf("deep nesting: %v", err)
+	}
+}
+
+// FuzzParseExpr checks that ParseExpr never panics, that its errors are
+// positioned, and that an expression prints to text that parses back to it.
+func FuzzParseExpr(f *testing.F) {
+	for _, s := range []string{"A", "not (A or B) and C", "((A))", "A and", "A B", "(", "not not not x_1", "A & B", "A or B or C and D"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		e, err := ParseExpr(src)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "expr:1:") {
+				t.Fatalf("ParseExpr(%q): error without position: %v", src, err)
+			}
+			return
+		}
+		again, err := ParseExpr(e.String())
+		if err != nil {
+			t.Fatalf("ParseExpr(%q) printed as %q, which does not parse: %v", src, e, err)
+		}
+		if again.String() != e.String() {
+			t.Fatalf("ParseExpr(%q) = %q, reparsed %q", src, e, again)
+		}
+	})
+}
