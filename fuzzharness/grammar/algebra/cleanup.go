@@ -2,6 +2,7 @@ package algebra
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
@@ -109,47 +110,118 @@ func simplify(e grammar.Expr, productive map[string]bool) grammar.Expr {
 	return e
 }
 
-// mergeIdentical merges specialized nonterminals of the same kind (the
-// same base nonterminal or repetition) whose definitions are identical once
-// merged nonterminals are renamed, until none are left, and returns the
-// number merged. kinds maps each specialized nonterminal to its kind; base
-// rules are never merged away.
+// mergeIdentical merges specialized nonterminals that derive the same
+// trees up to their names: the coarsest partition of the specialized
+// nonterminals, each class of one kind (the same base nonterminal or
+// repetition; kinds maps every specialized nonterminal to its kind), in
+// which the nonterminals of a class have the same definition once every
+// specialized nonterminal is replaced by its class (partition refinement,
+// as in the minimization of automata). Each class is replaced by its first
+// member, duplicate alternatives are dropped, and the number of
+// nonterminals merged away is returned. Base rules are never merged.
 func mergeIdentical(g *grammar.Grammar, kinds map[string]string) int {
-	merged := 0
-	for {
-		byDef := map[string]string{}
-		rename := map[string]string{}
-		for _, r := range g.Rules {
-			kind, specialized := kinds[r.Name]
-			if !specialized {
-				continue
-			}
-			k := kind + "\x00" + grammar.ExprString(r.Expr)
-			if other, ok := byDef[k]; ok && r.Name != g.Start {
-				rename[r.Name] = other
-				continue
-			}
-			if _, ok := byDef[k]; !ok {
-				byDef[k] = r.Name
-			}
-		}
-		if len(rename) == 0 {
-			return merged
-		}
-		merged += len(rename)
-		var kept []*grammar.Rule
-		for _, r := range g.Rules {
-			if _, gone := rename[r.Name]; gone {
-				continue
-			}
-			r.Expr = renameRefs(r.Expr, rename)
-			kept = append(kept, r)
-		}
-		g.Rules = kept
+	// A rule's signature is its kind, its definition with the specialized
+	// nonterminals left out, and their classes in order.
+	type shape struct {
+		name, text string
+		refs       []string
 	}
+	var shapes []shape
+	for _, r := range g.Rules {
+		kind, ok := kinds[r.Name]
+		if !ok {
+			continue
+		}
+		sh := shape{name: r.Name}
+		text := grammar.ExprString(renameRefs(r.Expr, func(name string) string {
+			if _, ok := kinds[name]; ok {
+				sh.refs = append(sh.refs, name)
+				return "§"
+			}
+			return name
+		}))
+		sh.text = kind + "\x00" + text
+		shapes = append(shapes, sh)
+	}
+	class := map[string]int{}
+	n := 0
+	for {
+		ids := map[string]int{}
+		next := map[string]int{}
+		for _, sh := range shapes {
+			var b strings.Builder
+			b.WriteString(strconv.Itoa(class[sh.name]))
+			b.WriteString("\x00")
+			b.WriteString(sh.text)
+			for _, r := range sh.refs {
+				b.WriteString("\x00")
+				b.WriteString(strconv.Itoa(class[r]))
+			}
+			k := b.String()
+			id, ok := ids[k]
+			if !ok {
+				id = len(ids)
+				ids[k] = id
+			}
+			next[sh.name] = id
+		}
+		class = next
+		if len(ids) == n {
+			break
+		}
+		n = len(ids)
+	}
+	rep := map[int]string{}
+	rename := map[string]string{}
+	for _, r := range g.Rules {
+		c, ok := class[r.Name]
+		if !ok {
+			continue
+		}
+		if first, ok := rep[c]; ok {
+			rename[r.Name] = first
+		} else {
+			rep[c] = r.Name
+		}
+	}
+	if len(rename) == 0 {
+		return 0
+	}
+	var kept []*grammar.Rule
+	for _, r := range g.Rules {
+		if _, gone := rename[r.Name]; gone {
+			continue
+		}
+		r.Expr = dedup(renameRefs(r.Expr, func(name string) string {
+			if to, ok := rename[name]; ok {
+				return to
+			}
+			return name
+		}))
+		kept = append(kept, r)
+	}
+	g.Rules = kept
+	return len(rename)
 }
 
-func renameRefs(e grammar.Expr, rename map[string]string) grammar.Expr {
+// dedup drops repeated alternatives of a rule's top-level alternation.
+func dedup(e grammar.Expr) grammar.Expr {
+	x, ok := e.(*grammar.Alt)
+	if !ok {
+		return e
+	}
+	seen := map[string]bool{}
+	var alts []grammar.Expr
+	for _, a := range x.X {
+		if k := grammar.ExprString(a); !seen[k] {
+			seen[k] = true
+			alts = append(alts, a)
+		}
+	}
+	return altOf(alts)
+}
+
+func renameRefs(e grammar.Expr, rename func(string) string) grammar.Expr {
 	switch x := e.(type) {
 	case *grammar.Alt:
 		out := &grammar.Alt{P: x.P}
@@ -166,7 +238,7 @@ func renameRefs(e grammar.Expr, rename map[string]string) grammar.Expr {
 	case *grammar.Repeat:
 		return &grammar.Repeat{X: renameRefs(x.X, rename), Min: x.Min, Max: x.Max, P: x.P}
 	case *grammar.Ref:
-		if n, ok := rename[x.Name]; ok {
+		if n := rename(x.Name); n != x.Name {
 			return &grammar.Ref{Name: n, P: x.P}
 		}
 	}

@@ -198,28 +198,29 @@ type def struct {
 
 // run is one specialization.
 type run struct {
-	a       *Algebra
-	opts    Options
-	pats    map[string]*Pattern
-	nodes   []*pnode
-	nodeKey map[string]int
-	ptID    map[*ptree]int
-	atoms   []atom
-	atomKey map[atom]int
-	nodeNm  map[int]string // pattern node -> name such as E3 (first pattern that has it)
-	reachOf map[int]string // reach atom -> pattern name
-	patRoot map[string]int // pattern name -> reach atom
-	defs    map[string]*def
-	order   []*def
-	queue   []*def
-	used    map[string]bool   // names taken
-	kinds   map[string]string // specialized nonterminal -> its kind (base nonterminal or repetition)
+	a         *Algebra
+	opts      Options
+	pats      map[string]*Pattern
+	nodes     []*pnode
+	nodeKey   map[string]int
+	ptID      map[*ptree]int
+	atoms     []atom
+	atomKey   map[atom]int
+	nodeNm    map[int]string // pattern node -> name such as E3 (first pattern that has it)
+	reachOf   map[int]string // reach atom -> pattern name
+	patRoot   map[string]int // pattern name -> reach atom
+	defs      map[string]*def
+	order     []*def
+	queue     []*def
+	used      map[string]bool   // names taken
+	kinds     map[string]string // specialized nonterminal -> its kind (base nonterminal or repetition)
+	unifyMemo map[[4]int]bool
 }
 
 func (a *Algebra) newRun(patterns []*Pattern, e *Expr, o Options) (*run, error) {
 	sp := &run{a: a, opts: o, pats: map[string]*Pattern{}, nodeKey: map[string]int{}, ptID: map[*ptree]int{},
 		atomKey: map[atom]int{}, nodeNm: map[int]string{}, reachOf: map[int]string{}, patRoot: map[string]int{},
-		defs: map[string]*def{}, used: map[string]bool{}, kinds: map[string]string{}}
+		defs: map[string]*def{}, used: map[string]bool{}, kinds: map[string]string{}, unifyMemo: map[[4]int]bool{}}
 	for n := range a.b.names {
 		sp.used[n] = true
 	}
@@ -408,15 +409,80 @@ func (sp *run) slots(s slot, prod int) ([]slot, bool) {
 func (sp *run) decompose(s slot, prod int, slots []slot, c conj) []row {
 	rows := trueRows(len(slots))
 	for _, l := range c {
-		rows = product(rows, sp.decLit(s, prod, slots, l))
+		d := sp.decLit(s, prod, slots, l)
+		if len(rows)*len(d) > 4*sp.opts.MaxRules {
+			// Too many to absorb: report the limit (alternatives checks).
+			return make([]row, sp.opts.MaxRules+1)
+		}
+		rows = product(rows, d)
 		if len(rows) == 0 {
 			return nil
 		}
-		if len(rows) > sp.opts.MaxRules {
-			return rows
+	}
+	// Drop rows that require one slot to match two pattern trees that
+	// cannot both match (different alternatives, texts or counts): they
+	// would only build non-productive nonterminals.
+	kept := rows[:0]
+	for _, r := range rows {
+		if sp.consistent(r) {
+			kept = append(kept, r)
 		}
 	}
-	return rows
+	return kept
+}
+
+// consistent reports whether the positive match literals of every slot of
+// r can hold together.
+func (sp *run) consistent(r row) bool {
+	for _, c := range r {
+		for i, l := range c {
+			a := sp.atoms[l.atom()]
+			if l.negated() || a.kind != atomMatch {
+				continue
+			}
+			for _, m := range c[i+1:] {
+				b := sp.atoms[m.atom()]
+				if m.negated() || b.kind != atomMatch {
+					continue
+				}
+				if !sp.unifies(a.q, a.off, b.q, b.off) {
+					return false
+				}
+			}
+		}
+	}
+	return true
+}
+
+// unifies reports whether some tree matches both pattern nodes p and q
+// (repetitions from the given offsets on).
+func (sp *run) unifies(p, poff, q, qoff int) bool {
+	if p == q && poff == qoff {
+		return true
+	}
+	key := [4]int{p, poff, q, qoff}
+	if v, ok := sp.unifyMemo[key]; ok {
+		return v
+	}
+	a, b := sp.nodes[p], sp.nodes[q]
+	ok := true
+	switch {
+	case a.hole || b.hole:
+	case a.pos != b.pos || a.alt != b.alt || a.value != b.value:
+		ok = false
+	case a.pos.kind == grammar.KindRepeat:
+		ok = len(a.kids)-poff == len(b.kids)-qoff
+		for i := 0; ok && poff+i < len(a.kids); i++ {
+			ok = sp.unifies(a.kids[poff+i], 0, b.kids[qoff+i], 0)
+		}
+	default:
+		ok = len(a.kids) == len(b.kids)
+		for i := 0; ok && i < len(a.kids); i++ {
+			ok = sp.unifies(a.kids[i], 0, b.kids[i], 0)
+		}
+	}
+	sp.unifyMemo[key] = ok
+	return ok
 }
 
 func boolRows(b bool, slots int) []row {
