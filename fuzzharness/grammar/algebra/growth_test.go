@@ -33,7 +33,9 @@ var growthFamilies = []growthFamily{
 	{"P1 or ... or Pn", func(i int) string { return `"` + key(i) + `":<element>` },
 		func(n int) string { return joinNames(n, func(i int) string { return fmt.Sprintf("P%d", i) }, " or ") }},
 	{"not P1 and ... and not Pn", func(i int) string { return `"` + key(i) + `":<ws>[<element>]<ws>` },
-		func(n int) string { return joinNames(n, func(i int) string { return fmt.Sprintf("not P%d", i) }, " and ") }},
+		func(n int) string {
+			return joinNames(n, func(i int) string { return fmt.Sprintf("not P%d", i) }, " and ")
+		}},
 	{"P1 and not P2 and P3 ...", func(i int) string { return `"` + key(i) + `":<ws>[<element>]<ws>` },
 		func(n int) string {
 			return joinNames(n, func(i int) string {
@@ -50,10 +52,10 @@ var growthFamilies = []growthFamily{
 const noSharingMaxRules = 1000
 
 type growthRow struct {
-	n                       int
-	rules, symbols, shared  int
-	rulesNS, symbolsNS      int
-	time, timeNS            time.Duration
+	n                      int
+	rules, symbols, shared int
+	rulesNS, symbolsNS     int
+	time, timeNS           time.Duration
 	limitErr, limitErrNoSh error
 }
 
