@@ -42,7 +42,8 @@
 //	E3      the subtree is pattern E's node 3 (E0 is the characteristic
 //	        node; nodes are numbered in pre-order)
 //	!E3     the subtree is not pattern E's node 3
-//	E3.2    a repetition, from its second element on, is pattern E's node 3's
+//	E3.2    a repetition whose elements after the first two are those of
+//	        pattern E's node 3 after its first two
 //
 // so that <JSON-text:+E&-N> is the start symbol of "E and not N", and
 // <element:-N&!N1> an element without null that is not itself null. A
