@@ -60,23 +60,19 @@ func newBase(g *grammar.Grammar) (*base, error) {
 func (b *base) build(e grammar.Expr, rule string, ord *int) *position {
 	p := &position{id: len(b.all), rule: rule, expr: e}
 	switch e := e.(type) {
-	case *grammar.Alt:
-		if len(e.X) == 1 {
-			return b.build(e.X[0], rule, ord)
+	case *grammar.Alt, *grammar.Seq:
+		kind, xs := grammar.KindSeq, []grammar.Expr(nil)
+		if x, ok := e.(*grammar.Alt); ok {
+			kind, xs = grammar.KindAlt, x.X
+		} else {
+			xs = e.(*grammar.Seq).X
+		}
+		if len(xs) == 1 {
+			return b.build(xs[0], rule, ord)
 		}
 		b.all = append(b.all, p)
-		p.kind = grammar.KindAlt
-		for _, x := range e.X {
-			p.kids = append(p.kids, b.build(x, rule, ord))
-		}
-		return p
-	case *grammar.Seq:
-		if len(e.X) == 1 {
-			return b.build(e.X[0], rule, ord)
-		}
-		b.all = append(b.all, p)
-		p.kind = grammar.KindSeq
-		for _, x := range e.X {
+		p.kind = kind
+		for _, x := range xs {
 			p.kids = append(p.kids, b.build(x, rule, ord))
 		}
 		return p
@@ -113,18 +109,11 @@ func (b *base) computeReach() {
 	}
 	closure := map[string]map[string]bool{}
 	for name := range b.rhs {
-		seen := map[string]bool{}
-		stack := slices.Clone(direct[name])
-		for len(stack) > 0 {
-			n := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			if seen[n] {
-				continue
+		closure[name] = reachable(direct[name], func(n string, visit func(string)) {
+			for _, m := range direct[n] {
+				visit(m)
 			}
-			seen[n] = true
-			stack = append(stack, direct[n]...)
-		}
-		closure[name] = seen
+		})
 	}
 	for _, p := range b.all {
 		p.reach = map[string]bool{}
@@ -135,6 +124,23 @@ func (b *base) computeReach() {
 			}
 		}
 	}
+}
+
+// reachable returns the names reachable from start (included), next
+// calling visit with the successors of a name.
+func reachable(start []string, next func(n string, visit func(string))) map[string]bool {
+	seen := map[string]bool{}
+	stack := slices.Clone(start)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[n] {
+			continue
+		}
+		seen[n] = true
+		next(n, func(m string) { stack = append(stack, m) })
+	}
+	return seen
 }
 
 func refsUnder(p *position, out []string) []string {

@@ -33,18 +33,7 @@ func prune(g *grammar.Grammar) bool {
 			byName[r.Name] = r
 		}
 	}
-	reach := map[string]bool{g.Start: true}
-	stack := []string{g.Start}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		eachRef(byName[n].Expr, func(m string) {
-			if !reach[m] {
-				reach[m] = true
-				stack = append(stack, m)
-			}
-		})
-	}
+	reach := reachable([]string{g.Start}, func(n string, visit func(string)) { eachRef(byName[n].Expr, visit) })
 	var kept []*grammar.Rule
 	for _, r := range g.Rules {
 		if reach[r.Name] {
@@ -95,19 +84,12 @@ func simplify(e grammar.Expr, productive map[string]bool) grammar.Expr {
 			}
 		}
 		return altOf(alts)
-	case *grammar.Seq:
-		out := &grammar.Seq{P: x.P}
-		for _, a := range x.X {
-			out.X = append(out.X, simplify(a, productive))
-		}
-		return out
 	case *grammar.Repeat:
 		if !derives(x.X, productive) {
 			return &grammar.Lit{}
 		}
-		return &grammar.Repeat{X: simplify(x.X, productive), Min: x.Min, Max: x.Max, P: x.P}
 	}
-	return e
+	return mapKids(e, func(k grammar.Expr) grammar.Expr { return simplify(k, productive) })
 }
 
 // mergeIdentical merges specialized nonterminals that derive the same
@@ -222,25 +204,33 @@ func dedup(e grammar.Expr) grammar.Expr {
 }
 
 func renameRefs(e grammar.Expr, rename func(string) string) grammar.Expr {
+	if x, ok := e.(*grammar.Ref); ok {
+		if n := rename(x.Name); n != x.Name {
+			return &grammar.Ref{Name: n, P: x.P}
+		}
+		return e
+	}
+	return mapKids(e, func(k grammar.Expr) grammar.Expr { return renameRefs(k, rename) })
+}
+
+// mapKids returns a copy of an alternation, concatenation or repetition
+// with f applied to its members, and other expressions as they are.
+func mapKids(e grammar.Expr, f func(grammar.Expr) grammar.Expr) grammar.Expr {
 	switch x := e.(type) {
 	case *grammar.Alt:
 		out := &grammar.Alt{P: x.P}
 		for _, a := range x.X {
-			out.X = append(out.X, renameRefs(a, rename))
+			out.X = append(out.X, f(a))
 		}
 		return out
 	case *grammar.Seq:
 		out := &grammar.Seq{P: x.P}
 		for _, a := range x.X {
-			out.X = append(out.X, renameRefs(a, rename))
+			out.X = append(out.X, f(a))
 		}
 		return out
 	case *grammar.Repeat:
-		return &grammar.Repeat{X: renameRefs(x.X, rename), Min: x.Min, Max: x.Max, P: x.P}
-	case *grammar.Ref:
-		if n := rename(x.Name); n != x.Name {
-			return &grammar.Ref{Name: n, P: x.P}
-		}
+		return &grammar.Repeat{X: f(x.X), Min: x.Min, Max: x.Max, P: x.P}
 	}
 	return e
 }

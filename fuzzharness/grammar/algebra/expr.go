@@ -177,24 +177,18 @@ func describe(tok string) string {
 	return "name " + tok
 }
 
-func (p *exprParser) or(depth int) *Expr {
-	x := p.and(depth)
-	for p.err == nil && p.peek().text == "or" {
-		t := p.peek()
-		p.i++
-		y := p.and(depth)
-		x = &Expr{op: opOr, x: x, y: y, col: t.col}
-	}
-	return x
-}
+func (p *exprParser) or(depth int) *Expr { return p.binary(depth, "or", opOr, p.and) }
 
-func (p *exprParser) and(depth int) *Expr {
-	x := p.unary(depth)
-	for p.err == nil && p.peek().text == "and" {
+func (p *exprParser) and(depth int) *Expr { return p.binary(depth, "and", opAnd, p.unary) }
+
+// binary parses operands joined by the operator word, left-associative.
+func (p *exprParser) binary(depth int, word string, op exprOp, operand func(int) *Expr) *Expr {
+	x := operand(depth)
+	for p.err == nil && p.peek().text == word {
 		t := p.peek()
 		p.i++
-		y := p.unary(depth)
-		x = &Expr{op: opAnd, x: x, y: y, col: t.col}
+		y := operand(depth)
+		x = &Expr{op: op, x: x, y: y, col: t.col}
 	}
 	return x
 }

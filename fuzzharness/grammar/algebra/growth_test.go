@@ -76,51 +76,29 @@ func measureGrowth(t testing.TB, a *Algebra, f growthFamily, n, maxRules int) gr
 	}
 	row := growthRow{n: n}
 	for _, noSharing := range []bool{false, true} {
+		opts := &Options{MaxRules: maxRules, NoSharing: noSharing}
+		if noSharing && maxRules == 0 {
+			opts.MaxRules = noSharingMaxRules
+		}
 		best := time.Duration(1 << 62)
 		var res *Result
-		for range 3 {
+		var err error
+		// The fastest of three runs, or one if it takes over a second.
+		for i := 0; i < 3 && err == nil && (i == 0 || best < time.Second); i++ {
 			start := cpuTime()
-			opts := &Options{MaxRules: maxRules, NoSharing: noSharing}
-			if noSharing && maxRules == 0 {
-				opts.MaxRules = noSharingMaxRules
-			}
-			r, err := a.Specialize(pats, e, opts)
+			res, err = a.Specialize(pats, e, opts)
 			best = min(best, cpuTime()-start)
-			if noSharing {
-				row.timeNS = best
-			}
-			if best > time.Second {
-				// One run is enough to see that it is slow.
-				res = r
-				if err != nil {
-					res = nil
-				}
-				if err != nil {
-					if noSharing {
-						row.limitErrNoSh = err
-					} else {
-						row.limitErr = err
-					}
-				}
-				break
-			}
-			if err != nil {
-				if noSharing {
-					row.limitErrNoSh = err
-				} else {
-					row.limitErr = err
-				}
-				break
-			}
-			res = r
-		}
-		if res == nil {
-			continue
 		}
 		if noSharing {
-			row.rulesNS, row.symbolsNS, row.timeNS = res.Rules, res.Symbols, best
+			row.timeNS, row.limitErrNoSh = best, err
+			if err == nil {
+				row.rulesNS, row.symbolsNS = res.Rules, res.Symbols
+			}
 		} else {
-			row.rules, row.symbols, row.shared, row.time = res.Rules, res.Symbols, res.Merged, best
+			row.time, row.limitErr = best, err
+			if err == nil {
+				row.rules, row.symbols, row.shared = res.Rules, res.Symbols, res.Merged
+			}
 		}
 	}
 	return row

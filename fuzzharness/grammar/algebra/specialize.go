@@ -819,16 +819,6 @@ func (sp *run) exprDNF(e *Expr, neg bool) ([]row, error) {
 		return one(1, 0, l), nil
 	case e.op == opNot:
 		return sp.exprDNF(e.x, !neg)
-	case (e.op == opAnd) != neg:
-		x, err := sp.exprDNF(e.x, neg)
-		if err != nil {
-			return nil, err
-		}
-		y, err := sp.exprDNF(e.y, neg)
-		if err != nil {
-			return nil, err
-		}
-		out = product(x, y)
 	default:
 		x, err := sp.exprDNF(e.x, neg)
 		if err != nil {
@@ -838,7 +828,11 @@ func (sp *run) exprDNF(e *Expr, neg bool) ([]row, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = absorb(append(x, y...))
+		if (e.op == opAnd) != neg {
+			out = product(x, y)
+		} else {
+			out = absorb(append(x, y...))
+		}
 	}
 	if len(out) > sp.opts.MaxRules {
 		return nil, &LimitError{sp.opts.MaxRules, "disjuncts in the normal form of the expression"}
@@ -917,17 +911,7 @@ func (sp *run) buildFrom(s slot, cs []conj) (*grammar.Grammar, int, error) {
 
 // addBase appends the base rules reachable from names, in base order.
 func (sp *run) addBase(g *grammar.Grammar, names []string) {
-	need := map[string]bool{}
-	stack := slices.Clone(names)
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		if need[n] {
-			continue
-		}
-		need[n] = true
-		eachRef(sp.a.b.g.Rule(n).Expr, func(m string) { stack = append(stack, m) })
-	}
+	need := reachable(names, func(n string, visit func(string)) { eachRef(sp.a.b.g.Rule(n).Expr, visit) })
 	for _, r := range sp.a.b.g.Rules {
 		if need[r.Name] {
 			g.Rules = append(g.Rules, &grammar.Rule{Name: r.Name, Expr: r.Expr, Pos: r.Pos})
