@@ -195,3 +195,62 @@ func conjunction(slots int, lits []slotLit) []row {
 	}
 	return []row{r}
 }
+
+// maxResolve bounds the rows resolve looks at: it takes quadratic time.
+const maxResolve = 256
+
+// resolve merges pairs of rows that differ only in one literal of one
+// slot, x in one and not x in the other (c∧x ∨ c∧¬x = c), until there are
+// none, and absorbs the result: "P or not P" is true, and two alternatives
+// that differ only in <A:+P> and <A:-P> become one with <A>.
+func resolve(rows []row) []row {
+	if len(rows) > maxResolve {
+		return rows
+	}
+	for changed := true; changed; {
+		changed = false
+	pairs:
+		for i := 0; i < len(rows); i++ {
+			for j := i + 1; j < len(rows); j++ {
+				if m, ok := resolvent(rows[i], rows[j]); ok {
+					rows = append(rows[:j], rows[j+1:]...)
+					rows[i] = m
+					changed = true
+					break pairs
+				}
+			}
+		}
+		rows = absorb(rows)
+	}
+	return rows
+}
+
+// resolvent returns the merge of r and s if they differ in exactly one
+// slot, whose conjunctions differ only in the sign of one literal.
+func resolvent(r, s row) (row, bool) {
+	slot := -1
+	for i := range r {
+		if !slices.Equal(r[i], s[i]) {
+			if slot >= 0 {
+				return nil, false
+			}
+			slot = i
+		}
+	}
+	if slot < 0 || len(r[slot]) != len(s[slot]) {
+		return nil, false
+	}
+	a, b := r[slot], s[slot]
+	diff := -1
+	for i := range a {
+		if a[i] != b[i] {
+			if diff >= 0 || a[i].atom() != b[i].atom() {
+				return nil, false
+			}
+			diff = i
+		}
+	}
+	m := slices.Clone(r)
+	m[slot] = slices.Delete(slices.Clone(a), diff, diff+1)
+	return m, true
+}

@@ -70,3 +70,62 @@ func FuzzParseExpr(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSpecialize checks that patterns and expressions from arbitrary text
+// never make the algebra panic, and that every specialized grammar it
+// builds compiles and contains only inputs on which the expression holds.
+func FuzzSpecialize(f *testing.F) {
+	f.Add("null", `"":<element>`, "E and not N")
+	f.Add("[<element>]", `<ws>"a"<ws>:<element>`, "not (E or N)")
+	f.Add("<object>", `"\<":1`, "N or E")
+	f.Add("{}", "x", "E")
+	a, err := New(grammar.MustBuiltin("json"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	p := mustParser(f, a.Grammar())
+	f.Fuzz(func(t *testing.T, value, member, expr string) {
+		n, err := a.ParsePattern("N", "value", value)
+		if err != nil {
+			return
+		}
+		m, err := a.ParsePattern("E", "member", member)
+		if err != nil {
+			return
+		}
+		e, err := ParseExpr(expr)
+		if err != nil {
+			return
+		}
+		pats := []*Pattern{n, m}
+		res, err := a.Specialize(pats, e, &Options{MaxRules: 200})
+		if err != nil {
+			return
+		}
+		for _, w := range generate(t, res.Grammar, 1, 5, 200) {
+			forest, err := p.Parse(w)
+			if err != nil {
+				t.Fatalf("%q from the specialized grammar is not JSON: %v", w, err)
+			}
+			if ok, err := a.Holds(pats, e, forest.Tree()); err != nil || !ok {
+				t.Fatalf("%s does not hold on %q (%v)\n%s", e, w, err, res.Grammar)
+			}
+		}
+	})
+}
+
+// A tautology gives the base grammar back.
+func TestTautology(t *testing.T) {
+	a, err := New(grammar.MustBuiltin("json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := a.ParsePattern("N", "value", "null")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := specialize(t, a, []*Pattern{n}, "N or not N", nil)
+	if r.Grammar.String() != a.Grammar().String() || r.Rules != r.BaseRules {
+		t.Errorf("N or not N:\n%s", r.Grammar)
+	}
+}

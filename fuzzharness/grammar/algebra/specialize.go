@@ -612,6 +612,7 @@ func (sp *run) alternatives(s slot, c conj) ([]grammar.Expr, error) {
 		if len(rows) > sp.opts.MaxRules {
 			return nil, &LimitError{sp.opts.MaxRules, "alternatives in one rule"}
 		}
+		rows = resolve(rows)
 	rows:
 		for _, r := range rows {
 			var seq []grammar.Expr
@@ -831,7 +832,7 @@ func (sp *run) exprDNF(e *Expr, neg bool) ([]row, error) {
 		if (e.op == opAnd) != neg {
 			out = product(x, y)
 		} else {
-			out = absorb(append(x, y...))
+			out = resolve(absorb(append(x, y...)))
 		}
 	}
 	if len(out) > sp.opts.MaxRules {
