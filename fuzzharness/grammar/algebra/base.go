@@ -153,9 +153,9 @@ func refsUnder(p *position, out []string) []string {
 	return out
 }
 
-// chainKids returns the positions a repeat position at chain index i
-// derives: nil for the empty derivation (ok reports whether it is allowed),
-// and the element then the rest.
+// chainNext returns the chain index of a repeat position after one more
+// element at chain index i: repetitions are counted up to the minimum of an
+// unbounded repeat, and up to the maximum of a bounded one.
 func (p *position) chainNext(i int) int {
 	if p.max == grammar.Unbounded && i+1 >= p.min {
 		return p.min

@@ -46,7 +46,7 @@
 //	        pattern E's node 3 after its first two
 //
 // so that <JSON-text:+E&-N> is the start symbol of "E and not N", and
-// <element:-N&!N1> an element without null that is not itself null. A
+// <member:+E&-N> derives the members that contain E but not N. A
 // quantifier or group that must be specialized becomes a nonterminal named
 // after its rule and its number in the rule (<object.1:-N>: the first
 // quantifier of <object>, specialized). Everything not specialized is the

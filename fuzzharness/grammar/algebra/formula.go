@@ -2,6 +2,7 @@ package algebra
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -9,22 +10,10 @@ import (
 // its negation.
 type literal int
 
-func posLit(a int) literal       { return literal(2 * a) }
-func (l literal) atom() int      { return int(l) / 2 }
-func (l literal) negated() bool  { return l%2 == 1 }
-func (l literal) not() literal   { return l ^ 1 }
-func (l literal) String() string { return strings.Repeat("!", int(l%2)) + "a" + itoa(l.atom()) }
-
-func itoa(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
-}
+func posLit(a int) literal      { return literal(2 * a) }
+func (l literal) atom() int     { return int(l) / 2 }
+func (l literal) negated() bool { return l%2 == 1 }
+func (l literal) not() literal  { return l ^ 1 }
 
 // A conj is a conjunction of literals, sorted, without duplicates; the
 // empty conj is true.
@@ -73,7 +62,7 @@ func (c conj) key() string {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		b.WriteString(itoa(int(l)))
+		b.WriteString(strconv.Itoa(int(l)))
 	}
 	return b.String()
 }
@@ -141,8 +130,8 @@ func (r row) size() int {
 	return n
 }
 
-// subsumes reports whether r is implied by s's being true... that is,
-// whether every slot of r is a subset of s's: then s ⊆ r as languages.
+// subsumes reports whether every slot conjunction of r is part of s's: then
+// s implies r, and s is redundant next to r.
 func (r row) subsumes(s row) bool {
 	for i := range r {
 		if !r[i].subset(s[i]) {

@@ -3,6 +3,7 @@ package algebra
 import (
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -299,7 +300,7 @@ func (sp *run) number(p *Pattern) {
 	name := func(t *ptree) {
 		id := sp.ptID[t]
 		if _, ok := sp.nodeNm[id]; !ok {
-			sp.nodeNm[id] = p.Name + itoa(n)
+			sp.nodeNm[id] = p.Name + strconv.Itoa(n)
 		}
 		n++
 	}
@@ -758,9 +759,9 @@ func (sp *run) nameFor(s slot, d []conj) string {
 	if s.ref != "" {
 		b.WriteString(s.ref)
 	} else {
-		b.WriteString(s.pos.rule + "." + itoa(s.pos.ord))
+		b.WriteString(s.pos.rule + "." + strconv.Itoa(s.pos.ord))
 		if !(s.pos.min == 0 && s.pos.max == grammar.Unbounded) {
-			b.WriteString("." + itoa(s.chain))
+			b.WriteString("." + strconv.Itoa(s.chain))
 		}
 	}
 	b.WriteByte(':')
@@ -796,10 +797,10 @@ func (sp *run) litName(l literal) string {
 	}
 	n, ok := sp.nodeNm[a.q]
 	if !ok {
-		n = "q" + itoa(a.q)
+		n = "q" + strconv.Itoa(a.q)
 	}
 	if a.off > 0 {
-		n += "." + itoa(a.off)
+		n += "." + strconv.Itoa(a.off)
 	}
 	if l.negated() {
 		return "!" + n
