@@ -16,6 +16,9 @@ import (
 func (a *Algebra) Holds(patterns []*Pattern, e *Expr, t *grammar.Tree) (bool, error) {
 	byName := map[string]*Pattern{}
 	for _, p := range patterns {
+		if p.root == nil || a.b.rhs[p.Nonterminal] != p.root.pos {
+			return false, fmt.Errorf("algebra: pattern %s was not parsed by this algebra", p.Name)
+		}
 		byName[p.Name] = p
 	}
 	for _, n := range e.Names() {
