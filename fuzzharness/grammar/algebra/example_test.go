@@ -30,7 +30,7 @@ func Example() {
 	}
 	// Output:
 	// <JSON-text:+E&-N> ::= <element:+E&-N> ;
-	// 30 rules (base grammar: 17)
+	// 28 rules (base grammar: 17)
 	// {"": [1, true]}    true
 	// {"a": 1}           false
 	// [{"": {}}, null]   false

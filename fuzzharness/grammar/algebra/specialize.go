@@ -582,7 +582,9 @@ func (sp *run) spec(s slot, c conj) (grammar.Expr, error) {
 	case grammar.KindClass:
 		return sp.classExpr(s.pos, c), nil
 	case grammar.KindRepeat:
-		if s.pos.max == grammar.Unbounded || s.pos.max > 2 {
+		// A repetition becomes a nonterminal (it recurs), unless it is
+		// short, or a pattern fixes its elements: then it is written out.
+		if (s.pos.max == grammar.Unbounded || s.pos.max > 2) && !sp.fixesCount(c) {
 			return sp.named(s, []conj{c})
 		}
 	}
@@ -591,6 +593,16 @@ func (sp *run) spec(s slot, c conj) (grammar.Expr, error) {
 		return nil, err
 	}
 	return altOf(alts), nil
+}
+
+// fixesCount reports whether c requires a repetition to be a pattern's.
+func (sp *run) fixesCount(c conj) bool {
+	for _, l := range c {
+		if !l.negated() && sp.atoms[l.atom()].kind == atomMatch {
+			return true
+		}
+	}
+	return false
 }
 
 func altOf(alts []grammar.Expr) grammar.Expr {
@@ -625,9 +637,14 @@ func (sp *run) alternatives(s slot, c conj) ([]grammar.Expr, error) {
 				if e == nil {
 					continue rows
 				}
-				if x, ok := e.(*grammar.Seq); ok {
+				switch x := e.(type) {
+				case *grammar.Seq:
 					seq = append(seq, x.X...)
-				} else {
+				case *grammar.Lit:
+					if x.S != "" { // "" is the identity of concatenation
+						seq = append(seq, e)
+					}
+				default:
 					seq = append(seq, e)
 				}
 			}
