@@ -242,3 +242,31 @@ func mustParser(t testing.TB, g *grammar.Grammar) *grammar.Parser {
 	}
 	return p
 }
+
+// TestCorrectedNegation checks the negation of a rule with two specialized
+// elements. For Q = <item> is "":null, the item rule <string> ':' <elt>
+// has two: <string_Q1> and <elt_Q3> (Q2 is the <chars> of the key). The
+// paper negates it as <string_Q̄1> ':' <elt_Q3> | <string_Q1> ':' <elt_Q̄3>,
+// which loses the items in which both differ ("a":1); the corrected
+// negation is <string_Q̄1> ':' <elt> | <string_Q1> ':' <elt_Q̄3>.
+func TestCorrectedNegation(t *testing.T) {
+	a, _ := paperAlgebra(t)
+	q, err := a.ParsePattern("Q", "item", `"":null`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := specialize(t, a, []*Pattern{q}, "not Q", nil)
+	alts := specializedRules(r.Grammar)["item:-Q"]
+	want := []string{`<string:!Q1> ":" <elt:-Q>`, `<string:Q1> ":" <elt:-Q&!Q3>`}
+	if !slices.Equal(alts, want) {
+		t.Errorf("<item:-Q> ::= %q, want %q\n%s", alts, want, r.Grammar)
+	}
+	p := mustParser(t, r.Grammar)
+	for in, want := range map[string]bool{
+		`{"a":1}`: true, `{"":1}`: true, `{"a":null}`: true, `{"":null}`: false, `[{"b":[{"":null}]}]`: false,
+	} {
+		if got := p.Recognize([]byte(in)) == nil; got != want {
+			t.Errorf("not Q: %s accepted %v, want %v", in, got, want)
+		}
+	}
+}
