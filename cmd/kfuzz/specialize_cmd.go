@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar/algebra"
 )
@@ -16,17 +15,11 @@ func init() {
 	})
 }
 
-// patternFlags collects the repeated -p flag.
-type patternFlags []string
-
-func (p *patternFlags) String() string     { return strings.Join(*p, "; ") }
-func (p *patternFlags) Set(s string) error { *p = append(*p, s); return nil }
-
 func runSpecialize(e *env, args []string) error {
 	c := commands["specialize"]
 	fs := newFlagSet(e, c)
 	spec := fs.String("grammar", "", "base grammar `file` or built-in name")
-	var defs patternFlags
+	var defs listFlag
 	fs.Var(&defs, "p", "a pattern `NAME=<nonterminal> is TEXT`, in which <x> is a hole for any <x> (repeatable)")
 	exprSrc := fs.String("expr", "", "the `expression` over pattern names: and, or, not, parentheses")
 	out := fs.String("o", "", "write the grammar to a new `file` instead of standard output")
