@@ -321,20 +321,6 @@ func (p *position) label() string {
 	return p.kind.String()
 }
 
-// text returns the input a ptree derives, with holes written as <name>.
-func (t *ptree) text(b *strings.Builder) {
-	switch {
-	case t.hole:
-		b.WriteString("<" + t.pos.name + ">")
-	case len(t.kids) == 0:
-		b.WriteString(t.value)
-	default:
-		for _, k := range t.kids {
-			k.text(b)
-		}
-	}
-}
-
 // outline writes the tree's nonterminal structure: <a>{<b>{"x"} "y"}.
 func (t *ptree) outline(b *strings.Builder) {
 	switch {

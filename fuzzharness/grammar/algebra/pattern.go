@@ -101,11 +101,7 @@ func (a *Algebra) ParsePattern(name, nonterminal, text string) (*Pattern, error)
 		i++
 	}
 	from = append(from, len(text))
-	g, err := a.augment(holes)
-	if err != nil {
-		return nil, err
-	}
-	gr, err := grammar.Compile(g, grammar.WithStart(nonterminal))
+	gr, err := grammar.Compile(a.augment(holes), grammar.WithStart(nonterminal))
 	if err != nil {
 		return nil, fmt.Errorf("algebra: pattern %s: %v", name, err)
 	}
@@ -165,7 +161,7 @@ func (a *Algebra) ParsePattern(name, nonterminal, text string) (*Pattern, error)
 // augment returns the base grammar with one more alternative, the hole
 // marker, for each nonterminal in holes, and sets holes[x] to the index of
 // that alternative.
-func (a *Algebra) augment(holes map[string]int) (*grammar.Grammar, error) {
+func (a *Algebra) augment(holes map[string]int) *grammar.Grammar {
 	g := &grammar.Grammar{Start: a.b.g.Start}
 	for _, r := range a.b.g.Rules {
 		if _, ok := holes[r.Name]; !ok {
@@ -182,7 +178,7 @@ func (a *Algebra) augment(holes map[string]int) (*grammar.Grammar, error) {
 		alts = append(alts, &grammar.Lit{S: holeMarker(r.Name)})
 		g.Rules = append(g.Rules, &grammar.Rule{Name: r.Name, Expr: &grammar.Alt{X: alts}, Pos: r.Pos})
 	}
-	return g, nil
+	return g
 }
 
 // ParsePatternDef parses a pattern definition NAME=<nonterminal> is TEXT,
