@@ -49,7 +49,7 @@ func TestSpecializeErrors(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"-p", "N=<value> is nul", "-expr", "N"}, "kfuzz specialize: algebra: pattern N: 1:4: <value> cannot derive the text: unexpected EOF"},
+		{[]string{"-p", "N=<value> is nul", "-expr", "N"}, "kfuzz specialize: algebra: pattern N: 1:17: <value> cannot derive the text: unexpected EOF"},
 		{[]string{"-p", "N=<value> is null", "-expr", "N and"}, "kfuzz specialize: expr:1:6: expected a pattern name"},
 		{[]string{"-p", "N=<value> is null", "-expr", "N and M"}, "kfuzz specialize: expr:1:7: undefined pattern M"},
 		{[]string{"-p", "V=<element> is <ws><value><ws>", "-expr", "not V"}, "every <JSON-text> contains pattern V"},

@@ -66,6 +66,12 @@ func validPatternName(s string) bool {
 // the nonterminal cannot derive, or, if the text has more than one
 // derivation, with two of them: patterns must be unambiguous.
 func (a *Algebra) ParsePattern(name, nonterminal, text string) (*Pattern, error) {
+	return a.parsePattern(name, nonterminal, text, 0)
+}
+
+// parsePattern is ParsePattern for a text that starts at byte offset off of
+// the line that error columns count in.
+func (a *Algebra) parsePattern(name, nonterminal, text string, off int) (*Pattern, error) {
 	if !validPatternName(name) {
 		return nil, fmt.Errorf("algebra: bad pattern name %q: want a letter or '_' followed by letters, digits and '_', and not and, or, not", name)
 	}
@@ -113,7 +119,7 @@ func (a *Algebra) ParsePattern(name, nonterminal, text string) (*Pattern, error)
 	if err != nil {
 		var se *grammar.SyntaxError
 		if errors.As(err, &se) {
-			col := from[se.Offset] + 1
+			col := off + from[se.Offset] + 1
 			var exp []string
 			for _, e := range se.Expected {
 				if u, err := strconv.Unquote(e); err == nil && strings.HasPrefix(u, "\xf8") {
@@ -209,9 +215,5 @@ func (a *Algebra) ParsePatternDef(def string) (*Pattern, error) {
 		return nil, fmt.Errorf("algebra: 1:%d: pattern %s: expected \" is \" after <%s>", off+end+2, name, nt)
 	}
 	text := strings.TrimPrefix(strings.TrimPrefix(after, " is"), " ")
-	p, err := a.ParsePattern(name, nt, text)
-	if err != nil {
-		return nil, err
-	}
-	return p, nil
+	return a.parsePattern(name, nt, text, len(def)-len(text))
 }
