@@ -47,10 +47,11 @@
 //
 // so that <JSON-text:+E&-N> is the start symbol of "E and not N", and
 // <member:+E&-N> derives the members that contain E but not N. A
-// quantifier or group that must be specialized becomes a nonterminal named
-// after its rule and its number in the rule (<object.1:-N>: the first
-// quantifier of <object>, specialized). Everything not specialized is the
-// base grammar's, EBNF included.
+// specialized group stays a group; a specialized quantifier becomes a
+// nonterminal named after its rule and its number in the rule
+// (<object.1:-N>: the first quantifier of <object>, specialized), unless it
+// repeats at most twice or a pattern fixes its repetitions. Everything not
+// specialized is the base grammar's, EBNF included.
 //
 // The construction follows the paper's algebra on rules: a literal at a
 // nonterminal is rewritten, for each alternative, into literals on the
