@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"golang.org/x/tools/go/ssa"
+
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
 
@@ -121,6 +123,31 @@ func treeOf(tr *trace) *tnode {
 	return root
 }
 
+// isAccessor reports whether fn is an input accessor: it has no loop and
+// calls no other function of its package (peek, next, expect(c)). A parser's
+// accessors are not nonterminals: a byte read by peek belongs to the caller
+// that branched on it.
+func isAccessor(fn *ssa.Function) bool {
+	if fn == nil || len(findLoops(fn)) > 0 {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if c, ok := in.(ssa.CallInstruction); ok {
+				if callee := c.Common().StaticCallee(); callee != nil && callee.Pkg == fn.Pkg {
+					return false
+				}
+				if c.Common().StaticCallee() == nil && !c.Common().IsInvoke() {
+					if _, builtin := c.Common().Value.(*ssa.Builtin); !builtin {
+						return false // a closure or function value
+					}
+				}
+			}
+		}
+	}
+	return true
+}
+
 func sameActivation(a, b segment) bool {
 	return a.loop == b.loop && a.key == b.key && a.act == b.act && a.iter == b.iter
 }
@@ -129,6 +156,7 @@ func sameActivation(a, b segment) bool {
 type sym struct {
 	ref  string
 	many bool // <ref>*
+	opt  bool // the symbol is optional
 	set  byteSet
 	text string // a literal of several bytes, after simplification
 }
@@ -144,10 +172,16 @@ func (a alt) key() string {
 			if s.many {
 				b.WriteByte('*')
 			}
+			if s.opt {
+				b.WriteByte('?')
+			}
 		case s.text != "":
 			fmt.Fprintf(&b, "%q", s.text)
 		default:
 			fmt.Fprintf(&b, "%x", s.set)
+			if s.opt {
+				b.WriteByte('?')
+			}
 		}
 		b.WriteByte(' ')
 	}
@@ -201,44 +235,56 @@ func (m *mined) name(key, base string) string {
 }
 
 // addTree adds the rules of one parse tree (STALAGMITE's Algorithm 3): a call
-// node's kids form an alternative of its function's nonterminal; the
-// iterations of one loop run become a reference to the loop's nonterminal,
-// <L> ::= <L-cont>* <L-exit>, where the last iteration is an alternative of
-// <L-exit> and the others of <L-cont>.
-func (m *mined) addTree(n *tnode, nt string) (added bool) {
-	var a alt
-	kids := n.kids
+// node's kids form an alternative of its function's nonterminal. live holds
+// the loop runs whose exit the input decided: their iterations become a
+// reference to the loop's nonterminal, <L> ::= <L-cont>* <L-exit>, where the
+// last iteration is an alternative of <L-exit> and the others of <L-cont>.
+// The iterations of other loops (a fixed count, as in ranging over a literal)
+// stay in sequence. It reports whether anything was new.
+func (m *mined) addTree(n *tnode, nt string, live map[int]bool) bool {
+	a, added := m.symbols(n.kids, nt, live)
+	return m.add(nt, a) || added
+}
+
+func (m *mined) symbols(kids []tkid, nt string, live map[int]bool) (a alt, added bool) {
 	for i := 0; i < len(kids); i++ {
 		k := kids[i]
-		if k.node == nil {
+		switch {
+		case k.node == nil:
 			a = append(a, sym{set: k.leaf})
-			continue
-		}
-		if !k.node.seg.loop {
+		case !k.node.seg.loop && isAccessor(k.node.seg.fn):
+			// An accessor (peek, next, expect): its bytes stay in the
+			// caller's alternative, tied to what the caller did with them.
+			sub, ad := m.symbols(k.node.kids, nt, live)
+			a, added = append(a, sub...), added || ad
+		case !k.node.seg.loop:
 			name := m.name(k.node.seg.key, symbolName(k.node.seg.fn))
-			added = m.addTree(k.node, name) || added
+			added = m.addTree(k.node, name, live) || added
 			a = append(a, sym{ref: name})
-			continue
-		}
-		// A run of iterations of the same loop activation.
-		j := i
-		for j+1 < len(kids) && kids[j+1].node != nil && kids[j+1].node.seg.loop &&
-			kids[j+1].node.seg.key == k.node.seg.key && kids[j+1].node.seg.act == k.node.seg.act {
-			j++
-		}
-		l := m.name(nt+"/"+k.node.seg.key, nt+"-"+loopSuffix(k.node.seg.key))
-		for x := i; x <= j; x++ {
-			part := l + "-cont"
-			if x == j {
-				part = l + "-exit"
+		case !live[k.node.seg.act]:
+			sub, ad := m.symbols(k.node.kids, nt, live)
+			a, added = append(a, sub...), added || ad
+		default:
+			// A run of iterations of the same loop activation.
+			j := i
+			for j+1 < len(kids) && kids[j+1].node != nil && kids[j+1].node.seg.loop &&
+				kids[j+1].node.seg.key == k.node.seg.key && kids[j+1].node.seg.act == k.node.seg.act {
+				j++
 			}
-			added = m.addTree(kids[x].node, part) || added
+			l := m.name(nt+"/"+k.node.seg.key, nt+"-"+loopSuffix(k.node.seg.key))
+			for x := i; x <= j; x++ {
+				part := l + "-cont"
+				if x == j {
+					part = l + "-exit"
+				}
+				added = m.addTree(kids[x].node, part, live) || added
+			}
+			added = m.add(l, nil) || added // defined in finish, once all iterations are known
+			a = append(a, sym{ref: l})
+			i = j
 		}
-		added = m.add(l, nil) || added // defined in finish, once all iterations are known
-		a = append(a, sym{ref: l})
-		i = j
 	}
-	return m.add(nt, a) || added
+	return a, added
 }
 
 func loopSuffix(key string) string {
@@ -279,6 +325,10 @@ func (m *mined) simplify(keep map[string]bool) {
 				m.alts[nt] = merged
 				changed = true
 			}
+			if merged, ok := mergeOptional(m.alts[nt]); ok {
+				m.alts[nt] = merged
+				changed = true
+			}
 		}
 		for _, nt := range m.order {
 			as := m.alts[nt]
@@ -310,6 +360,55 @@ func mergeAlts(as []alt) ([]alt, bool) {
 	return as, false
 }
 
+// mergeOptional merges two alternatives that are equal but for one symbol
+// more in one of them into one where that symbol is optional: the paper's
+// optional generalization (x <B> y | x y becomes x <B>? y).
+func mergeOptional(as []alt) ([]alt, bool) {
+	for i := 0; i < len(as); i++ {
+		for j := 0; j < len(as); j++ {
+			if i == j || len(as[i]) != len(as[j])+1 {
+				continue
+			}
+			long, short := as[i], as[j]
+			k := 0
+			for k < len(short) && long[k] == short[k] {
+				k++
+			}
+			if !equalAlt(long[k+1:], short[k:]) {
+				continue
+			}
+			merged := append(alt(nil), long...)
+			if !merged[k].many {
+				merged[k].opt = true
+			}
+			var out []alt
+			for x, a := range as {
+				switch x {
+				case i:
+					out = append(out, merged)
+				case j:
+				default:
+					out = append(out, a)
+				}
+			}
+			return dedupe(out), true
+		}
+	}
+	return as, false
+}
+
+func equalAlt(a, b alt) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
 func dedupe(as []alt) []alt {
 	seen := map[string]bool{}
 	var out []alt
@@ -331,7 +430,7 @@ func differAt(a, b alt) (int, bool) {
 		if a[k] == b[k] {
 			continue
 		}
-		if at >= 0 || a[k].ref != "" || b[k].ref != "" || a[k].text != "" || b[k].text != "" {
+		if at >= 0 || a[k].ref != "" || b[k].ref != "" || a[k].text != "" || b[k].text != "" || a[k].opt != b[k].opt {
 			return 0, false
 		}
 		at = k
@@ -363,8 +462,8 @@ func (m *mined) inline(nt string, body alt) bool {
 	for _, other := range m.order {
 		for _, a := range m.alts[other] {
 			for _, s := range a {
-				if s.ref == nt && s.many {
-					return false // a repeated reference cannot take a sequence inline
+				if s.ref == nt && (s.many || s.opt) && len(body) != 1 {
+					return false // a repeated or optional reference cannot take a sequence inline
 				}
 				if s.ref == nt {
 					used = true
@@ -381,6 +480,13 @@ func (m *mined) inline(nt string, body alt) bool {
 			var out alt
 			for _, s := range a {
 				if s.ref == nt {
+					if s.many || s.opt {
+						one := body[0]
+						one.many = one.many || s.many
+						one.opt = (one.opt || s.opt) && !one.many
+						out = append(out, one)
+						continue
+					}
 					out = append(out, body...)
 				} else {
 					out = append(out, s)
@@ -435,20 +541,27 @@ func seqExpr(a alt) grammar.Expr {
 		}
 	}
 	for _, s := range a {
+		if s.ref == "" && !s.many && !s.opt && s.set.count() == 1 {
+			lit = append(lit, byte(s.set.ranges()[0][0]))
+			continue
+		}
+		flush()
+		var x grammar.Expr
 		switch {
 		case s.ref != "":
-			flush()
-			if s.many {
-				xs = append(xs, &grammar.Repeat{X: &grammar.Ref{Name: s.ref}, Min: 0, Max: grammar.Unbounded})
-			} else {
-				xs = append(xs, &grammar.Ref{Name: s.ref})
-			}
+			x = &grammar.Ref{Name: s.ref}
 		case s.set.count() == 1:
-			lit = append(lit, byte(s.set.ranges()[0][0]))
+			x = &grammar.Lit{S: string([]byte{byte(s.set.ranges()[0][0])})}
 		default:
-			flush()
-			xs = append(xs, classOf(s.set))
+			x = classOf(s.set)
 		}
+		switch {
+		case s.many:
+			x = &grammar.Repeat{X: x, Min: 0, Max: grammar.Unbounded}
+		case s.opt:
+			x = &grammar.Repeat{X: x, Min: 0, Max: 1}
+		}
+		xs = append(xs, x)
 	}
 	flush()
 	switch len(xs) {

@@ -146,7 +146,11 @@ func (e *executor) record(s *state) {
 	for i := range sets {
 		sets[i] = s.set(i)
 	}
-	if e.mined.addTree(treeOf(&trace{accesses: s.accesses, sets: sets, n: n}), e.entryNT) {
+	live := map[int]bool{}
+	for _, act := range s.inputLoops {
+		live[act] = true
+	}
+	if e.mined.addTree(treeOf(&trace{accesses: s.accesses, sets: sets, n: n}), e.entryNT, live) {
 		e.stale = 0
 	} else {
 		e.stale++
@@ -186,12 +190,14 @@ func (e *executor) run(s *state) outcome {
 func (e *executor) jump(s *state, f *frame, to *ssa.BasicBlock) outcome {
 	from := f.block
 	for len(f.loops) > 0 && !f.loops[len(f.loops)-1].l.body[to] {
+		s.leave(f.loops[len(f.loops)-1])
 		f.loops = f.loops[:len(f.loops)-1]
 	}
 	if l := e.loopsOf(f.fn)[to]; l != nil {
 		if n := len(f.loops); n > 0 && f.loops[n-1].l == l {
 			r := &f.loops[n-1]
 			r.iter++
+			r.branched = false
 			if r.readInput && r.iter > e.cfg.LoopBound+1 {
 				return terminated
 			}
@@ -485,6 +491,7 @@ func (e *executor) branch(s *state, f *frame, c value, in *ssa.If) outcome {
 		}
 		return e.jump(s, f, no)
 	}
+	s.branchedOnInput()
 	canYes, canNo := assume(s, c, true, false), assume(s, c, false, false)
 	switch {
 	case !canYes && !canNo:
@@ -589,6 +596,9 @@ func (e *executor) ret(s *state, f *frame, in *ssa.Return) outcome {
 			t[i] = e.val(s, f, r)
 		}
 		res = t
+	}
+	for _, r := range f.loops {
+		s.leave(r)
 	}
 	s.frames = s.frames[:len(s.frames)-1]
 	if len(s.frames) == 0 {
@@ -1425,6 +1435,7 @@ func (e *executor) next(s *state, f *frame, in *ssa.Next) outcome {
 				return running
 			}
 			if s.lenLo <= pos {
+				s.branchedOnInput()
 				other := e.fork(s)
 				other.lenHi = pos
 				other.top().env[in] = tuple{false, int64(0), int64(0)}

@@ -21,6 +21,7 @@ type loopRun struct {
 	l         *loop
 	act, iter int
 	readInput bool
+	branched  bool // the path branched on the input in this iteration
 }
 
 type frame struct {
@@ -60,6 +61,10 @@ type state struct {
 	acts     int
 	steps    int
 	seq      int // queue order
+	// inputLoops are the activations of loops whose last iteration
+	// branched on the input: loops whose number of iterations the input
+	// decides (a loop over a literal ends by its count alone).
+	inputLoops []int
 }
 
 func (s *state) clone() *state {
@@ -72,6 +77,7 @@ func (s *state) clone() *state {
 	t.globals = maps.Clone(s.globals)
 	t.sets = append([]byteSet(nil), s.sets...)
 	t.accesses = s.accesses[:len(s.accesses):len(s.accesses)] // appends copy
+	t.inputLoops = s.inputLoops[:len(s.inputLoops):len(s.inputLoops)]
 	return &t
 }
 
@@ -158,4 +164,20 @@ func storeAt(old value, path []int, v value) (value, bool) {
 	b := append(aggregate(nil), a...)
 	b[path[0]] = inner
 	return b, true
+}
+
+// branchedOnInput notes a branch on the input in every running loop.
+func (s *state) branchedOnInput() {
+	for _, f := range s.frames {
+		for i := range f.loops {
+			f.loops[i].branched = true
+		}
+	}
+}
+
+// leave notes that the loop run r ends.
+func (s *state) leave(r loopRun) {
+	if r.branched {
+		s.inputLoops = append(s.inputLoops, r.act)
+	}
 }
