@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"go/types"
-	"os"
 	"strings"
 	"time"
 
@@ -178,9 +177,7 @@ func MineSSA(ctx context.Context, prog *ssa.Program, pkg *ssa.Package, cfg Confi
 	}
 	m := e.mined
 	m.finish()
-	if os.Getenv("KFUZZ_NOSIMPLIFY") == "" {
-		m.simplify(map[string]bool{e.entryNT: true})
-	}
+	m.simplify(map[string]bool{e.entryNT: true})
 	g := m.grammar(e.entryNT)
 	if err := g.Check(); err != nil {
 		return nil, fmt.Errorf("symbolic: the mined grammar is malformed (a kfuzz bug): %v", err)
