@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/signal"
 
-	"github.com/seed72891827/kfuzz/internal/pipeline"
 	"github.com/seed72891827/kfuzz/learn/symbolic"
 )
 
@@ -61,7 +60,7 @@ func runMineSymbolic(e *env, args []string) error {
 		return errUsage
 	}
 	if *out != "" && !*force {
-		if err := pipeline.CheckNew(*out); err != nil {
+		if err := checkNew(*out); err != nil {
 			return err
 		}
 	}
@@ -93,7 +92,7 @@ func runMineSymbolic(e *env, args []string) error {
 	text := res.Grammar.String()
 	if *out == "" {
 		fmt.Fprint(e.stdout, text)
-	} else if err := pipeline.WriteFile(*out, []byte(text), *force); err != nil {
+	} else if err := writeOutput(*out, []byte(text), *force); err != nil {
 		return err
 	}
 	st := res.Stats
