@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/seed72891827/kfuzz/internal/gocmd"
 	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
@@ -74,12 +75,10 @@ func BenchmarkGoTestRun(b *testing.B) {
 		b.Fatal(err)
 	}
 	out := filepath.Join(r.tmp, "bench.out.jsonl")
+	goTest := gocmd.Runner{Dir: r.pkg.Dir, Env: append(os.Environ(), protocol.EnvInputs+"="+in, protocol.EnvOut+"="+out)}
 	b.ResetTimer()
 	for b.Loop() {
-		cmd := exec.Command("go", "test", "-count=1", "-overlay="+filepath.Join(r.tmp, "overlay.json"), "-run=^FuzzCalc$", ".")
-		cmd.Dir = r.pkg.Dir
-		cmd.Env = append(os.Environ(), protocol.EnvInputs+"="+in, protocol.EnvOut+"="+out)
-		if data, err := cmd.CombinedOutput(); err != nil {
+		if data, err := goTest.Go(context.Background(), "test", "-count=1", "-overlay="+filepath.Join(r.tmp, "overlay.json"), "-run=^FuzzCalc$", "."); err != nil {
 			b.Fatalf("%v\n%s", err, data)
 		}
 	}

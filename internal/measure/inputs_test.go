@@ -154,21 +154,6 @@ func TestGlueSource(t *testing.T) {
 	}
 }
 
-func TestTailBuffer(t *testing.T) {
-	b := &tailBuffer{max: 8}
-	b.Write([]byte("ab"))
-	b.Write([]byte("cdefghij"))
-	b.Write([]byte("kl"))
-	if got := string(b.Bytes()); got != "abcd\n[... 4 bytes ...]\nijkl" {
-		t.Errorf("got %q", got)
-	}
-	small := &tailBuffer{max: 100}
-	small.Write([]byte("  short \n"))
-	if got := string(small.Bytes()); got != "short" {
-		t.Errorf("got %q", got)
-	}
-}
-
 func TestCheckGOFLAGS(t *testing.T) {
 	for _, tc := range []struct {
 		env []string

@@ -22,6 +22,7 @@ import (
 	"github.com/seed72891827/kfuzz/coverage/instrument"
 	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/gocmd"
 	"github.com/seed72891827/kfuzz/internal/measure"
 	"github.com/seed72891827/kfuzz/internal/protocol"
 )
@@ -255,10 +256,8 @@ func goCoverage(t *testing.T, dir, pkg, target string, cover []string) *coverage
 	if len(cover) > 0 {
 		args = append(args, "-coverpkg="+strings.Join(cover, ","))
 	}
-	cmd := exec.Command("go", append(args, pkg)...)
-	cmd.Dir, cmd.Env = dir, goEnv()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	if out, err := (gocmd.Runner{Dir: dir, Env: goEnv()}).Go(context.Background(), append(args, pkg)...); err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
 	c, err := instrument.ReadProfile(context.Background(), instrument.Config{Dir: dir, Patterns: cover, Env: goEnv()}, prof)
 	if err != nil {
@@ -703,13 +702,7 @@ func TestUserModuleGoSum(t *testing.T) {
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go command is not available")
 	}
-	root, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	files := map[string]string{
-		"go.mod": "module example.com/user\n\ngo 1.25.0\n\nrequire github.com/seed72891827/kfuzz v0.0.0\n\nreplace github.com/seed72891827/kfuzz => " + root + "\n",
+	dir := userModule(t, "example.com/user", map[string]string{
 		"words/words.go": `package words
 
 import "strings"
@@ -744,22 +737,8 @@ func FuzzWords(f *testing.F) {
 	})
 }
 `,
-	}
-	for name, content := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	env := append(goEnv(), "GOFLAGS=-mod=readonly", "GOPROXY=off")
-	tidy := exec.Command("go", "mod", "tidy")
-	tidy.Dir, tidy.Env = dir, append(goEnv(), "GOFLAGS=-mod=mod", "GOPROXY=off")
-	if out, err := tidy.CombinedOutput(); err != nil {
-		t.Fatalf("go mod tidy: %v\n%s", err, out)
-	}
 	sum, err := os.ReadFile(filepath.Join(dir, "go.sum"))
 	if err != nil && !os.IsNotExist(err) {
 		t.Fatal(err)
@@ -782,5 +761,105 @@ func FuzzWords(f *testing.F) {
 	}
 	if !bytes.Equal(sum, after) {
 		t.Errorf("go.sum changed while measuring:\n%s\nnow:\n%s", sum, after)
+	}
+}
+
+// userModule writes a module of the given path with files into a new
+// directory, requiring this repository (replaced by its directory), and
+// runs go mod tidy there without the network. It returns the directory.
+func userModule(t *testing.T, path string, files map[string]string) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files["go.mod"] = "module " + path + "\n\ngo 1.25.0\n\nrequire github.com/seed72891827/kfuzz v0.0.0\n\nreplace github.com/seed72891827/kfuzz => " + root + "\n"
+	for name, content := range files {
+		file := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tidy := gocmd.Runner{Dir: dir, Env: append(goEnv(), "GOFLAGS=-mod=mod", "GOPROXY=off")}
+	if _, err := tidy.Go(context.Background(), "mod", "tidy"); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestGoCommandErrors checks that when the go command fails, the error
+// names the command, the package and holds what the go command wrote.
+func TestGoCommandErrors(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not available")
+	}
+	dir := userModule(t, "example.com/broken", map[string]string{
+		"broken.go": "package broken\n\n// Twice returns 2*n.\nfunc Twice(n int) int { return 2 * n }\n",
+		"broken_test.go": `package broken
+
+import (
+	"testing"
+
+	"github.com/seed72891827/kfuzz/fuzzharness"
+)
+
+var _ int = "not an int"
+
+func FuzzBroken(f *testing.F) {
+	fuzzharness.New(f, nil)
+}
+`,
+	})
+	ctx := context.Background()
+	env := append(goEnv(), "GOFLAGS=-mod=readonly", "GOPROXY=off")
+	cfg := measure.Config{Dir: dir, Target: "FuzzBroken", Env: env}
+	var cmdErr *gocmd.Error
+	_, err := measure.Describe(ctx, cfg)
+	if !errors.As(err, &cmdErr) {
+		t.Fatalf("Describe: %v; want a *gocmd.Error", err)
+	}
+	t.Logf("Describe: %v", err)
+	for _, want := range []string{"describing FuzzBroken in example.com/broken", "go test -count=1 -run=^FuzzBroken$ .", "broken_test.go:9:", "test output:\nFAIL\texample.com/broken [build failed]"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Describe: %v\nwant %q", err, want)
+		}
+	}
+	r, err := measure.Build(ctx, cfg)
+	if err == nil {
+		r.Close()
+		t.Fatal("Build succeeded")
+	}
+	t.Logf("Build: %v", err)
+	for _, want := range []string{"building the test of example.com/broken with instrumentation", "go test -c -o ", "broken_test.go:9:"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Build: %v\nwant %q", err, want)
+		}
+	}
+
+	cfg.BuildFlags = []string{"-nosuchflag"}
+	for name, f := range map[string]func() error{
+		"Describe": func() error { _, err := measure.Describe(ctx, cfg); return err },
+		"Build": func() error {
+			r, err := measure.Build(ctx, cfg)
+			if err == nil {
+				r.Close()
+			}
+			return err
+		},
+	} {
+		err := f()
+		if !errors.As(err, &cmdErr) || cmdErr.Args[1] != "list" {
+			t.Fatalf("%s with a bad flag: %v; want a *gocmd.Error of go list", name, err)
+		}
+		t.Logf("%s with a bad flag: %v", name, err)
+		for _, want := range []string{"measure: listing .: go list ", "-nosuchflag -- .", "flag provided but not defined"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s with a bad flag: %v\nwant %q", name, err, want)
+			}
+		}
 	}
 }

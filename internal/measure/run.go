@@ -1,7 +1,6 @@
 package measure
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/seed72891827/kfuzz/coverage"
 	"github.com/seed72891827/kfuzz/coverage/profile"
+	"github.com/seed72891827/kfuzz/internal/gocmd"
 	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
@@ -380,7 +380,7 @@ func (r *Runner) exec(ctx context.Context, inputs []protocol.InputRecord) (*proc
 	cmd := exec.CommandContext(ctx, r.bin, "-test.run=^"+r.cfg.Target+"$", "-test.count=1", "-test.timeout=0")
 	cmd.Dir = r.pkg.Dir
 	cmd.Env = env
-	out := &tailBuffer{max: maxOutput}
+	out := &gocmd.Excerpt{Max: maxOutput}
 	cmd.Stdout, cmd.Stderr = out, out
 	runErr := cmd.Run()
 	if ctx.Err() != nil {
@@ -433,36 +433,4 @@ func readFile[T any](path string, read func(io.Reader) ([]T, error)) ([]T, error
 	}
 	defer f.Close()
 	return read(f)
-}
-
-// tailBuffer keeps the first and the last bytes written to it, up to max
-// in all.
-type tailBuffer struct {
-	max        int
-	head, tail []byte
-	dropped    int64
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	n := len(p)
-	if room := b.max/2 - len(b.head); room > 0 {
-		k := min(room, len(p))
-		b.head = append(b.head, p[:k]...)
-		p = p[k:]
-	}
-	b.tail = append(b.tail, p...)
-	if over := len(b.tail) - b.max/2; over > 0 {
-		b.dropped += int64(over)
-		b.tail = append(b.tail[:0], b.tail[over:]...)
-	}
-	return n, nil
-}
-
-// Bytes returns what was kept, with a note where bytes were dropped.
-func (b *tailBuffer) Bytes() []byte {
-	out := append([]byte(nil), b.head...)
-	if b.dropped > 0 {
-		out = append(out, fmt.Sprintf("\n[... %d bytes ...]\n", b.dropped)...)
-	}
-	return bytes.TrimSpace(append(out, b.tail...))
 }
