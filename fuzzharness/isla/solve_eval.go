@@ -8,9 +8,9 @@ import (
 // validator's view of the (possibly open) tree, so that atoms, predicates
 // and quantifier ranges mean exactly what they mean to Check.
 type evalCtx struct {
-	s     *Solver
-	st    *state
-	v     *view
+	s  *Solver
+	st *state
+	solverView
 	idx   map[int32]int32 // node id -> view index
 	ids   []int32         // view index -> node id
 	nopen []int32         // nopen[i]: open leaves among view nodes before index i
@@ -23,25 +23,24 @@ func (s *Solver) newEvalCtx(st *state) *evalCtx { return s.reuseEvalCtx(nil, st)
 // (nil: none), which must not be used any more.
 func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 	c := &evalCtx{s: s, st: st}
-	var oldView *view
 	if old != nil {
-		oldView = old.v
+		c.solverView = old.solverView
 	}
 	if st.root.open {
 		// The initial state: the view of an open tree.
 		c.v = newView(nil, grammar.NewOpen(s.rhs), s.spec.lb, s.spec.rootLabel, s.spec.virtual)
-		c.v.src = make([]*stree, len(c.v.nodes)) // its trees are made already
-		c.v.first = 1
-		c.v.src[0] = st.root
+		c.src = make([]*stree, len(c.v.nodes)) // its trees are made already
+		c.first = 1
+		c.src[0] = st.root
 		if s.spec.virtual {
-			c.v.first = 2
-			c.v.src[1] = st.root
+			c.first = 2
+			c.src[1] = st.root
 		}
 	} else {
-		c.v = newSolverView(oldView, st.root, s.spec.lb, s.spec.rootLabel, s.spec.virtual)
+		c.build(st.root, s.spec.lb, s.spec.rootLabel, s.spec.virtual)
 	}
 	n := len(c.v.nodes)
-	first := int(c.v.first)
+	first := int(c.first)
 	if old != nil {
 		c.ids = zeroed(old.ids, n)
 		c.idx = old.idx
@@ -57,7 +56,7 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 		c.ids[1] = st.root.id
 	}
 	for i := first; i < n; i++ {
-		if x := c.v.src[i]; x != nil {
+		if x := c.src[i]; x != nil {
 			c.ids[i] = x.id
 		}
 	}
@@ -87,84 +86,108 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 // of the view (nil for the virtual <start>).
 func (c *evalCtx) node(id int32) *stree {
 	i, ok := c.idx[id]
-	if !ok || i < c.v.first-1 || c.ids[i] == 0 {
+	if !ok || i < c.first-1 || c.ids[i] == 0 {
 		return nil
 	}
-	return c.v.src[i]
+	return c.src[i]
 }
 
-// newSolverView builds the view of a closed-rooted solver tree, as newView
-// builds it of the grammar tree root.kids[0].toTree(nil) derives, without
-// making that tree: view nodes record their solver nodes instead (src),
-// and their grammar trees are made only if a predicate asks for them.
-//
-// The view reuses the memory of old (nil: none), which must not be used
-// any more.
-func newSolverView(old *view, root *stree, lb *labels, rootLabel string, virtual bool) *view {
+// A solverView is the view of a solver tree with the solver node of every
+// view node.
+type solverView struct {
+	v     *view
+	src   []*stree // view index -> solver node (for i >= first)
+	first int32    // view nodes before first stand for the root
+	buf   []byte   // the text of the tree
+}
+
+// build makes sv the view of a closed-rooted solver tree, as newView builds
+// it of the grammar tree root.kids[0].toTree(nil) derives, without making
+// that tree: sv.src records the solver node of every view node, and the
+// grammar trees are made only if a predicate asks for them. It reuses the
+// memory of sv's earlier view, which must not be used any more.
+func (sv *solverView) build(root *stree, lb *labels, rootLabel string, virtual bool) {
 	rhs := root.kids[0]
-	var input []byte
-	if old != nil {
-		input = old.buf[:0]
+	input := rhs.appendText(sv.buf[:0])
+	sv.buf = input
+	v, b := reuseViewBuilder(sv.v, input, lb, int(rhs.size)+2)
+	src := sv.src[:0]
+	if cap(src) < cap(v.nodes) {
+		src = make([]*stree, 0, cap(v.nodes))
 	}
-	input = rhs.appendText(input)
-	v, b := reuseViewBuilder(old, input, lb, int(rhs.size)+2)
-	v.buf = input
-	if cap(v.src) < cap(v.nodes) {
-		v.src = make([]*stree, 0, cap(v.nodes))
-	}
-	b.src = v.src[:0]
-	top := b.addS(lb.ids[rootLabel], -1, root)
-	v.first = 1
+	sb := &solverViewBuilder{b: b, lb: lb, src: src}
+	top := sb.add(lb.ids[rootLabel], -1, root)
+	first := int32(1)
 	if virtual {
-		top = b.addS(lb.ids[rhs.g.Rule], top, root)
-		v.first = 2
+		top = sb.add(lb.ids[rhs.g.Rule], top, root)
+		first = 2
 	}
-	b.rhsS(rhs, top)
+	sb.rhs(rhs, top)
 	b.finish(top)
 	if virtual {
 		b.finish(0)
 	}
-	v.src = b.src
+	src = sb.src
+	v.materialize = func() {
+		trees := make(map[*stree]*grammar.Tree, len(v.nodes))
+		t := src[first-1].kids[0].toGrammarTree(trees)
+		for i := range v.nodes {
+			if int32(i) < first {
+				v.nodes[i].tree = t
+			} else {
+				v.nodes[i].tree = trees[src[i]]
+			}
+		}
+	}
 	v.last = b.last
 	v.index(len(lb.names))
-	return v
+	sv.v, sv.src, sv.first = v, src, first
 }
 
-// addS adds a view node for solver node n.
-func (b *viewBuilder) addS(label int32, parent int32, n *stree) int32 {
-	i := b.add(label, parent, n.open, nil)
-	b.src = append(b.src, n)
+// solverViewBuilder builds a view of a solver tree, recording the solver
+// node of every view node.
+type solverViewBuilder struct {
+	b   *viewBuilder
+	lb  *labels
+	src []*stree
+}
+
+// add adds a view node for solver node n.
+func (sb *solverViewBuilder) add(label int32, parent int32, n *stree) int32 {
+	i := sb.b.add(label, parent, n.open, nil)
+	sb.src = append(sb.src, n)
 	return i
 }
 
-// rhsS adds the right-hand side solver tree n of a nonterminal below
-// parent (as rhs does for grammar trees).
-func (b *viewBuilder) rhsS(n *stree, parent int32) {
+// rhs adds the right-hand side solver tree n of a nonterminal below
+// parent (as viewBuilder.rhs does for grammar trees).
+func (sb *solverViewBuilder) rhs(n *stree, parent int32) {
 	if n.g.Symbolic() {
-		b.oneS(n, parent)
+		sb.one(n, parent)
 		return
 	}
 	for _, k := range n.kids {
-		b.oneS(k, parent)
+		sb.one(k, parent)
 	}
 }
 
-// oneS adds solver node n below parent (as one does for grammar trees).
-func (b *viewBuilder) oneS(n *stree, parent int32) {
+// one adds solver node n below parent (as viewBuilder.one does for grammar
+// trees).
+func (sb *solverViewBuilder) one(n *stree, parent int32) {
 	switch n.g.Kind {
 	case grammar.KindRef:
-		i := b.addS(b.lb.ids[n.g.Name], parent, n)
+		i := sb.add(sb.lb.ids[n.g.Name], parent, n)
 		for _, k := range n.kids {
-			b.rhsS(k, i)
+			sb.rhs(k, i)
 		}
-		b.finish(i)
+		sb.b.finish(i)
 	case grammar.KindLit, grammar.KindClass:
-		i := b.addS(-1, parent, n)
-		b.pos += int32(len(n.val))
-		b.finish(i)
+		i := sb.add(-1, parent, n)
+		sb.b.pos += int32(len(n.val))
+		sb.b.finish(i)
 	default:
 		for _, k := range n.kids {
-			b.oneS(k, parent)
+			sb.one(k, parent)
 		}
 	}
 }

@@ -31,7 +31,7 @@ func TestSolverViewMatchesView(t *testing.T) {
 		rootRef := &grammar.Node{ID: -1, Kind: grammar.KindRef, Name: start, Children: []*grammar.Node{rhs}, Rule: start, Sym: -1}
 		gen := grammar.NewGenerator(gr, 7)
 		var ids idSource
-		var old *view
+		var sv solverView
 		for i := range 40 {
 			t0, err := gen.GenerateFrom(rhs)
 			if err != nil {
@@ -42,8 +42,8 @@ func TestSolverViewMatchesView(t *testing.T) {
 			root := mkNode(ids.id(), rootRef, []*stree{ids.fromTree(t0, keep)}, "", false)
 			tree := root.kids[0].toTree(nil)
 			want := newView(tree.Bytes(), tree, lb, rootLabel, virtual)
-			got := newSolverView(old, root, lb, rootLabel, virtual)
-			old = got
+			sv.build(root, lb, rootLabel, virtual)
+			got := sv.v
 			if got.input != want.input || len(got.nodes) != len(want.nodes) {
 				t.Fatalf("input %q with %d nodes, want %q with %d", got.input, len(got.nodes), want.input, len(want.nodes))
 			}

@@ -23,14 +23,12 @@ type view struct {
 	atStart  []int32
 	lines    []int // offsets of line starts
 	names    []string
-	// Views the solver builds from its own trees (newSolverView) leave
-	// vnode.tree nil until Node.Tree asks for it: src holds the solver's
-	// node per view node, from which materialize builds the grammar trees.
-	src   []*stree
-	first int32 // view nodes before first stand for the root (src[i] unused)
-	// buffers index reuses when the solver rebuilds a view
+	// Views built from trees other than grammar trees (a solver's) may leave
+	// vnode.tree nil; the first time Node.Tree asks for one, materialize
+	// sets the trees of all nodes.
+	materialize func()
+	// buffers index reuses when a view is rebuilt
 	all, scratch, last []int32
-	buf                []byte
 }
 
 // vnode is one node of a view.
@@ -101,7 +99,6 @@ func reuseViewBuilder(old *view, input []byte, lb *labels, capacity int) (*view,
 	if old != nil {
 		v.lines = old.lines[:0]
 		v.nodes = old.nodes[:0]
-		v.src = old.src[:0]
 		v.all, v.scratch = old.all, old.scratch
 		v.byLabel, v.startIdx, v.atStart = old.byLabel, old.startIdx, old.atStart
 		b.last = old.last[:0]
@@ -129,7 +126,6 @@ type viewBuilder struct {
 	lb   *labels
 	pos  int32
 	last []int32 // last child added, per node, for the sibling links
-	src  []*stree
 }
 
 func (b *viewBuilder) add(label int32, parent int32, open bool, t *grammar.Tree) int32 {
@@ -299,23 +295,9 @@ func (v *view) isAncestor(a, b int32) bool {
 
 // treeAt returns the grammar tree node of view node i (see Node.Tree).
 func (v *view) treeAt(i int32) *grammar.Tree {
-	if v.nodes[i].tree == nil && v.src != nil {
+	if v.nodes[i].tree == nil && v.materialize != nil {
 		v.materialize()
+		v.materialize = nil
 	}
 	return v.nodes[i].tree
-}
-
-// materialize builds the grammar tree of a view made from a solver tree
-// and links every view node to its node in it.
-func (v *view) materialize() {
-	root := v.src[v.first-1]
-	trees := make(map[*stree]*grammar.Tree, len(v.nodes))
-	t := root.kids[0].toGrammarTree(trees)
-	for i := range v.nodes {
-		if int32(i) < v.first {
-			v.nodes[i].tree = t
-		} else {
-			v.nodes[i].tree = trees[v.src[i]]
-		}
-	}
 }
