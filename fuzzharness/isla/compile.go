@@ -2,6 +2,7 @@ package isla
 
 import (
 	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"slices"
 	"sort"
 	"strings"
@@ -94,8 +95,8 @@ type varInfo struct {
 	name string
 	kind vkind
 	slot int
-	typ  string // vTree: the nonterminal
-	sort srt    // vLet: the sort
+	typ  string      // vTree: the nonterminal
+	sort smtlib.Sort // vLet: the sort
 }
 
 // Compiled formulas.
@@ -383,7 +384,7 @@ func (cp *compiler) formula(f Formula) cnode {
 		if !ok {
 			return nil
 		}
-		if t.sort != sBool {
+		if t.sort != smtlib.SortBool {
 			cp.errorf(f.Position(), "formula %s is of sort %s, not Bool", FormatTerm(f.Term), t.sort)
 			return nil
 		}
@@ -644,7 +645,7 @@ func (cp *compiler) pred(f *Pred) cnode {
 				ok = false
 				break
 			}
-			b, _ := toBytes(s.Value)
+			b, _ := smtlib.ToBytes(s.Value)
 			ca.lit = b
 		case NumParam:
 			n.numArg = i
@@ -653,7 +654,7 @@ func (cp *compiler) pred(f *Pred) cnode {
 				ca.lit = a.Value.String()
 			case *StrLit:
 				if !isDigits(a.Value) {
-					cp.errorf(a.P, "argument %d of %s must be a number, not %s", i+1, f.Name, quoteString(a.Value))
+					cp.errorf(a.P, "argument %d of %s must be a number, not %s", i+1, f.Name, smtlib.QuoteString(a.Value))
 					ok = false
 				}
 				ca.lit = a.Value
@@ -728,25 +729,25 @@ func (cp *compiler) term(t Term) (cterm, bool) {
 		slot := info.slot
 		switch info.kind {
 		case vTree:
-			return cterm{sort: sString, eval: func(e *evaluator) value {
-				return value{s: e.v.str(e.slots[slot].node)}
+			return cterm{sort: smtlib.SortString, eval: func(e *evaluator) smtlib.Value {
+				return smtlib.Value{Str: e.v.str(e.slots[slot].node)}
 			}}, true
 		case vInt:
-			return cterm{sort: sString, eval: func(e *evaluator) value {
-				return value{s: e.slots[slot].num}
+			return cterm{sort: smtlib.SortString, eval: func(e *evaluator) smtlib.Value {
+				return smtlib.Value{Str: e.slots[slot].num}
 			}}, true
 		default:
-			return cterm{sort: info.sort, eval: func(e *evaluator) value { return e.lets[slot] }}, true
+			return cterm{sort: info.sort, eval: func(e *evaluator) smtlib.Value { return e.lets[slot] }}, true
 		}
 	case *StrLit:
-		v := value{s: t.Value}
-		return cterm{sort: sString, konst: true, eval: func(*evaluator) value { return v }}, true
+		v := smtlib.Value{Str: t.Value}
+		return cterm{sort: smtlib.SortString, konst: true, eval: func(*evaluator) smtlib.Value { return v }}, true
 	case *IntLit:
-		v := value{i: fromBig(t.Value)}
-		return cterm{sort: sInt, konst: true, eval: func(*evaluator) value { return v }}, true
+		v := smtlib.Value{Int: smtlib.FromBig(t.Value)}
+		return cterm{sort: smtlib.SortInt, konst: true, eval: func(*evaluator) smtlib.Value { return v }}, true
 	case *BoolLit:
-		v := value{b: t.Value}
-		return cterm{sort: sBool, konst: true, eval: func(*evaluator) value { return v }}, true
+		v := smtlib.Value{Bool: t.Value}
+		return cterm{sort: smtlib.SortBool, konst: true, eval: func(*evaluator) smtlib.Value { return v }}, true
 	case *App:
 		return cp.app(t)
 	case *Let:
@@ -774,8 +775,8 @@ func (cp *compiler) term(t Term) (cterm, bool) {
 		if !ok {
 			return cterm{}, false
 		}
-		return cterm{sort: body.sort, eval: func(e *evaluator) value {
-			vals := make([]value, len(binds))
+		return cterm{sort: body.sort, eval: func(e *evaluator) smtlib.Value {
+			vals := make([]smtlib.Value, len(binds))
 			for i, b := range binds {
 				vals[i] = b.eval(e)
 			}
@@ -805,7 +806,7 @@ func (cp *compiler) app(t *App) (cterm, bool) {
 		cp.errorf(t.P, "%s: %s", shorten(name), fmt.Sprintf(format, a...))
 		return cterm{}, false
 	}
-	var result srt
+	var result smtlib.Sort
 	switch t.Op {
 	case "=", "distinct":
 		if len(args) < 2 {
@@ -816,15 +817,15 @@ func (cp *compiler) app(t *App) (cterm, bool) {
 				return bad("argument %d is of sort %s, argument 1 of sort %s", i+1, a.sort, args[0].sort)
 			}
 		}
-		if args[0].sort == sRegLan {
+		if args[0].sort == smtlib.SortRegLan {
 			return bad("comparing regular expressions is not supported")
 		}
-		result = sBool
+		result = smtlib.SortBool
 	case "ite":
 		if len(args) != 3 {
 			return bad("ite takes 3 arguments, not %d", len(args))
 		}
-		if args[0].sort != sBool {
+		if args[0].sort != smtlib.SortBool {
 			return bad("the condition of ite must be of sort Bool, not %s", args[0].sort)
 		}
 		if args[1].sort != args[2].sort {
@@ -845,15 +846,15 @@ func (cp *compiler) app(t *App) (cterm, bool) {
 			return bad("%s takes a regular expression and %d counts", t.Op, want)
 		default:
 			for _, a := range args[1:] {
-				if a.sort != sInt {
+				if a.sort != smtlib.SortInt {
 					return bad("the counts of %s must be of sort Int", t.Op)
 				}
 			}
 		}
-		if args[0].sort != sRegLan {
+		if args[0].sort != smtlib.SortRegLan {
 			return bad("the argument of %s must be of sort RegLan, not %s", t.Op, args[0].sort)
 		}
-		result = sRegLan
+		result = smtlib.SortRegLan
 	default:
 		sg, known := funcSigs[t.Op]
 		if !known {
@@ -890,7 +891,7 @@ func (cp *compiler) app(t *App) (cterm, bool) {
 	}
 	if konst {
 		v := eval(nil)
-		eval = func(*evaluator) value { return v }
+		eval = func(*evaluator) smtlib.Value { return v }
 	}
 	return cterm{sort: result, eval: eval, konst: konst}, true
 }

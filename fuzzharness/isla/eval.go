@@ -2,6 +2,7 @@ package isla
 
 import (
 	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"strconv"
 	"strings"
 )
@@ -22,7 +23,7 @@ type evaluator struct {
 	s     *Spec
 	v     *view
 	slots []slotVal
-	lets  []value
+	lets  []smtlib.Value
 	steps int // candidate search steps left
 }
 
@@ -34,7 +35,7 @@ type slotVal struct {
 }
 
 func newEvaluator(s *Spec, v *view) *evaluator {
-	e := &evaluator{s: s, v: v, slots: make([]slotVal, s.nslots), lets: make([]value, s.nlets)}
+	e := &evaluator{s: s, v: v, slots: make([]slotVal, s.nslots), lets: make([]smtlib.Value, s.nlets)}
 	e.slots[0].node = 0
 	return e
 }
@@ -52,7 +53,7 @@ func (e *evaluator) eval(n cnode) bool {
 	switch n := n.(type) {
 	case *cSMT:
 		v := n.t.eval(e)
-		return !v.undef && v.b
+		return !v.Undef && v.Bool
 	case *cPred:
 		ok, _ := e.pred(n)
 		return ok
@@ -208,7 +209,7 @@ func (e *evaluator) pred(n *cPred) (bool, error) {
 				s := e.argNum(ca)
 				v, err := strconv.ParseInt(s, 10, 64)
 				if err != nil {
-					return false, fmt.Errorf("argument %d of %s is not a number: %s", i+1, n.src.Name, quoteBytes(s))
+					return false, fmt.Errorf("argument %d of %s is not a number: %s", i+1, n.src.Name, smtlib.QuoteBytes(s))
 				}
 				num = v
 			}
@@ -225,7 +226,7 @@ func (e *evaluator) pred(n *cPred) (bool, error) {
 		case NumParam:
 			s := e.argNum(ca)
 			if !isDigits(s) {
-				return false, fmt.Errorf("argument %d of %s is not a number: %s", i+1, n.src.Name, quoteBytes(s))
+				return false, fmt.Errorf("argument %d of %s is not a number: %s", i+1, n.src.Name, smtlib.QuoteBytes(s))
 			}
 			args[i].Num = s
 		}
@@ -280,13 +281,13 @@ func (e *evaluator) collect(n cnode, slot int, add func(string)) {
 		}
 		v := n.pin.other.eval(e)
 		switch {
-		case v.undef:
+		case v.Undef:
 		case n.pin.viaInt:
-			if v.i.sign() >= 0 {
-				add(v.i.String())
+			if v.Int.Sign() >= 0 {
+				add(v.Int.String())
 			}
-		case isDigits(v.s):
-			add(v.s)
+		case isDigits(v.Str):
+			add(v.Str)
 		}
 	case *cPred:
 		solver, ok := n.impl.(NumSolver)
@@ -409,7 +410,7 @@ func (b Binding) String() string {
 	if b.Type == "int" {
 		return b.Var + " = " + b.Text
 	}
-	return fmt.Sprintf("%s = %s (<%s> at %s, bytes %d-%d)", b.Var, quoteBytes(shortenText(b.Text)), b.Type, b.Span, b.Span.Start, b.Span.End)
+	return fmt.Sprintf("%s = %s (<%s> at %s, bytes %d-%d)", b.Var, smtlib.QuoteBytes(shortenText(b.Text)), b.Type, b.Span, b.Span.Start, b.Span.End)
 }
 
 func shortenText(s string) string {
@@ -495,7 +496,7 @@ func (e *evaluator) explain(n cnode, path []Instance) *Failure {
 	}
 	switch n := n.(type) {
 	case *cSMT:
-		if v := n.t.eval(e); v.undef {
+		if v := n.t.eval(e); v.Undef {
 			return stop("its value depends on a division by zero, which SMT-LIB leaves unspecified, so it does not hold", n.vars)
 		}
 		return stop("this SMT-LIB formula is false", n.vars)

@@ -2,6 +2,7 @@ package isla
 
 import (
 	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"strconv"
 	"strings"
 
@@ -145,9 +146,9 @@ func (n Node) String() string {
 		return "<invalid node>"
 	}
 	if nt := n.Nonterminal(); nt != "" {
-		return "<" + nt + "> " + quoteBytes(n.Text())
+		return "<" + nt + "> " + smtlib.QuoteBytes(n.Text())
 	}
-	return quoteBytes(n.Text())
+	return smtlib.QuoteBytes(n.Text())
 }
 
 // Count is the built-in semantic predicate count(tree, "<needle>", n): the

@@ -1,6 +1,7 @@
 package isla
 
 import (
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"strconv"
 	"strings"
 )
@@ -101,7 +102,7 @@ func writeTerm(b *strings.Builder, t Term) {
 	case *Var:
 		b.WriteString(t.Name)
 	case *StrLit:
-		b.WriteString(quoteString(t.Value))
+		b.WriteString(smtlib.QuoteString(t.Value))
 	case *IntLit:
 		b.WriteString(t.Value.String())
 	case *BoolLit:

@@ -2,6 +2,7 @@ package isla
 
 import (
 	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"sort"
 	"strings"
 
@@ -25,48 +26,48 @@ const maxRegexText = 1 << 16
 
 // grammarRE returns the regular expression of a nonterminal's language and
 // whether it is exact.
-func (s *Solver) grammarRE(name string) (*regex, bool) {
+func (s *Solver) grammarRE(name string) (*smtlib.Regex, bool) {
 	if r, ok := s.regexes[name]; ok {
 		return r.re, r.exact
 	}
 	exact := true
 	stack := map[string]int{}
-	var conv func(n *grammar.Node) *regex
-	conv = func(n *grammar.Node) *regex {
+	var conv func(n *grammar.Node) *smtlib.Regex
+	conv = func(n *grammar.Node) *smtlib.Regex {
 		switch n.Kind {
 		case grammar.KindLit:
-			return mkStr(fromBytes(n.Lit))
+			return smtlib.Literal(smtlib.FromBytes(n.Lit))
 		case grammar.KindClass:
-			return mkSet(classRanges(n))
+			return smtlib.CharSet(classRanges(n))
 		case grammar.KindRef:
 			if stack[n.Name] >= regexRecursion {
 				exact = false
-				return reNoneV
+				return smtlib.NoneRegex
 			}
 			stack[n.Name]++
 			r := conv(n.Children[0])
 			stack[n.Name]--
 			return r
 		case grammar.KindAlt:
-			var xs []*regex
+			var xs []*smtlib.Regex
 			for _, c := range n.Children {
 				xs = append(xs, conv(c))
 			}
-			return mkOr(xs...)
+			return smtlib.Union(xs...)
 		case grammar.KindSeq:
-			var xs []*regex
+			var xs []*smtlib.Regex
 			for _, c := range n.Children {
 				xs = append(xs, conv(c))
 			}
-			return mkCat(xs...)
+			return smtlib.Concat(xs...)
 		case grammar.KindRepeat:
 			hi := n.Max
 			if hi == grammar.Unbounded {
 				hi = -1
 			}
-			return mkLoop(conv(n.Children[0]), n.Min, hi)
+			return smtlib.Loop(conv(n.Children[0]), n.Min, hi)
 		}
-		return reNoneV
+		return smtlib.NoneRegex
 	}
 	stack[name] = 1
 	r := conv(s.spec.graph.RHS(name))
@@ -78,21 +79,21 @@ func (s *Solver) grammarRE(name string) (*regex, bool) {
 }
 
 type regexEntry struct {
-	re    *regex
+	re    *smtlib.Regex
 	exact bool
 }
 
 // classRanges returns the characters of a class node.
-func classRanges(n *grammar.Node) []crange {
-	var out []crange
+func classRanges(n *grammar.Node) []smtlib.Range {
+	var out []smtlib.Range
 	if n.Class.Bytes {
 		for i := 0; i < n.ClassLen(); i++ {
 			b := n.ClassMember(i)[0]
 			c := rune(b)
 			if b >= 0x80 {
-				c = escapedLo + rune(b) - 0x80
+				c = smtlib.EscapedLo + rune(b) - 0x80
 			}
-			out = append(out, crange{c, c})
+			out = append(out, smtlib.Range{Lo: c, Hi: c})
 		}
 		return out
 	}
@@ -103,7 +104,7 @@ func classRanges(n *grammar.Node) []crange {
 		for j < n.ClassLen() && []rune(n.ClassMember(j))[0] == lo+rune(j-i) {
 			j++
 		}
-		out = append(out, crange{lo, lo + rune(j-i-1)})
+		out = append(out, smtlib.Range{Lo: lo, Hi: lo + rune(j-i-1)})
 		i = j
 	}
 	return out
@@ -122,56 +123,56 @@ func (s *Solver) grammarRegex(name string) (string, bool) {
 }
 
 // writeRegex writes a regular expression in SMT-LIB.
-func writeRegex(b *strings.Builder, r *regex) {
-	switch r.kind {
-	case reNone:
+func writeRegex(b *strings.Builder, r *smtlib.Regex) {
+	switch r.Kind {
+	case smtlib.ReNone:
 		b.WriteString("re.none")
-	case reEps:
+	case smtlib.ReEps:
 		b.WriteString(`(str.to_re "")`)
-	case reSet:
-		if len(r.set) > 1 {
+	case smtlib.ReSet:
+		if len(r.Set) > 1 {
 			b.WriteString("(re.union")
 		}
-		for _, c := range r.set {
-			if len(r.set) > 1 {
+		for _, c := range r.Set {
+			if len(r.Set) > 1 {
 				b.WriteByte(' ')
 			}
-			if c.lo == c.hi {
-				fmt.Fprintf(b, "(str.to_re %s)", smtQuote(encodeRune(c.lo)))
+			if c.Lo == c.Hi {
+				fmt.Fprintf(b, "(str.to_re %s)", smtQuote(smtlib.EncodeRune(c.Lo)))
 			} else {
-				fmt.Fprintf(b, "(re.range %s %s)", smtQuote(encodeRune(c.lo)), smtQuote(encodeRune(c.hi)))
+				fmt.Fprintf(b, "(re.range %s %s)", smtQuote(smtlib.EncodeRune(c.Lo)), smtQuote(smtlib.EncodeRune(c.Hi)))
 			}
 		}
-		if len(r.set) > 1 {
+		if len(r.Set) > 1 {
 			b.WriteByte(')')
 		}
-	case reCat, reOr, reAnd:
-		op := map[reKind]string{reCat: "re.++", reOr: "re.union", reAnd: "re.inter"}[r.kind]
+	case smtlib.ReCat, smtlib.ReOr, smtlib.ReAnd:
+		op := map[smtlib.RegexKind]string{smtlib.ReCat: "re.++", smtlib.ReOr: "re.union", smtlib.ReAnd: "re.inter"}[r.Kind]
 		b.WriteString("(" + op)
-		for _, x := range r.subs {
+		for _, x := range r.Subs {
 			b.WriteByte(' ')
 			writeRegex(b, x)
 		}
 		b.WriteByte(')')
-	case reStar:
+	case smtlib.ReStar:
 		b.WriteString("(re.* ")
-		writeRegex(b, r.subs[0])
+		writeRegex(b, r.Subs[0])
 		b.WriteByte(')')
-	case reNot:
+	case smtlib.ReNot:
 		b.WriteString("(re.comp ")
-		writeRegex(b, r.subs[0])
+		writeRegex(b, r.Subs[0])
 		b.WriteByte(')')
-	case reLoop:
-		if r.hi < 0 {
-			fmt.Fprintf(b, "(re.++ ((_ re.loop %d %d) ", r.lo, r.lo)
-			writeRegex(b, r.subs[0])
+	case smtlib.ReLoop:
+		if r.Hi < 0 {
+			fmt.Fprintf(b, "(re.++ ((_ re.loop %d %d) ", r.Lo, r.Lo)
+			writeRegex(b, r.Subs[0])
 			b.WriteString(") (re.* ")
-			writeRegex(b, r.subs[0])
+			writeRegex(b, r.Subs[0])
 			b.WriteString("))")
 			return
 		}
-		fmt.Fprintf(b, "((_ re.loop %d %d) ", r.lo, r.hi)
-		writeRegex(b, r.subs[0])
+		fmt.Fprintf(b, "((_ re.loop %d %d) ", r.Lo, r.Hi)
+		writeRegex(b, r.Subs[0])
 		b.WriteByte(')')
 	}
 }
@@ -182,15 +183,15 @@ const maxRegexStates = 512
 // deriveRegex derives the open leaf l with a text in the languages of res
 // and of l's nonterminal, of a length in [lo, hi] (hi < 0: none), by a
 // random walk over the derivatives of the intersection.
-func (s *Solver) deriveRegex(l *stree, lo, hi int, res []*regex) (*stree, bool) {
+func (s *Solver) deriveRegex(l *stree, lo, hi int, res []*smtlib.Regex) (*stree, bool) {
 	g, _ := s.grammarRE(l.g.Name)
-	r := mkAnd(append([]*regex{g}, res...)...)
+	r := smtlib.Inter(append([]*smtlib.Regex{g}, res...)...)
 	for range 4 {
 		text, ok := s.sampleRegex(r, lo, hi)
 		if !ok {
 			return nil, false
 		}
-		b, ok := toBytes(text)
+		b, ok := smtlib.ToBytes(text)
 		if !ok {
 			continue
 		}
@@ -207,19 +208,19 @@ type reEdge struct {
 }
 
 // sampleRegex returns a random string of r with a length in [lo, hi].
-func (s *Solver) sampleRegex(r *regex, lo, hi int) (string, bool) {
+func (s *Solver) sampleRegex(r *smtlib.Regex, lo, hi int) (string, bool) {
 	m := &s.reMatch
 	top := hi
 	if top < 0 {
 		top = maxLengthBound
 	}
-	levels := [][]*regex{{r}}
+	levels := [][]*smtlib.Regex{{r}}
 	var edges [][][]reEdge
 	var accept []int
 	for k := 0; ; k++ {
 		cur := levels[k]
 		for _, x := range cur {
-			if x.null && k >= lo {
+			if x.Nullable && k >= lo {
 				accept = append(accept, k)
 				break
 			}
@@ -228,7 +229,7 @@ func (s *Solver) sampleRegex(r *regex, lo, hi int) (string, bool) {
 			break
 		}
 		index := map[string]int{}
-		var next []*regex
+		var next []*smtlib.Regex
 		es := make([][]reEdge, len(cur))
 		for i, x := range cur {
 			for _, iv := range s.partition(x) {
@@ -236,17 +237,17 @@ func (s *Solver) sampleRegex(r *regex, lo, hi int) (string, bool) {
 				if !ok {
 					continue
 				}
-				d := m.deriv(x, c)
-				if d.kind == reNone {
+				d := m.Deriv(x, c)
+				if d.Kind == smtlib.ReNone {
 					continue
 				}
-				j, seen := index[d.key]
+				j, seen := index[d.Key]
 				if !seen {
 					if len(next) >= maxRegexStates {
 						continue
 					}
 					j = len(next)
-					index[d.key] = j
+					index[d.Key] = j
 					next = append(next, d)
 				}
 				es[i] = append(es[i], reEdge{iv.lo, iv.hi, j})
@@ -265,7 +266,7 @@ func (s *Solver) sampleRegex(r *regex, lo, hi int) (string, bool) {
 	good := make([][]bool, n+1)
 	good[n] = make([]bool, len(levels[n]))
 	for i, x := range levels[n] {
-		good[n][i] = x.null
+		good[n][i] = x.Nullable
 	}
 	for k := n - 1; k >= 0; k-- {
 		good[k] = make([]bool, len(levels[k]))
@@ -309,19 +310,19 @@ func (s *Solver) sampleRegex(r *regex, lo, hi int) (string, bool) {
 		out = append(out, c)
 		cur = e.to
 	}
-	return fromRunes(out), true
+	return smtlib.FromRunes(out), true
 }
 
 // validChar returns the first character in [lo, hi] that a text can hold:
 // not a surrogate, unless one that stands for a byte.
 func validChar(lo, hi rune) (rune, bool) {
 	switch {
-	case lo < surrLo || lo > surrHi || lo >= escapedLo && lo <= escapedHi:
+	case lo < smtlib.SurrogateLo || lo > smtlib.SurrogateHi || lo >= smtlib.EscapedLo && lo <= smtlib.EscapedHi:
 		return lo, true
-	case lo < escapedLo && hi >= escapedLo:
-		return escapedLo, true
-	case lo > escapedHi && hi > surrHi:
-		return surrHi + 1, true
+	case lo < smtlib.EscapedLo && hi >= smtlib.EscapedLo:
+		return smtlib.EscapedLo, true
+	case lo > smtlib.EscapedHi && hi > smtlib.SurrogateHi:
+		return smtlib.SurrogateHi + 1, true
 	}
 	return 0, false
 }
@@ -330,7 +331,7 @@ func validChar(lo, hi rune) (rune, bool) {
 func randomChar(lo, hi rune, intn func(int) int) (rune, bool) {
 	for range 8 {
 		c := lo + rune(intn(int(hi-lo)+1))
-		if c < surrLo || c > surrHi || c >= escapedLo && c <= escapedHi {
+		if c < smtlib.SurrogateLo || c > smtlib.SurrogateHi || c >= smtlib.EscapedLo && c <= smtlib.EscapedHi {
 			return c, true
 		}
 	}
@@ -342,23 +343,23 @@ type interval struct{ lo, hi rune }
 
 // partition splits the characters into intervals with the same
 // derivative of r: the boundaries are those of the sets in r.
-func (s *Solver) partition(r *regex) []interval {
-	if p, ok := s.partitions[r.key]; ok {
+func (s *Solver) partition(r *smtlib.Regex) []interval {
+	if p, ok := s.partitions[r.Key]; ok {
 		return p
 	}
-	bounds := map[rune]bool{0: true, maxCodePoint + 1: true}
-	seen := map[*regex]bool{}
-	var walk func(x *regex)
-	walk = func(x *regex) {
+	bounds := map[rune]bool{0: true, smtlib.MaxCodePoint + 1: true}
+	seen := map[*smtlib.Regex]bool{}
+	var walk func(x *smtlib.Regex)
+	walk = func(x *smtlib.Regex) {
 		if seen[x] {
 			return
 		}
 		seen[x] = true
-		for _, c := range x.set {
-			bounds[c.lo] = true
-			bounds[c.hi+1] = true
+		for _, c := range x.Set {
+			bounds[c.Lo] = true
+			bounds[c.Hi+1] = true
 		}
-		for _, y := range x.subs {
+		for _, y := range x.Subs {
 			walk(y)
 		}
 	}
@@ -375,6 +376,6 @@ func (s *Solver) partition(r *regex) []interval {
 	if s.partitions == nil {
 		s.partitions = map[string][]interval{}
 	}
-	s.partitions[r.key] = out
+	s.partitions[r.Key] = out
 	return out
 }

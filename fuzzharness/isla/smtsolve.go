@@ -3,6 +3,7 @@ package isla
 import (
 	"context"
 	"errors"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"maps"
 	"slices"
 	"strconv"
@@ -317,7 +318,7 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 				if !ok {
 					return false, true
 				}
-				text, ok := toBytes(v)
+				text, ok := smtlib.ToBytes(v)
 				if !ok {
 					return false, true
 				}
@@ -579,7 +580,7 @@ func (r *cspRun) assignFree(l *stree, iv int32, und []item) bool {
 	}
 	c := r.ctx()
 	lo, hi := 0, -1
-	var res []*regex
+	var res []*smtlib.Regex
 	for _, it := range und {
 		n, ok := it.n.(*cSMT)
 		if !ok || it.neg {
@@ -611,7 +612,7 @@ func (r *cspRun) assignFree(l *stree, iv int32, und []item) bool {
 
 // derive derives the open leaf l at random, within the length bounds (in
 // characters; hi < 0: none) and in the languages of res.
-func (s *Solver) derive(l *stree, lo, hi int, res []*regex) (*stree, bool) {
+func (s *Solver) derive(l *stree, lo, hi int, res []*smtlib.Regex) (*stree, bool) {
 	if (lo > 0 || hi >= 0) && len(res) == 0 {
 		if sub, ok := s.deriveLength(l, lo, hi); ok {
 			return sub, true
@@ -622,19 +623,19 @@ func (s *Solver) derive(l *stree, lo, hi int, res []*regex) (*stree, bool) {
 			return sub, true
 		}
 	}
-	var m reMatcher
+	var m smtlib.Matcher
 	for range hintTries {
 		t, err := s.gen.GenerateFrom(l.g.Children[0])
 		if err != nil {
 			return nil, false
 		}
-		text := fromBytes(string(t.Bytes()))
-		if n := runeCount(text); n < lo || hi >= 0 && n > hi {
+		text := smtlib.FromBytes(string(t.Bytes()))
+		if n := smtlib.RuneCount(text); n < lo || hi >= 0 && n > hi {
 			continue
 		}
 		ok := true
 		for _, re := range res {
-			ok = ok && m.matches(re, text)
+			ok = ok && m.Matches(re, text)
 		}
 		if ok {
 			return mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, nil)}, "", false), true

@@ -1,6 +1,7 @@
 package isla
 
 import (
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"math/big"
 )
 
@@ -40,7 +41,7 @@ type lenHint struct {
 // reHint says the variable in slot is in the language of re.
 type reHint struct {
 	slot int
-	re   *regex
+	re   *smtlib.Regex
 }
 
 // analyzeAtom finds the pins and hints of an atom, from its conjuncts.
@@ -84,10 +85,10 @@ func (s *Solver) analyzeAtom(n *cSMT) *atomInfo {
 				return
 			}
 			ct, ok := cp.term(app.Args[1])
-			if !ok || !ct.konst || ct.sort != sRegLan {
+			if !ok || !ct.konst || ct.sort != smtlib.SortRegLan {
 				return
 			}
-			if re := ct.eval(nil).re; re != nil {
+			if re := ct.eval(nil).Re; re != nil {
 				info.res = append(info.res, reHint{slot: vi.slot, re: re})
 			}
 		}
@@ -151,17 +152,17 @@ func (s *Solver) addPins(cp *compiler, info *atomInfo, vars []varInfo, side, oth
 // invert returns a function that, given the value side must have, computes
 // the value of the variable name (occurring once in side), or nil if side
 // is not of a form the solver inverts.
-func (s *Solver) invert(cp *compiler, side Term, name string, vi varInfo) func(*evaluator, value) (string, bool) {
+func (s *Solver) invert(cp *compiler, side Term, name string, vi varInfo) func(*evaluator, smtlib.Value) (string, bool) {
 	switch t := side.(type) {
 	case *Var:
 		if t.Name != name {
 			return nil
 		}
-		return func(_ *evaluator, v value) (string, bool) {
-			if v.undef {
+		return func(_ *evaluator, v smtlib.Value) (string, bool) {
+			if v.Undef {
 				return "", false
 			}
-			return v.s, true
+			return v.Str, true
 		}
 	case *App:
 		switch t.Op {
@@ -172,11 +173,11 @@ func (s *Solver) invert(cp *compiler, side Term, name string, vi varInfo) func(*
 			if v, ok := t.Args[0].(*Var); !ok || v.Name != name {
 				return nil
 			}
-			return func(_ *evaluator, v value) (string, bool) {
-				if v.undef || v.i.sign() < 0 {
+			return func(_ *evaluator, v smtlib.Value) (string, bool) {
+				if v.Undef || v.Int.Sign() < 0 {
 					return "", false
 				}
-				return v.i.String(), true
+				return v.Int.String(), true
 			}
 		case "+", "-":
 			k := -1
@@ -198,32 +199,32 @@ func (s *Solver) invert(cp *compiler, side Term, name string, vi varInfo) func(*
 					continue
 				}
 				ct, ok := cp.term(a)
-				if !ok || ct.sort != sInt {
+				if !ok || ct.sort != smtlib.SortInt {
 					return nil
 				}
 				others = append(others, ct)
 			}
 			op := t.Op
-			return func(e *evaluator, v value) (string, bool) {
-				if v.undef {
+			return func(e *evaluator, v smtlib.Value) (string, bool) {
+				if v.Undef {
 					return "", false
 				}
-				x := v.i
+				x := v.Int
 				for _, o := range others {
 					ov := o.eval(e)
-					if ov.undef {
+					if ov.Undef {
 						return "", false
 					}
 					switch {
 					case op == "+":
-						x = subInt(x, ov.i)
+						x = smtlib.SubInt(x, ov.Int)
 					case k == 0: // (- x o) = v: x = v + o
-						x = addInt(x, ov.i)
+						x = smtlib.AddInt(x, ov.Int)
 					default: // (- o x) = v: x = o - v
-						x = subInt(ov.i, x)
+						x = smtlib.SubInt(ov.Int, x)
 					}
 				}
-				return inner(e, value{i: x})
+				return inner(e, smtlib.Value{Int: x})
 			}
 		}
 	}
@@ -246,7 +247,7 @@ func (s *Solver) addLen(cp *compiler, info *atomInfo, byName map[string]varInfo,
 			continue
 		}
 		ot, ok := cp.term(app.Args[1-side])
-		if !ok || ot.sort != sInt {
+		if !ok || ot.sort != smtlib.SortInt {
 			continue
 		}
 		op := app.Op
@@ -259,13 +260,13 @@ func (s *Solver) addLen(cp *compiler, info *atomInfo, byName map[string]varInfo,
 
 // lenBounds narrows [lo, hi] (hi < 0: unbounded) by a length hint whose
 // other side has value v.
-func lenBounds(op string, v value, lo, hi int) (int, int) {
-	if v.undef {
+func lenBounds(op string, v smtlib.Value, lo, hi int) (int, int) {
+	if v.Undef {
 		return lo, hi
 	}
-	n, ok := v.i.int64()
+	n, ok := v.Int.Int64()
 	if !ok {
-		if v.i.big().Cmp(new(big.Int)) < 0 {
+		if v.Int.Big().Cmp(new(big.Int)) < 0 {
 			n = -1
 		} else {
 			n = 1 << 30

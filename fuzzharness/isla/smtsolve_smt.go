@@ -3,6 +3,7 @@ package isla
 import (
 	"context"
 	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"strconv"
 	"strings"
 
@@ -185,7 +186,7 @@ func (b *queryBuilder) nodeText(n *stree) string {
 	var lit []byte
 	flush := func() {
 		if len(lit) > 0 {
-			parts = append(parts, smtQuote(fromBytes(string(lit))))
+			parts = append(parts, smtQuote(smtlib.FromBytes(string(lit))))
 			lit = lit[:0]
 		}
 	}
@@ -236,7 +237,7 @@ func smtQuote(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
-		r, size := decodeRune(s[i:])
+		r, size := smtlib.DecodeRune(s[i:])
 		i += size
 		switch {
 		case r == '"':

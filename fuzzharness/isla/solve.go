@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"math/rand/v2"
 	"time"
 
@@ -200,7 +201,7 @@ type Solver struct {
 	lengths    map[lengthKey]*lengthTable
 	regexes    map[string]regexEntry
 	partitions map[string][]interval
-	reMatch    reMatcher
+	reMatch    smtlib.Matcher
 
 	queue     stateQueue
 	seq       uint64

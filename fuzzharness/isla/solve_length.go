@@ -1,6 +1,7 @@
 package isla
 
 import (
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"math/bits"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
@@ -136,7 +137,7 @@ func (lt *lengthTable) compute(n *grammar.Node) lenSet {
 	out := newLenSet(lt.bound)
 	switch n.Kind {
 	case grammar.KindLit:
-		out.add(runeCount(fromBytes(n.Lit)))
+		out.add(smtlib.RuneCount(smtlib.FromBytes(n.Lit)))
 	case grammar.KindClass:
 		if n.ClassLen() > 0 {
 			out.add(1)

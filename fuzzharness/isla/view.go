@@ -1,6 +1,7 @@
 package isla
 
 import (
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"sort"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
@@ -109,7 +110,7 @@ func reuseViewBuilder(old *view, input []byte, lb *labels, capacity int) (*view,
 			v.lines = append(v.lines, i+1)
 		}
 	}
-	if s := fromBytes(v.input); s != v.input {
+	if s := smtlib.FromBytes(v.input); s != v.input {
 		v.text = s
 	}
 	if cap(v.nodes) < capacity {
@@ -271,7 +272,7 @@ func (v *view) str(i int32) string {
 	if v.text == "" {
 		return s
 	}
-	return fromBytes(s)
+	return smtlib.FromBytes(s)
 }
 
 // label returns the name of node i's nonterminal, or "" for a terminal.

@@ -1,4 +1,4 @@
-package isla
+package smtlib
 
 import (
 	"fmt"
@@ -20,15 +20,18 @@ import (
 // UTF-8 input is thus its own internal form, and byte order is character
 // order.
 
+// MaxCodePoint is the largest character of SMT-LIB's string theory.
+const MaxCodePoint = 0x2FFFF
+
 const (
-	surrLo    = 0xD800
-	surrHi    = 0xDFFF
-	escapedLo = 0xDC80 // the character of the invalid byte 0x80
-	escapedHi = 0xDCFF // the character of the invalid byte 0xFF
+	SurrogateLo = 0xD800
+	SurrogateHi = 0xDFFF
+	EscapedLo   = 0xDC80 // the character of the invalid byte 0x80
+	EscapedHi   = 0xDCFF // the character of the invalid byte 0xFF
 )
 
-// fromBytes converts input bytes to the internal form.
-func fromBytes(s string) string {
+// FromBytes converts input bytes to the internal form.
+func FromBytes(s string) string {
 	if utf8.ValidString(s) {
 		return s
 	}
@@ -37,7 +40,7 @@ func fromBytes(s string) string {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if r == utf8.RuneError && size == 1 {
-			b.WriteString(encodeRune(rune(escapedLo + int(s[i]) - 0x80)))
+			b.WriteString(EncodeRune(rune(EscapedLo + int(s[i]) - 0x80)))
 			i++
 			continue
 		}
@@ -47,18 +50,18 @@ func fromBytes(s string) string {
 	return b.String()
 }
 
-// encodeRune returns the internal encoding of the character cp
+// EncodeRune returns the internal encoding of the character cp
 // (0 <= cp <= maxCodePoint).
-func encodeRune(cp rune) string {
-	if cp >= surrLo && cp <= surrHi {
+func EncodeRune(cp rune) string {
+	if cp >= SurrogateLo && cp <= SurrogateHi {
 		return string([]byte{0xED, byte(0x80 | (cp>>6)&0x3F), byte(0x80 | cp&0x3F)})
 	}
 	return string(cp)
 }
 
-// decodeRune returns the first character of the internal string s and its
+// DecodeRune returns the first character of the internal string s and its
 // length in bytes; (-1, 0) if s is empty.
-func decodeRune(s string) (rune, int) {
+func DecodeRune(s string) (rune, int) {
 	if s == "" {
 		return -1, 0
 	}
@@ -73,11 +76,11 @@ func decodeRune(s string) (rune, int) {
 		return 0xD000 | rune(s[1]&0x3F)<<6 | rune(s[2]&0x3F), 3
 	}
 	// Not produced by this package; read the byte as its escaped character.
-	return rune(escapedLo + int(s[0]) - 0x80), 1
+	return rune(EscapedLo + int(s[0]) - 0x80), 1
 }
 
-// runeCount returns the number of characters of the internal string s.
-func runeCount(s string) int {
+// RuneCount returns the number of characters of the internal string s.
+func RuneCount(s string) int {
 	ascii := true
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -90,48 +93,48 @@ func runeCount(s string) int {
 	}
 	n := 0
 	for i := 0; i < len(s); {
-		_, size := decodeRune(s[i:])
+		_, size := DecodeRune(s[i:])
 		i += size
 		n++
 	}
 	return n
 }
 
-// runes returns the characters of the internal string s.
-func runes(s string) []rune {
+// Runes returns the characters of the internal string s.
+func Runes(s string) []rune {
 	out := make([]rune, 0, len(s))
 	for i := 0; i < len(s); {
-		r, size := decodeRune(s[i:])
+		r, size := DecodeRune(s[i:])
 		out = append(out, r)
 		i += size
 	}
 	return out
 }
 
-// fromRunes builds the internal string of the characters rs.
-func fromRunes(rs []rune) string {
+// FromRunes builds the internal string of the characters rs.
+func FromRunes(rs []rune) string {
 	var b strings.Builder
 	for _, r := range rs {
-		b.WriteString(encodeRune(r))
+		b.WriteString(EncodeRune(r))
 	}
 	return b.String()
 }
 
-// toBytes converts an internal string back to bytes: the characters U+DC80
+// ToBytes converts an internal string back to bytes: the characters U+DC80
 // to U+DCFF become the raw bytes they stand for. It reports false if s
 // holds other surrogates, which no byte string can express.
-func toBytes(s string) (string, bool) {
+func ToBytes(s string) (string, bool) {
 	if utf8.ValidString(s) {
 		return s, true
 	}
 	ok := true
 	var b strings.Builder
 	for i := 0; i < len(s); {
-		r, size := decodeRune(s[i:])
+		r, size := DecodeRune(s[i:])
 		switch {
-		case r >= escapedLo && r <= escapedHi:
-			b.WriteByte(byte(r - escapedLo + 0x80))
-		case r >= surrLo && r <= surrHi:
+		case r >= EscapedLo && r <= EscapedHi:
+			b.WriteByte(byte(r - EscapedLo + 0x80))
+		case r >= SurrogateLo && r <= SurrogateHi:
 			ok = false
 			b.WriteString(s[i : i+size])
 		default:
@@ -142,15 +145,15 @@ func toBytes(s string) (string, bool) {
 	return b.String(), ok
 }
 
-// quoteString returns s as an ISLa string literal that parses back to s.
+// QuoteString returns s as an ISLa string literal that parses back to s.
 // Printable ASCII and other printable characters stand for themselves;
 // quotes, backslashes and the usual control characters are escaped; all
 // other characters are written \u{...}.
-func quoteString(s string) string {
+func QuoteString(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
-		r, size := decodeRune(s[i:])
+		r, size := DecodeRune(s[i:])
 		i += size
 		switch r {
 		case '"':
@@ -166,7 +169,7 @@ func quoteString(s string) string {
 		case '\b':
 			b.WriteString(`\b`)
 		default:
-			if r >= 0x20 && r < 0x7F || r >= 0xA0 && !(r >= surrLo && r <= surrHi) && unicode.IsPrint(r) {
+			if r >= 0x20 && r < 0x7F || r >= 0xA0 && !(r >= SurrogateLo && r <= SurrogateHi) && unicode.IsPrint(r) {
 				b.WriteRune(r)
 			} else {
 				fmt.Fprintf(&b, `\u{%x}`, r)
@@ -177,15 +180,15 @@ func quoteString(s string) string {
 	return b.String()
 }
 
-// quoteBytes returns the bytes s quoted for humans: printable text as it is,
+// QuoteBytes returns the bytes s quoted for humans: printable text as it is,
 // everything else escaped as in Go.
-func quoteBytes(s string) string { return quote(s, false) }
+func QuoteBytes(s string) string { return Quote(s, false) }
 
-// quote quotes the bytes s: printable text as it is, quotes, backslashes,
+// Quote quotes the bytes s: printable text as it is, quotes, backslashes,
 // control characters and invalid UTF-8 escaped; characters of 0x80 and up
 // that are not printable as \u{...}, or with byteEscapes as the \x escapes
 // of their bytes.
-func quote(s string, byteEscapes bool) string {
+func Quote(s string, byteEscapes bool) string {
 	var b strings.Builder
 	b.WriteByte('"')
 	for i := 0; i < len(s); {
