@@ -71,20 +71,20 @@ func (s *Solver) cost(st *state) float64 {
 
 // formulaCost is the constraint cost of a formula: 1 for an atom, and for a
 // quantifier a base (10 existential, 2 universal) plus twice its body's.
-func formulaCost(n cnode, exists bool) float64 {
+func formulaCost(n Compiled, exists bool) float64 {
 	switch n := n.(type) {
-	case *cQuant:
+	case *CompiledQuantifier:
 		base := 2.0
 		if exists {
 			base = 10
 		}
-		return base + 2*formulaCost(n.body, n.exists)
-	case *cIntQ:
-		return 1 + formulaCost(n.body, n.src.Exists)
-	case *cNot:
-		return formulaCost(n.x, !exists)
-	case *cBin:
-		return formulaCost(n.x, exists) + formulaCost(n.y, exists)
+		return base + 2*formulaCost(n.Body, n.Exists)
+	case *CompiledIntQuantifier:
+		return 1 + formulaCost(n.Body, n.Src.Exists)
+	case *CompiledNot:
+		return formulaCost(n.X, !exists)
+	case *CompiledBinary:
+		return formulaCost(n.X, exists) + formulaCost(n.Y, exists)
 	}
 	return 1
 }

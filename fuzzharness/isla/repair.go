@@ -114,8 +114,8 @@ func (r *Repairer) Valid(t *grammar.Tree) bool { return r.spec.holds(t) }
 // holds evaluates the constraint on a complete tree without explaining a
 // failure.
 func (s *Spec) holds(t *grammar.Tree) bool {
-	v := newView(t.Bytes(), t, s.lb, s.rootLabel, s.virtual)
-	return newEvaluator(s, v).eval(s.root)
+	v := NewView(t.Bytes(), t, s.lb, s.rootLabel, s.virtual)
+	return NewEvaluator(s, v).Eval(s.root)
 }
 
 // Repair returns a tree that satisfies the constraint and keeps as much of
@@ -215,8 +215,8 @@ func (r *Repairer) fresh(seed uint64) *Solver {
 // solver reaches, valid or not, and false if it reaches none.
 func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int) (*grammar.Tree, bool) {
 	spec := s.spec
-	v := newView(t.Bytes(), t, spec.lb, spec.rootLabel, spec.virtual)
-	e := newEvaluator(spec, v)
+	v := NewView(t.Bytes(), t, spec.lb, spec.rootLabel, spec.virtual)
+	e := NewEvaluator(spec, v)
 	first := int32(1) // view nodes before it are the root(s), never opened
 	if spec.virtual {
 		first = 2
@@ -228,23 +228,23 @@ func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int)
 	conjs := topConjuncts(spec.root, nil)
 	held := make([][]int32, len(conjs))
 	for i, n := range conjs {
-		q, ok := n.(*cQuant)
-		if !ok || q.exists || q.in != 0 {
-			if !e.eval(n) {
+		q, ok := n.(*CompiledQuantifier)
+		if !ok || q.Exists || q.In != 0 {
+			if !e.Eval(n) {
 				f.find(n)
 			}
 			continue
 		}
 		failed := map[int32]bool{}
 		var nodes []int32
-		e.instances(q, func() bool {
-			x := e.slots[q.slot].node
+		e.Instances(q, func() bool {
+			x := e.Slots[q.Slot].Node
 			if len(nodes) == 0 || nodes[len(nodes)-1] != x {
 				nodes = append(nodes, x)
 			}
-			if !e.eval(q.body) {
+			if !e.Eval(q.Body) {
 				failed[x] = true
-				f.within(q.bound, q.body)
+				f.within(q.Bound, q.Body)
 			}
 			return true
 		})
@@ -264,7 +264,7 @@ func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int)
 	// The partial tree: the input with the chosen nodes open.
 	openTrees := make(map[*grammar.Tree]bool, len(f.open))
 	for x := range f.open {
-		openTrees[v.nodes[x].tree] = true
+		openTrees[v.Nodes[x].Tree] = true
 	}
 	ids := map[*grammar.Tree]int32{}
 	rootID := s.ids.id()
@@ -280,7 +280,7 @@ func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int)
 		it := item{n: n, env: env}
 		for _, x := range held[i] {
 			if !f.containsOpen(x) {
-				it.done = append(it.done, ids[v.nodes[x].tree])
+				it.done = append(it.done, ids[v.Nodes[x].Tree])
 			}
 		}
 		forms = append(forms, it)
@@ -322,20 +322,20 @@ func (s *Solver) searchFrom(st *state, forms []item, budget int) (*grammar.Tree,
 }
 
 // topConjuncts appends the conjuncts of a formula's top-level conjunction.
-func topConjuncts(n cnode, out []cnode) []cnode {
-	if b, ok := n.(*cBin); ok && b.src.Op == And {
-		return topConjuncts(b.y, topConjuncts(b.x, out))
+func topConjuncts(n Compiled, out []Compiled) []Compiled {
+	if b, ok := n.(*CompiledBinary); ok && b.Src.Op == And {
+		return topConjuncts(b.Y, topConjuncts(b.X, out))
 	}
 	return append(out, n)
 }
 
 // failFinder collects the nodes to open for the violations of a formula.
 type failFinder struct {
-	e       *evaluator
+	e       *Evaluator
 	first   int32
 	largest bool
 	open    map[int32]bool // view nodes to open
-	ctx     [][]varInfo    // the variables bound by the enclosing instances
+	ctx     [][]Variable    // the variables bound by the enclosing instances
 }
 
 // maxIntCandidates bounds the values of a numeric quantifier that find
@@ -344,7 +344,7 @@ const maxIntCandidates = 16
 
 // within finds the nodes to open for formula n inside an instance of a
 // quantifier that binds the variables bound.
-func (f *failFinder) within(bound []varInfo, n cnode) {
+func (f *failFinder) within(bound []Variable, n Compiled) {
 	f.ctx = append(f.ctx, bound)
 	f.find(n)
 	f.ctx = f.ctx[:len(f.ctx)-1]
@@ -356,65 +356,65 @@ func (f *failFinder) within(bound []varInfo, n cnode) {
 // instance of universal quantifiers. An existential numeric quantifier
 // takes the candidate value that leaves the fewest nodes to open (the
 // number of columns most records of a CSV file have).
-func (f *failFinder) find(n cnode) {
+func (f *failFinder) find(n Compiled) {
 	e := f.e
 	switch n := n.(type) {
-	case *cBin:
-		switch n.src.Op {
+	case *CompiledBinary:
+		switch n.Src.Op {
 		case And:
-			if !e.eval(n.x) {
-				f.find(n.x)
+			if !e.Eval(n.X) {
+				f.find(n.X)
 			}
-			if !e.eval(n.y) {
-				f.find(n.y)
+			if !e.Eval(n.Y) {
+				f.find(n.Y)
 			}
 			return
 		case Implies:
-			f.find(n.y)
+			f.find(n.Y)
 			return
 		}
-		f.pick(n.vars)
-	case *cQuant:
-		if n.exists {
-			f.pick(n.vars)
+		f.pick(n.Vars)
+	case *CompiledQuantifier:
+		if n.Exists {
+			f.pick(n.Vars)
 			return
 		}
-		e.instances(n, func() bool {
-			if !e.eval(n.body) {
-				f.within(n.bound, n.body)
+		e.Instances(n, func() bool {
+			if !e.Eval(n.Body) {
+				f.within(n.Bound, n.Body)
 			}
 			return true
 		})
-	case *cIntQ:
-		if !n.src.Exists {
-			f.pick(n.vars)
+	case *CompiledIntQuantifier:
+		if !n.Src.Exists {
+			f.pick(n.Vars)
 			return
 		}
 		best, bestN := "", -1
-		cands := e.candidates(n)
+		cands := e.Candidates(n)
 		for _, c := range cands[:min(len(cands), maxIntCandidates)] {
-			e.slots[n.slot].num = c
-			if e.eval(n.body) {
+			e.Slots[n.Slot].Num = c
+			if e.Eval(n.Body) {
 				continue
 			}
 			sub := &failFinder{e: e, first: f.first, largest: f.largest, open: map[int32]bool{}, ctx: f.ctx}
-			sub.find(n.body)
+			sub.find(n.Body)
 			if bestN < 0 || len(sub.open) < bestN {
 				best, bestN = c, len(sub.open)
 			}
 		}
 		if bestN < 0 {
-			f.pick(n.vars)
+			f.pick(n.Vars)
 			return
 		}
-		e.slots[n.slot].num = best
-		f.find(n.body)
-	case *cSMT:
-		f.pick(n.vars)
-	case *cPred:
-		f.pick(n.vars)
-	case *cNot:
-		f.pick(n.vars)
+		e.Slots[n.Slot].Num = best
+		f.find(n.Body)
+	case *CompiledSMT:
+		f.pick(n.Vars)
+	case *CompiledPred:
+		f.pick(n.Vars)
+	case *CompiledNot:
+		f.pick(n.Vars)
 	}
 }
 
@@ -424,7 +424,7 @@ func (f *failFinder) find(n cnode) {
 // numbers), it chooses among the variables of the innermost enclosing
 // instance that has one, for example the CSV record whose field count is
 // wrong.
-func (f *failFinder) pick(vars []varInfo) {
+func (f *failFinder) pick(vars []Variable) {
 	for k := len(f.ctx); k >= 0; k-- {
 		if best := f.choose(vars); best >= 0 {
 			f.open[best] = true
@@ -438,27 +438,27 @@ func (f *failFinder) pick(vars []varInfo) {
 
 // choose returns the node pick chooses among the tree variables vars, or
 // -1.
-func (f *failFinder) choose(vars []varInfo) int32 {
-	v := f.e.v
+func (f *failFinder) choose(vars []Variable) int32 {
+	v := f.e.View
 	best := int32(-1)
 	for _, x := range vars {
-		if x.kind != vTree {
+		if x.Kind != TreeVar {
 			continue
 		}
-		i := f.e.slots[x.slot].node
-		if i < f.first || int(i) >= len(v.nodes) || v.nodes[i].label < 0 {
+		i := f.e.Slots[x.Slot].Node
+		if i < f.first || int(i) >= len(v.Nodes) || v.Nodes[i].Label < 0 {
 			continue
 		}
 		if best < 0 {
 			best = i
 			continue
 		}
-		size, bsize := v.nodes[i].end-i, v.nodes[best].end-best
+		size, bsize := v.Nodes[i].End-i, v.Nodes[best].End-best
 		better := size < bsize
 		if f.largest {
 			better = size > bsize
 		}
-		if better || size == bsize && v.nodes[i].start > v.nodes[best].start {
+		if better || size == bsize && v.Nodes[i].Start > v.Nodes[best].Start {
 			best = i
 		}
 	}
@@ -468,7 +468,7 @@ func (f *failFinder) choose(vars []varInfo) int32 {
 // containsOpen reports whether the subtree of view node x holds a node to
 // open.
 func (f *failFinder) containsOpen(x int32) bool {
-	end := f.e.v.nodes[x].end
+	end := f.e.View.Nodes[x].End
 	for i := range f.open {
 		if i >= x && i < end {
 			return true

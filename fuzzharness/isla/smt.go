@@ -32,11 +32,11 @@ import (
 //     shortest match (possibly empty), str.replace_re_all every leftmost
 //     shortest non-empty match, left to right.
 
-// cterm is a compiled term: its sort, and a function computing its value.
-type cterm struct {
-	sort  smtlib.Sort
-	eval  func(e *evaluator) smtlib.Value
-	konst bool // the term has no variables
+// CompiledTerm is a compiled term: its sort, and a function computing its value.
+type CompiledTerm struct {
+	Sort  smtlib.Sort
+	Eval  func(e *Evaluator) smtlib.Value
+	Const bool // the term has no variables
 }
 
 // funcSig describes an SMT-LIB function for the sort checker: fixed
@@ -87,15 +87,15 @@ var funcSigs = map[string]funcSig{
 // applyFunc builds the evaluation of function op over compiled arguments
 // whose sorts have been checked. ix holds the indices of an indexed
 // function.
-func applyFunc(op string, ix []int, args []cterm) func(e *evaluator) smtlib.Value {
-	arg := func(e *evaluator, i int) smtlib.Value { return args[i].eval(e) }
+func applyFunc(op string, ix []int, args []CompiledTerm) func(e *Evaluator) smtlib.Value {
+	arg := func(e *Evaluator, i int) smtlib.Value { return args[i].Eval(e) }
 	// strict wraps a function of all argument values, propagating undefined
 	// arguments.
-	strict := func(f func(vs []smtlib.Value) smtlib.Value) func(e *evaluator) smtlib.Value {
-		return func(e *evaluator) smtlib.Value {
+	strict := func(f func(vs []smtlib.Value) smtlib.Value) func(e *Evaluator) smtlib.Value {
+		return func(e *Evaluator) smtlib.Value {
 			vs := make([]smtlib.Value, len(args))
 			for i := range args {
-				vs[i] = args[i].eval(e)
+				vs[i] = args[i].Eval(e)
 				if vs[i].Undef {
 					return smtlib.Undefined
 				}
@@ -110,13 +110,13 @@ func applyFunc(op string, ix []int, args []cterm) func(e *evaluator) smtlib.Valu
 
 	switch op {
 	case "not":
-		return func(e *evaluator) smtlib.Value {
+		return func(e *Evaluator) smtlib.Value {
 			v := arg(e, 0)
 			return smtlib.Value{Bool: !v.Bool, Undef: v.Undef}
 		}
 	case "and", "or":
 		stop := op == "or" // the value that decides the result
-		return func(e *evaluator) smtlib.Value {
+		return func(e *Evaluator) smtlib.Value {
 			undef := false
 			for i := range args {
 				v := arg(e, i)
@@ -141,7 +141,7 @@ func applyFunc(op string, ix []int, args []cterm) func(e *evaluator) smtlib.Valu
 		})
 	case "=>":
 		// right-associative: a => (b => c)
-		return func(e *evaluator) smtlib.Value {
+		return func(e *Evaluator) smtlib.Value {
 			last := arg(e, len(args)-1)
 			for i := len(args) - 2; i >= 0; i-- {
 				a := arg(e, i)
@@ -158,7 +158,7 @@ func applyFunc(op string, ix []int, args []cterm) func(e *evaluator) smtlib.Valu
 		}
 	case "=", "distinct":
 		eq := func(a, b smtlib.Value) bool {
-			switch args[0].sort {
+			switch args[0].Sort {
 			case smtlib.SortBool:
 				return a.Bool == b.Bool
 			case smtlib.SortInt:
@@ -187,7 +187,7 @@ func applyFunc(op string, ix []int, args []cterm) func(e *evaluator) smtlib.Valu
 			return boolv(true)
 		})
 	case "ite":
-		return func(e *evaluator) smtlib.Value {
+		return func(e *Evaluator) smtlib.Value {
 			c := arg(e, 0)
 			if c.Undef {
 				return smtlib.Undefined
@@ -359,11 +359,11 @@ func applyFunc(op string, ix []int, args []cterm) func(e *evaluator) smtlib.Valu
 	case "str.to_re", "str.to.re":
 		return strict(func(vs []smtlib.Value) smtlib.Value { return rev(smtlib.Literal(vs[0].Str)) })
 	case "re.none":
-		return func(*evaluator) smtlib.Value { return rev(smtlib.NoneRegex) }
+		return func(*Evaluator) smtlib.Value { return rev(smtlib.NoneRegex) }
 	case "re.all":
-		return func(*evaluator) smtlib.Value { return rev(smtlib.AllRegex) }
+		return func(*Evaluator) smtlib.Value { return rev(smtlib.AllRegex) }
 	case "re.allchar":
-		return func(*evaluator) smtlib.Value { return rev(smtlib.AllChar) }
+		return func(*Evaluator) smtlib.Value { return rev(smtlib.AllChar) }
 	case "re.++", "re.union", "re.inter":
 		mk := map[string]func(...*smtlib.Regex) *smtlib.Regex{"re.++": smtlib.Concat, "re.union": smtlib.Union, "re.inter": smtlib.Inter}[op]
 		return strict(func(vs []smtlib.Value) smtlib.Value {

@@ -21,13 +21,13 @@ import (
 // it depends on a value SMT-LIB leaves unspecified (div or mod by zero).
 func closedValue(t Term) (smtlib.Value, smtlib.Sort, error) {
 	s := &Spec{nslots: 1}
-	cp := &compiler{s: s, scope: map[string][]varInfo{}}
+	cp := &compiler{s: s, scope: map[string][]Variable{}}
 	ct, ok := cp.term(t)
 	if !ok {
 		cp.errs.Sort()
 		return smtlib.Value{}, 0, cp.errs
 	}
-	return ct.eval(newEvaluator(s, nil)), ct.sort, nil
+	return ct.Eval(NewEvaluator(s, nil)), ct.Sort, nil
 }
 
 // evalClosed evaluates a closed SMT-LIB term of sort Bool. defined is false

@@ -250,7 +250,7 @@ func (r *cspRun) check() ([]item, bool) {
 	for _, it := range r.items {
 		switch c.decide(it) {
 		case triFalse:
-			if p, ok := it.n.(*cPred); ok && !it.neg && r.fixable(c, it, p) {
+			if p, ok := it.n.(*CompiledPred); ok && !it.neg && r.fixable(c, it, p) {
 				und = append(und, it)
 				continue
 			}
@@ -265,8 +265,8 @@ func (r *cspRun) check() ([]item, bool) {
 // fixable reports whether a false semantic predicate may still be solved:
 // it is a TreeSolver whose written nodes were assigned in this run, and it
 // was not solved too often.
-func (r *cspRun) fixable(c *evalCtx, it item, p *cPred) bool {
-	if _, ok := p.impl.(TreeSolver); !ok || r.solved[r.s.key(it)] >= maxSemSolves {
+func (r *cspRun) fixable(c *evalCtx, it item, p *CompiledPred) bool {
+	if _, ok := p.Impl.(TreeSolver); !ok || r.solved[r.s.key(it)] >= maxSemSolves {
 		return false
 	}
 	_, ok := r.semReady(c, it, p)
@@ -287,16 +287,16 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 	c := r.ctx()
 	for _, it := range und {
 		switch n := it.n.(type) {
-		case *cSMT:
+		case *CompiledSMT:
 			if it.neg {
 				continue
 			}
 			for _, p := range r.s.atoms[n].pins {
 				x, ok := it.env.lookup(p.slot)
-				if !ok || !c.readyExcept(it, n.vars, p.slot) {
+				if !ok || !c.readyExcept(it, n.Vars, p.slot) {
 					continue
 				}
-				if r.s.slotKind[p.slot] == vInt {
+				if r.s.slotKind[p.slot] == IntVar {
 					if r.ints[x] != "" {
 						continue
 					}
@@ -329,16 +329,16 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 				r.assignLeaf(l, sub)
 				progress = true
 			}
-		case *cPred:
-			if progress || n.impl == nil || it.neg {
+		case *CompiledPred:
+			if progress || n.Impl == nil || it.neg {
 				continue
 			}
-			if ns, ok := n.impl.(NumSolver); ok {
+			if ns, ok := n.Impl.(NumSolver); ok {
 				if progress, conflict := r.solveNum(c, it, n, ns); progress || conflict {
 					return progress, conflict
 				}
 			}
-			if ts, ok := n.impl.(TreeSolver); ok {
+			if ts, ok := n.Impl.(TreeSolver); ok {
 				if progress, conflict := r.solveTree(c, it, n, ts); progress || conflict {
 					return progress, conflict
 				}
@@ -350,11 +350,11 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 
 // solveNum computes an unknown numeric argument of a predicate whose other
 // arguments are known.
-func (r *cspRun) solveNum(c *evalCtx, it item, n *cPred, ns NumSolver) (progress, conflict bool) {
+func (r *cspRun) solveNum(c *evalCtx, it item, n *CompiledPred, ns NumSolver) (progress, conflict bool) {
 	target := -1
-	for i, a := range n.args {
-		if a.kind == NumParam && a.isInt {
-			if x, ok := it.env.lookup(a.slot); ok && r.ints[x] == "" {
+	for i, a := range n.Args {
+		if a.Kind == NumParam && a.IsInt {
+			if x, ok := it.env.lookup(a.Slot); ok && r.ints[x] == "" {
 				if target >= 0 {
 					return false, false
 				}
@@ -362,7 +362,7 @@ func (r *cspRun) solveNum(c *evalCtx, it item, n *cPred, ns NumSolver) (progress
 			}
 		}
 	}
-	if target < 0 || !c.readyExcept(it, n.vars, n.args[target].slot) {
+	if target < 0 || !c.readyExcept(it, n.Vars, n.Args[target].Slot) {
 		return false, false
 	}
 	c.bind(it)
@@ -378,26 +378,26 @@ func (r *cspRun) solveNum(c *evalCtx, it item, n *cPred, ns NumSolver) (progress
 	if !isDigits(v) {
 		return false, true
 	}
-	x, _ := it.env.lookup(n.args[target].slot)
+	x, _ := it.env.lookup(n.Args[target].Slot)
 	r.assignInt(x, v)
 	return true, false
 }
 
 // predArgs builds the arguments of a predicate from the bound slots;
 // argument skip (a number being solved) is left empty.
-func (c *evalCtx) predArgs(n *cPred, skip int) ([]Arg, bool) {
-	args := make([]Arg, len(n.args))
-	for i, a := range n.args {
+func (c *evalCtx) predArgs(n *CompiledPred, skip int) ([]Arg, bool) {
+	args := make([]Arg, len(n.Args))
+	for i, a := range n.Args {
 		if i == skip {
 			continue
 		}
-		switch a.kind {
+		switch a.Kind {
 		case TreeParam:
-			args[i].Node = Node{c.v, c.e.slots[a.slot].node}
+			args[i].Node = Node{c.v, c.e.Slots[a.Slot].Node}
 		case StringParam:
-			args[i].Str = a.lit
+			args[i].Str = a.Lit
 		case NumParam:
-			s := c.e.argNum(a)
+			s := c.e.ArgNum(a)
 			if !isDigits(s) {
 				return nil, false
 			}
@@ -411,37 +411,37 @@ func (c *evalCtx) predArgs(n *cPred, skip int) ([]Arg, bool) {
 // the leaves derived in this run inside its tree arguments are all inside
 // nodes it writes, or (open leaves only) inside nodes another tree solver
 // writes. It returns the leaves inside nodes it writes.
-func (r *cspRun) semReady(c *evalCtx, it item, n *cPred) ([]int32, bool) {
-	ts := n.impl.(TreeSolver)
+func (r *cspRun) semReady(c *evalCtx, it item, n *CompiledPred) ([]int32, bool) {
+	ts := n.Impl.(TreeSolver)
 	writes := map[int32]bool{}
 	for _, w := range ts.Writes() {
-		if id, ok := r.s.spec.lb.ids[w]; ok {
+		if id, ok := r.s.spec.lb.IDs[w]; ok {
 			writes[id] = true
 		}
 	}
 	var targets []int32
-	for _, a := range n.args {
-		if a.kind != TreeParam {
+	for _, a := range n.Args {
+		if a.Kind != TreeParam {
 			continue
 		}
-		x, ok := it.env.lookup(a.slot)
+		x, ok := it.env.lookup(a.Slot)
 		if !ok {
 			return nil, false
 		}
 		i := c.idx[x]
-		for j := i; j < c.v.nodes[i].end; j++ {
+		for j := i; j < c.v.Nodes[i].End; j++ {
 			id := c.ids[j]
 			_, derived := r.vals[id]
 			if !c.isOpen(j) && !derived {
 				continue
 			}
 			inside, other := false, false
-			for k := j; k >= i && k >= 0; k = c.v.nodes[k].parent {
-				if writes[c.v.nodes[k].label] {
+			for k := j; k >= i && k >= 0; k = c.v.Nodes[k].Parent {
+				if writes[c.v.Nodes[k].Label] {
 					inside = true
 					break
 				}
-				other = other || r.s.semWrites[c.v.nodes[k].label]
+				other = other || r.s.semWrites[c.v.Nodes[k].Label]
 			}
 			if !inside {
 				// An open leaf that another tree solver writes does not
@@ -458,7 +458,7 @@ func (r *cspRun) semReady(c *evalCtx, it item, n *cPred) ([]int32, bool) {
 }
 
 // solveTree asks a tree solver for the texts of the nodes it writes.
-func (r *cspRun) solveTree(c *evalCtx, it item, n *cPred, ts TreeSolver) (progress, conflict bool) {
+func (r *cspRun) solveTree(c *evalCtx, it item, n *CompiledPred, ts TreeSolver) (progress, conflict bool) {
 	key := r.s.key(it)
 	if r.solved[key] >= maxSemSolves {
 		return false, false
@@ -509,11 +509,11 @@ func (r *cspRun) pickVar(und []item) (*stree, int32) {
 	c := r.ctx()
 	deferred := map[int32]bool{}
 	for _, it := range und {
-		if p, ok := it.n.(*cPred); ok {
-			if ts, ok := p.impl.(TreeSolver); ok {
+		if p, ok := it.n.(*CompiledPred); ok {
+			if ts, ok := p.Impl.(TreeSolver); ok {
 				for _, w := range ts.Writes() {
-					if lid, ok := r.s.spec.lb.ids[w]; ok {
-						for _, y := range c.v.byLabel[lid] {
+					if lid, ok := r.s.spec.lb.IDs[w]; ok {
+						for _, y := range c.v.ByLabel[lid] {
 							deferred[c.ids[y]] = true
 						}
 					}
@@ -526,7 +526,7 @@ func (r *cspRun) pickVar(und []item) (*stree, int32) {
 	seen := map[int32]bool{}
 	for _, it := range und {
 		for b := it.env; b != nil; b = b.next {
-			if r.s.slotKind[b.slot] == vInt {
+			if r.s.slotKind[b.slot] == IntVar {
 				if r.ints[b.val] == "" && !seen[-1-b.val] {
 					seen[-1-b.val] = true
 					ints = append(ints, b.val)
@@ -537,7 +537,7 @@ func (r *cspRun) pickVar(und []item) (*stree, int32) {
 			if !ok {
 				continue
 			}
-			for j := i; j < c.v.nodes[i].end; j++ {
+			for j := i; j < c.v.Nodes[i].End; j++ {
 				if !c.isOpen(j) || seen[c.ids[j]] {
 					continue
 				}
@@ -547,7 +547,7 @@ func (r *cspRun) pickVar(und []item) (*stree, int32) {
 					continue
 				}
 				under := deferred[c.ids[j]]
-				for k := c.v.nodes[j].parent; k >= i && k >= 0 && !under; k = c.v.nodes[k].parent {
+				for k := c.v.Nodes[j].Parent; k >= i && k >= 0 && !under; k = c.v.Nodes[k].Parent {
 					under = deferred[c.ids[k]]
 				}
 				if under {
@@ -582,15 +582,15 @@ func (r *cspRun) assignFree(l *stree, iv int32, und []item) bool {
 	lo, hi := 0, -1
 	var res []*smtlib.Regex
 	for _, it := range und {
-		n, ok := it.n.(*cSMT)
+		n, ok := it.n.(*CompiledSMT)
 		if !ok || it.neg {
 			continue
 		}
 		info := r.s.atoms[n]
 		for _, h := range info.lens {
-			if x, ok := it.env.lookup(h.slot); ok && x == l.id && c.readyExcept(it, n.vars, h.slot) {
+			if x, ok := it.env.lookup(h.slot); ok && x == l.id && c.readyExcept(it, n.Vars, h.slot) {
 				c.bind(it)
-				lo, hi = lenBounds(h.op, h.other.eval(c.e), lo, hi)
+				lo, hi = lenBounds(h.op, h.other.Eval(c.e), lo, hi)
 			}
 		}
 		for _, h := range info.res {
@@ -645,10 +645,10 @@ func (s *Solver) derive(l *stree, lo, hi int, res []*smtlib.Regex) (*stree, bool
 }
 
 // readyExcept is ready for all variables but the one in slot.
-func (c *evalCtx) readyExcept(it item, vars []varInfo, slot int) bool {
-	rest := make([]varInfo, 0, len(vars))
+func (c *evalCtx) readyExcept(it item, vars []Variable, slot int) bool {
+	rest := make([]Variable, 0, len(vars))
 	for _, v := range vars {
-		if v.slot != slot {
+		if v.Slot != slot {
 			rest = append(rest, v)
 		}
 	}

@@ -27,7 +27,7 @@ type atomInfo struct {
 // pinInfo computes the value of the variable in slot from the others.
 type pinInfo struct {
 	slot    int
-	compute func(e *evaluator) (string, bool) // the value in the internal string form
+	compute func(e *Evaluator) (string, bool) // the value in the internal string form
 }
 
 // lenHint bounds the length (in characters) of the variable in slot:
@@ -35,7 +35,7 @@ type pinInfo struct {
 type lenHint struct {
 	slot  int
 	op    string
-	other cterm
+	other CompiledTerm
 }
 
 // reHint says the variable in slot is in the language of re.
@@ -45,13 +45,13 @@ type reHint struct {
 }
 
 // analyzeAtom finds the pins and hints of an atom, from its conjuncts.
-func (s *Solver) analyzeAtom(n *cSMT) *atomInfo {
+func (s *Solver) analyzeAtom(n *CompiledSMT) *atomInfo {
 	info := &atomInfo{}
-	cp := &compiler{s: s.sp, scope: map[string][]varInfo{}, reach: map[string]map[string]bool{}, direct: map[string]map[string]bool{}}
-	cp.push(n.vars...)
-	byName := map[string]varInfo{}
-	for _, v := range n.vars {
-		byName[v.name] = v
+	cp := &compiler{s: s.sp, scope: map[string][]Variable{}, reach: map[string]map[string]bool{}, direct: map[string]map[string]bool{}}
+	cp.push(n.Vars...)
+	byName := map[string]Variable{}
+	for _, v := range n.Vars {
+		byName[v.Name] = v
 	}
 	var conj func(t Term)
 	conj = func(t Term) {
@@ -66,8 +66,8 @@ func (s *Solver) analyzeAtom(n *cSMT) *atomInfo {
 			}
 		case "=":
 			if len(app.Args) == 2 {
-				s.addPins(cp, info, n.vars, app.Args[0], app.Args[1])
-				s.addPins(cp, info, n.vars, app.Args[1], app.Args[0])
+				s.addPins(cp, info, n.Vars, app.Args[0], app.Args[1])
+				s.addPins(cp, info, n.Vars, app.Args[1], app.Args[0])
 			}
 			s.addLen(cp, info, byName, app)
 		case ">=", "<=", ">", "<":
@@ -81,30 +81,30 @@ func (s *Solver) analyzeAtom(n *cSMT) *atomInfo {
 				return
 			}
 			vi, ok := byName[v.Name]
-			if !ok || vi.kind == vLet {
+			if !ok || vi.Kind == LetVar {
 				return
 			}
 			ct, ok := cp.term(app.Args[1])
-			if !ok || !ct.konst || ct.sort != smtlib.SortRegLan {
+			if !ok || !ct.Const || ct.Sort != smtlib.SortRegLan {
 				return
 			}
-			if re := ct.eval(nil).Re; re != nil {
-				info.res = append(info.res, reHint{slot: vi.slot, re: re})
+			if re := ct.Eval(nil).Re; re != nil {
+				info.res = append(info.res, reHint{slot: vi.Slot, re: re})
 			}
 		}
 	}
-	conj(n.src.Term)
+	conj(n.Src.Term)
 	return info
 }
 
 // varIn reports the variable (not a let name) that term t is, if it is one.
-func varIn(t Term, byName map[string]varInfo) (varInfo, bool) {
+func varIn(t Term, byName map[string]Variable) (Variable, bool) {
 	v, ok := t.(*Var)
 	if !ok {
-		return varInfo{}, false
+		return Variable{}, false
 	}
 	vi, ok := byName[v.Name]
-	return vi, ok && vi.kind != vLet
+	return vi, ok && vi.Kind != LetVar
 }
 
 // occurrences counts the occurrences of the variable name in t.
@@ -131,19 +131,19 @@ func occurrences(t Term, name string) int {
 
 // addPins adds the pins of the equation side = other for the variables
 // occurring once in side and not in other.
-func (s *Solver) addPins(cp *compiler, info *atomInfo, vars []varInfo, side, other Term) {
+func (s *Solver) addPins(cp *compiler, info *atomInfo, vars []Variable, side, other Term) {
 	ot, ok := cp.term(other)
 	if !ok {
 		return
 	}
 	for _, vi := range vars {
-		name := vi.name
-		if vi.kind == vLet || occurrences(side, name) != 1 || occurrences(other, name) != 0 {
+		name := vi.Name
+		if vi.Kind == LetVar || occurrences(side, name) != 1 || occurrences(other, name) != 0 {
 			continue
 		}
 		if f := s.invert(cp, side, name, vi); f != nil {
-			info.pins = append(info.pins, pinInfo{slot: vi.slot, compute: func(e *evaluator) (string, bool) {
-				return f(e, ot.eval(e))
+			info.pins = append(info.pins, pinInfo{slot: vi.Slot, compute: func(e *Evaluator) (string, bool) {
+				return f(e, ot.Eval(e))
 			}})
 		}
 	}
@@ -152,13 +152,13 @@ func (s *Solver) addPins(cp *compiler, info *atomInfo, vars []varInfo, side, oth
 // invert returns a function that, given the value side must have, computes
 // the value of the variable name (occurring once in side), or nil if side
 // is not of a form the solver inverts.
-func (s *Solver) invert(cp *compiler, side Term, name string, vi varInfo) func(*evaluator, smtlib.Value) (string, bool) {
+func (s *Solver) invert(cp *compiler, side Term, name string, vi Variable) func(*Evaluator, smtlib.Value) (string, bool) {
 	switch t := side.(type) {
 	case *Var:
 		if t.Name != name {
 			return nil
 		}
-		return func(_ *evaluator, v smtlib.Value) (string, bool) {
+		return func(_ *Evaluator, v smtlib.Value) (string, bool) {
 			if v.Undef {
 				return "", false
 			}
@@ -173,7 +173,7 @@ func (s *Solver) invert(cp *compiler, side Term, name string, vi varInfo) func(*
 			if v, ok := t.Args[0].(*Var); !ok || v.Name != name {
 				return nil
 			}
-			return func(_ *evaluator, v smtlib.Value) (string, bool) {
+			return func(_ *Evaluator, v smtlib.Value) (string, bool) {
 				if v.Undef || v.Int.Sign() < 0 {
 					return "", false
 				}
@@ -193,25 +193,25 @@ func (s *Solver) invert(cp *compiler, side Term, name string, vi varInfo) func(*
 			if inner == nil {
 				return nil
 			}
-			var others []cterm
+			var others []CompiledTerm
 			for i, a := range t.Args {
 				if i == k {
 					continue
 				}
 				ct, ok := cp.term(a)
-				if !ok || ct.sort != smtlib.SortInt {
+				if !ok || ct.Sort != smtlib.SortInt {
 					return nil
 				}
 				others = append(others, ct)
 			}
 			op := t.Op
-			return func(e *evaluator, v smtlib.Value) (string, bool) {
+			return func(e *Evaluator, v smtlib.Value) (string, bool) {
 				if v.Undef {
 					return "", false
 				}
 				x := v.Int
 				for _, o := range others {
-					ov := o.eval(e)
+					ov := o.Eval(e)
 					if ov.Undef {
 						return "", false
 					}
@@ -232,7 +232,7 @@ func (s *Solver) invert(cp *compiler, side Term, name string, vi varInfo) func(*
 }
 
 // addLen adds a length bound from a comparison of (str.len x) with a term.
-func (s *Solver) addLen(cp *compiler, info *atomInfo, byName map[string]varInfo, app *App) {
+func (s *Solver) addLen(cp *compiler, info *atomInfo, byName map[string]Variable, app *App) {
 	if len(app.Args) != 2 {
 		return
 	}
@@ -243,18 +243,18 @@ func (s *Solver) addLen(cp *compiler, info *atomInfo, byName map[string]varInfo,
 			continue
 		}
 		vi, ok := varIn(l.Args[0], byName)
-		if !ok || occurrences(app.Args[1-side], vi.name) != 0 {
+		if !ok || occurrences(app.Args[1-side], vi.Name) != 0 {
 			continue
 		}
 		ot, ok := cp.term(app.Args[1-side])
-		if !ok || ot.sort != smtlib.SortInt {
+		if !ok || ot.Sort != smtlib.SortInt {
 			continue
 		}
 		op := app.Op
 		if side == 1 {
 			op = flip[op]
 		}
-		info.lens = append(info.lens, lenHint{slot: vi.slot, op: op, other: ot})
+		info.lens = append(info.lens, lenHint{slot: vi.Slot, op: op, other: ot})
 	}
 }
 

@@ -66,7 +66,7 @@ func (s *Solver) finishSMT(ctx context.Context, c *evalCtx, st *state) ([]*gramm
 	}
 	b := &queryBuilder{s: s, c: c, st: st, vars: map[string]bool{}, exact: true}
 	for _, it := range st.forms {
-		if n, ok := it.n.(*cSMT); ok {
+		if n, ok := it.n.(*CompiledSMT); ok {
 			a, ok := b.atom(it, n)
 			if !ok {
 				s.incomplete("an atom the solver cannot give the SMT solver")
@@ -143,16 +143,16 @@ type queryBuilder struct {
 }
 
 // atom translates an instance of an SMT-LIB formula.
-func (b *queryBuilder) atom(it item, n *cSMT) (string, bool) {
+func (b *queryBuilder) atom(it item, n *CompiledSMT) (string, bool) {
 	subst := map[string]string{}
-	for _, v := range n.vars {
-		x, ok := it.env.lookup(v.slot)
+	for _, v := range n.Vars {
+		x, ok := it.env.lookup(v.Slot)
 		if !ok {
 			return "", false
 		}
-		if v.kind == vInt {
+		if v.Kind == IntVar {
 			if val := b.st.ints[x]; val != "" {
-				subst[v.name] = smtQuote(val)
+				subst[v.Name] = smtQuote(val)
 				continue
 			}
 			name := intName(x)
@@ -165,13 +165,13 @@ func (b *queryBuilder) atom(it item, n *cSMT) (string, bool) {
 				b.q.Vars = append(b.q.Vars, SMTVar{Name: name,
 					Regex: `(re.union (str.to_re "0") (re.++ (re.range "1" "9") (re.* (re.range "0" "9"))))`})
 			}
-			subst[v.name] = name
+			subst[v.Name] = name
 			continue
 		}
-		subst[v.name] = b.nodeText(b.c.node(x))
+		subst[v.Name] = b.nodeText(b.c.node(x))
 	}
 	var sb strings.Builder
-	writeSMT(&sb, n.src.Term, subst)
+	writeSMT(&sb, n.Src.Term, subst)
 	text := sb.String()
 	if it.neg {
 		text = "(not " + text + ")"

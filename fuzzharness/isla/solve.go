@@ -184,14 +184,14 @@ type Solver struct {
 	rootRef *grammar.Node // a reference to it, for the root of solver trees
 	constID int32         // the node id of the constant
 
-	nodeID    map[cnode]int
-	freeSlots map[cnode][]int
-	slotKind  []vkind
-	patterns  map[*cQuant][]*ptree
+	nodeID    map[Compiled]int
+	freeSlots map[Compiled][]int
+	slotKind  []VarKind
+	patterns  map[*CompiledQuantifier][]*ptree
 	reach     map[int32]map[int32]bool // label -> labels derivable strictly below
 	keepOpen  []bool                   // per graph node id: a reference the solver leaves open
 	semWrites map[int32]bool           // labels of the nodes tree solvers write
-	atoms     map[*cSMT]*atomInfo
+	atoms     map[*CompiledSMT]*atomInfo
 	parsers   map[string]*grammar.Parser
 	parsed    map[string]*grammar.Tree // nonterminal NUL text -> parse tree (nil: none)
 	spareCtx  *evalCtx                 // an evaluation context whose memory is reused
@@ -242,8 +242,8 @@ func NewSolver(spec *Spec, opts ...SolveOption) (*Solver, error) {
 	cfg.expansions = max(cfg.expansions, 1)
 	cfg.branches = max(cfg.branches, 1)
 	s := &Solver{spec: spec, cfg: cfg, seen: map[string]bool{},
-		nodeID: map[cnode]int{}, freeSlots: map[cnode][]int{}, patterns: map[*cQuant][]*ptree{},
-		atoms: map[*cSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{},
+		nodeID: map[Compiled]int{}, freeSlots: map[Compiled][]int{}, patterns: map[*CompiledQuantifier][]*ptree{},
+		atoms: map[*CompiledSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{},
 		parsed: map[string]*grammar.Tree{}}
 	sp := *spec
 	s.sp = &sp
@@ -255,7 +255,7 @@ func NewSolver(spec *Spec, opts ...SolveOption) (*Solver, error) {
 	s.rhs = gr.RHS(start)
 	s.rootRef = &grammar.Node{ID: -1, Kind: grammar.KindRef, Name: start, Children: []*grammar.Node{s.rhs},
 		Rule: start, Sym: -1, MinDepth: s.rhs.MinDepth + 1, MinSize: s.rhs.MinSize + 1, MinLen: s.rhs.MinLen}
-	s.slotKind = make([]vkind, spec.nslots)
+	s.slotKind = make([]VarKind, spec.nslots)
 	if err := s.analyze(); err != nil {
 		return nil, err
 	}

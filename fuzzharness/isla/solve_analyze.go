@@ -15,14 +15,14 @@ func (s *Solver) analyze() error {
 	lb := spec.lb
 	// Reachability between labels.
 	s.reach = map[int32]map[int32]bool{}
-	for name, id := range lb.ids {
+	for name, id := range lb.IDs {
 		r := map[int32]bool{}
 		var todo []*grammar.Node
 		if rhs := spec.graph.RHS(name); rhs != nil {
 			todo = append(todo, rhs)
 		} else if name == "start" && spec.virtual {
 			todo = append(todo, spec.graph.Root)
-			r[lb.ids[spec.graph.Root.Rule]] = true
+			r[lb.IDs[spec.graph.Root.Rule]] = true
 		}
 		seen := map[*grammar.Node]bool{}
 		for len(todo) > 0 {
@@ -33,7 +33,7 @@ func (s *Solver) analyze() error {
 			}
 			seen[n] = true
 			if n.Kind == grammar.KindRef {
-				r[lb.ids[n.Name]] = true
+				r[lb.IDs[n.Name]] = true
 			}
 			todo = append(todo, n.Children...)
 		}
@@ -50,55 +50,55 @@ func (s *Solver) analyze() error {
 	var quants []qinfo
 	internal := map[*grammar.Node]bool{}
 	var err error
-	var walk func(n cnode)
-	walk = func(n cnode) {
+	var walk func(n Compiled)
+	walk = func(n Compiled) {
 		if n == nil || err != nil {
 			return
 		}
 		s.nodeID[n] = len(s.nodeID)
-		var vars []varInfo
+		var vars []Variable
 		switch n := n.(type) {
-		case *cSMT:
-			vars = n.vars
-			for _, v := range n.vars {
-				if v.kind == vTree {
-					controlled[v.typ] = true
+		case *CompiledSMT:
+			vars = n.Vars
+			for _, v := range n.Vars {
+				if v.Kind == TreeVar {
+					controlled[v.Type] = true
 				}
 			}
 			s.atoms[n] = s.analyzeAtom(n)
-		case *cPred:
-			vars = n.vars
-			if n.impl != nil {
-				if _, ok := n.impl.(NumSolver); ok {
-					for _, a := range n.args {
-						if a.kind == TreeParam {
-							controlled[s.slotType(n.vars, a.slot)] = true
+		case *CompiledPred:
+			vars = n.Vars
+			if n.Impl != nil {
+				if _, ok := n.Impl.(NumSolver); ok {
+					for _, a := range n.Args {
+						if a.Kind == TreeParam {
+							controlled[s.slotType(n.Vars, a.Slot)] = true
 						}
 					}
 				}
-				if ts, ok := n.impl.(TreeSolver); ok {
+				if ts, ok := n.Impl.(TreeSolver); ok {
 					for _, w := range ts.Writes() {
 						controlled[w] = true
-						if id, ok := lb.ids[w]; ok {
+						if id, ok := lb.IDs[w]; ok {
 							s.semWrites[id] = true
 						}
 					}
 				}
 			}
-		case *cNot:
-			vars = n.vars
-			walk(n.x)
-		case *cBin:
-			vars = n.vars
-			walk(n.x)
-			walk(n.y)
-		case *cQuant:
-			vars = n.vars
-			quants = append(quants, qinfo{n.label, n.match != nil})
-			if n.match != nil {
-				ps, perr := s.patternTrees(n.match, n.src.Type)
+		case *CompiledNot:
+			vars = n.Vars
+			walk(n.X)
+		case *CompiledBinary:
+			vars = n.Vars
+			walk(n.X)
+			walk(n.Y)
+		case *CompiledQuantifier:
+			vars = n.Vars
+			quants = append(quants, qinfo{n.Label, n.Match != nil})
+			if n.Match != nil {
+				ps, perr := s.patternTrees(n.Match, n.Src.Type)
 				if perr != nil {
-					err = fmt.Errorf("%s: %w", n.src.P, perr)
+					err = fmt.Errorf("%s: %w", n.Src.P, perr)
 					return
 				}
 				s.patterns[n] = ps
@@ -106,16 +106,16 @@ func (s *Solver) analyze() error {
 					internalRefs(p, internal)
 				}
 			}
-			walk(n.body)
-		case *cIntQ:
-			vars = n.vars
-			s.slotKind[n.slot] = vInt
-			walk(n.body)
+			walk(n.Body)
+		case *CompiledIntQuantifier:
+			vars = n.Vars
+			s.slotKind[n.Slot] = IntVar
+			walk(n.Body)
 		}
 		var slots []int
 		for _, v := range vars {
-			if v.kind != vLet {
-				slots = append(slots, v.slot)
+			if v.Kind != LetVar {
+				slots = append(slots, v.Slot)
 			}
 		}
 		s.freeSlots[n] = slots
@@ -128,7 +128,7 @@ func (s *Solver) analyze() error {
 	// its type, or a node of a type with a match expression, below or at it.
 	leave := map[string]bool{}
 	for name := range controlled {
-		id, ok := lb.ids[name]
+		id, ok := lb.IDs[name]
 		if !ok || spec.graph.RHS(name) == nil {
 			continue
 		}
@@ -150,10 +150,10 @@ func (s *Solver) analyze() error {
 }
 
 // slotType returns the nonterminal of the variable in slot.
-func (s *Solver) slotType(vars []varInfo, slot int) string {
+func (s *Solver) slotType(vars []Variable, slot int) string {
 	for _, v := range vars {
-		if v.slot == slot {
-			return v.typ
+		if v.Slot == slot {
+			return v.Type
 		}
 	}
 	return ""

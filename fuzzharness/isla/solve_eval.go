@@ -14,7 +14,7 @@ type evalCtx struct {
 	idx   map[int32]int32 // node id -> view index
 	ids   []int32         // view index -> node id
 	nopen []int32         // nopen[i]: open leaves among view nodes before index i
-	e     *evaluator
+	e     *Evaluator
 }
 
 func (s *Solver) newEvalCtx(st *state) *evalCtx { return s.reuseEvalCtx(nil, st) }
@@ -28,8 +28,8 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 	}
 	if st.root.open {
 		// The initial state: the view of an open tree.
-		c.v = newView(nil, grammar.NewOpen(s.rhs), s.spec.lb, s.spec.rootLabel, s.spec.virtual)
-		c.src = make([]*stree, len(c.v.nodes)) // its trees are made already
+		c.v = NewView(nil, grammar.NewOpen(s.rhs), s.spec.lb, s.spec.rootLabel, s.spec.virtual)
+		c.src = make([]*stree, len(c.v.Nodes)) // its trees are made already
 		c.first = 1
 		c.src[0] = st.root
 		if s.spec.virtual {
@@ -39,7 +39,7 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 	} else {
 		c.build(st.root, s.spec.lb, s.spec.rootLabel, s.spec.virtual)
 	}
-	n := len(c.v.nodes)
+	n := len(c.v.Nodes)
 	first := int(c.first)
 	if old != nil {
 		c.ids = zeroed(old.ids, n)
@@ -66,7 +66,7 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 	for i := 0; i < n; i++ {
 		c.nopen[i+1] = c.nopen[i]
 		open := st.root.open && i == first-1
-		if vn := &c.v.nodes[i]; i >= first && vn.open && vn.firstKid < 0 {
+		if vn := &c.v.Nodes[i]; i >= first && vn.Open && vn.FirstKid < 0 {
 			open = true
 		}
 		if open {
@@ -75,9 +75,9 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 	}
 	if old != nil {
 		c.e = old.e
-		c.e.reset(c.v)
+		c.e.Reset(c.v)
 	} else {
-		c.e = newEvaluator(s.sp, c.v)
+		c.e = NewEvaluator(s.sp, c.v)
 	}
 	return c
 }
@@ -95,72 +95,72 @@ func (c *evalCtx) node(id int32) *stree {
 // A solverView is the view of a solver tree with the solver node of every
 // view node.
 type solverView struct {
-	v     *view
+	v     *View
 	src   []*stree // view index -> solver node (for i >= first)
 	first int32    // view nodes before first stand for the root
 	buf   []byte   // the text of the tree
 }
 
-// build makes sv the view of a closed-rooted solver tree, as newView builds
+// build makes sv the view of a closed-rooted solver tree, as NewView builds
 // it of the grammar tree root.kids[0].toTree(nil) derives, without making
 // that tree: sv.src records the solver node of every view node, and the
 // grammar trees are made only if a predicate asks for them. It reuses the
 // memory of sv's earlier view, which must not be used any more.
-func (sv *solverView) build(root *stree, lb *labels, rootLabel string, virtual bool) {
+func (sv *solverView) build(root *stree, lb *Labels, rootLabel string, virtual bool) {
 	rhs := root.kids[0]
 	input := rhs.appendText(sv.buf[:0])
 	sv.buf = input
-	v, b := reuseViewBuilder(sv.v, input, lb, int(rhs.size)+2)
+	v, b := NewViewBuilder(sv.v, input, lb, int(rhs.size)+2)
 	src := sv.src[:0]
-	if cap(src) < cap(v.nodes) {
-		src = make([]*stree, 0, cap(v.nodes))
+	if cap(src) < cap(v.Nodes) {
+		src = make([]*stree, 0, cap(v.Nodes))
 	}
 	sb := &solverViewBuilder{b: b, lb: lb, src: src}
-	top := sb.add(lb.ids[rootLabel], -1, root)
+	top := sb.add(lb.IDs[rootLabel], -1, root)
 	first := int32(1)
 	if virtual {
-		top = sb.add(lb.ids[rhs.g.Rule], top, root)
+		top = sb.add(lb.IDs[rhs.g.Rule], top, root)
 		first = 2
 	}
 	sb.rhs(rhs, top)
-	b.finish(top)
+	b.Finish(top)
 	if virtual {
-		b.finish(0)
+		b.Finish(0)
 	}
 	src = sb.src
-	v.materialize = func() {
-		trees := make(map[*stree]*grammar.Tree, len(v.nodes))
+	v.Materialize = func() {
+		trees := make(map[*stree]*grammar.Tree, len(v.Nodes))
 		t := src[first-1].kids[0].toGrammarTree(trees)
-		for i := range v.nodes {
+		for i := range v.Nodes {
 			if int32(i) < first {
-				v.nodes[i].tree = t
+				v.Nodes[i].Tree = t
 			} else {
-				v.nodes[i].tree = trees[src[i]]
+				v.Nodes[i].Tree = trees[src[i]]
 			}
 		}
 	}
 	v.last = b.last
-	v.index(len(lb.names))
+	v.index(len(lb.Names))
 	sv.v, sv.src, sv.first = v, src, first
 }
 
 // solverViewBuilder builds a view of a solver tree, recording the solver
 // node of every view node.
 type solverViewBuilder struct {
-	b   *viewBuilder
-	lb  *labels
+	b   *ViewBuilder
+	lb  *Labels
 	src []*stree
 }
 
 // add adds a view node for solver node n.
 func (sb *solverViewBuilder) add(label int32, parent int32, n *stree) int32 {
-	i := sb.b.add(label, parent, n.open, nil)
+	i := sb.b.Add(label, parent, n.open, nil)
 	sb.src = append(sb.src, n)
 	return i
 }
 
 // rhs adds the right-hand side solver tree n of a nonterminal below
-// parent (as viewBuilder.rhs does for grammar trees).
+// parent (as ViewBuilder.rhs does for grammar trees).
 func (sb *solverViewBuilder) rhs(n *stree, parent int32) {
 	if n.g.Symbolic() {
 		sb.one(n, parent)
@@ -171,20 +171,20 @@ func (sb *solverViewBuilder) rhs(n *stree, parent int32) {
 	}
 }
 
-// one adds solver node n below parent (as viewBuilder.one does for grammar
+// one adds solver node n below parent (as ViewBuilder.one does for grammar
 // trees).
 func (sb *solverViewBuilder) one(n *stree, parent int32) {
 	switch n.g.Kind {
 	case grammar.KindRef:
-		i := sb.add(sb.lb.ids[n.g.Name], parent, n)
+		i := sb.add(sb.lb.IDs[n.g.Name], parent, n)
 		for _, k := range n.kids {
 			sb.rhs(k, i)
 		}
-		sb.b.finish(i)
+		sb.b.Finish(i)
 	case grammar.KindLit, grammar.KindClass:
 		i := sb.add(-1, parent, n)
-		sb.b.pos += int32(len(n.val))
-		sb.b.finish(i)
+		sb.b.Pos += int32(len(n.val))
+		sb.b.Finish(i)
 	default:
 		for _, k := range n.kids {
 			sb.one(k, parent)
@@ -208,7 +208,7 @@ func (n *stree) toGrammarTree(m map[*stree]*grammar.Tree) *grammar.Tree {
 
 // closed reports whether the subtree of view node i has no open leaves.
 func (c *evalCtx) closed(i int32) bool {
-	return c.nopen[c.v.nodes[i].end] == c.nopen[i]
+	return c.nopen[c.v.Nodes[i].End] == c.nopen[i]
 }
 
 // isOpen reports whether view node i is an open leaf.
@@ -217,23 +217,23 @@ func (c *evalCtx) isOpen(i int32) bool { return c.nopen[i+1] > c.nopen[i] }
 // bind loads the variables of an instance into the evaluator.
 func (c *evalCtx) bind(it item) {
 	for b := it.env; b != nil; b = b.next {
-		if c.s.slotKind[b.slot] == vInt {
-			c.e.slots[b.slot].num = c.st.ints[b.val]
+		if c.s.slotKind[b.slot] == IntVar {
+			c.e.Slots[b.slot].Num = c.st.ints[b.val]
 			continue
 		}
-		c.e.slots[b.slot].node = c.idx[b.val]
+		c.e.Slots[b.slot].Node = c.idx[b.val]
 	}
 }
 
 // ready reports whether the variables of vars all have values: closed
 // trees and assigned numbers.
-func (c *evalCtx) ready(it item, vars []varInfo) bool {
+func (c *evalCtx) ready(it item, vars []Variable) bool {
 	for _, v := range vars {
-		x, ok := it.env.lookup(v.slot)
+		x, ok := it.env.lookup(v.Slot)
 		if !ok {
 			return false
 		}
-		if v.kind == vInt {
+		if v.Kind == IntVar {
 			if c.st.ints[x] == "" {
 				return false
 			}
@@ -251,18 +251,18 @@ func (c *evalCtx) ready(it item, vars []varInfo) bool {
 // cannot change any more.
 func (c *evalCtx) decide(it item) tri {
 	switch n := it.n.(type) {
-	case *cSMT:
-		if !c.ready(it, n.vars) {
+	case *CompiledSMT:
+		if !c.ready(it, n.Vars) {
 			return triUnknown
 		}
 		c.bind(it)
-		return triOf(c.e.eval(n) != it.neg)
-	case *cPred:
+		return triOf(c.e.Eval(n) != it.neg)
+	case *CompiledPred:
 		if !c.predReady(it, n) {
 			return triUnknown
 		}
 		c.bind(it)
-		ok, _ := c.e.pred(n)
+		ok, _ := c.e.Pred(n)
 		return triOf(ok != it.neg)
 	}
 	return triUnknown
@@ -272,12 +272,12 @@ func (c *evalCtx) decide(it item) tri {
 // predicate needs closed trees and known numbers; a structural one is
 // determined by the positions of its nodes, except nth and consecutive,
 // which open leaves between the nodes can still change.
-func (c *evalCtx) predReady(it item, n *cPred) bool {
+func (c *evalCtx) predReady(it item, n *CompiledPred) bool {
 	var nodes []int32
-	for _, a := range n.args {
-		switch a.kind {
+	for _, a := range n.Args {
+		switch a.Kind {
 		case TreeParam:
-			x, ok := it.env.lookup(a.slot)
+			x, ok := it.env.lookup(a.Slot)
 			if !ok {
 				return false
 			}
@@ -285,19 +285,19 @@ func (c *evalCtx) predReady(it item, n *cPred) bool {
 			if !ok {
 				return false
 			}
-			if n.impl != nil && !c.closed(i) {
+			if n.Impl != nil && !c.closed(i) {
 				return false
 			}
 			nodes = append(nodes, i)
 		case NumParam:
-			if a.slot < 0 {
+			if a.Slot < 0 {
 				continue
 			}
-			x, ok := it.env.lookup(a.slot)
+			x, ok := it.env.lookup(a.Slot)
 			if !ok {
 				return false
 			}
-			if a.isInt {
+			if a.IsInt {
 				if c.st.ints[x] == "" {
 					return false
 				}
@@ -306,24 +306,24 @@ func (c *evalCtx) predReady(it item, n *cPred) bool {
 			}
 		}
 	}
-	if n.impl != nil || len(nodes) != 2 {
+	if n.Impl != nil || len(nodes) != 2 {
 		return true
 	}
 	a, b := nodes[0], nodes[1]
-	switch n.src.Name {
+	switch n.Src.Name {
 	case "nth":
 		// Open leaves inside b before a may still derive nodes of a's label.
-		if !c.v.isAncestor(b, a) {
+		if !c.v.IsAncestor(b, a) {
 			return true
 		}
-		la := c.v.nodes[a].label
+		la := c.v.Nodes[a].Label
 		for i := b + 1; i < a; i++ {
-			if c.isOpen(i) && c.s.reach[c.v.nodes[i].label][la] {
+			if c.isOpen(i) && c.s.reach[c.v.Nodes[i].Label][la] {
 				return false
 			}
 		}
 	case "consecutive":
-		if end := c.v.nodes[a].end; end <= b {
+		if end := c.v.Nodes[a].End; end <= b {
 			return c.nopen[b] == c.nopen[end]
 		}
 	}

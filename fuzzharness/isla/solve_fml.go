@@ -33,7 +33,7 @@ func (e *env) lookup(slot int) (int32, bool) {
 
 // item is one formula of a state.
 type item struct {
-	n   cnode
+	n   Compiled
 	env *env
 	neg bool
 	// done lists, for a universal quantifier, the nodes it was instantiated
@@ -44,10 +44,10 @@ type item struct {
 // exists reports whether a quantifier item is effectively existential.
 func (it item) exists() bool {
 	switch n := it.n.(type) {
-	case *cQuant:
-		return n.exists != it.neg
-	case *cIntQ:
-		return n.src.Exists != it.neg
+	case *CompiledQuantifier:
+		return n.Exists != it.neg
+	case *CompiledIntQuantifier:
+		return n.Src.Exists != it.neg
 	}
 	return false
 }
@@ -138,12 +138,12 @@ func (s *Solver) or(a, b dnf) dnf {
 // holds quantifiers and undecided atoms only.
 func (s *Solver) normalize(c *evalCtx, it item) dnf {
 	switch n := it.n.(type) {
-	case *cNot:
-		return s.normalize(c, item{n: n.x, env: it.env, neg: !it.neg})
-	case *cBin:
-		x := func(neg bool) dnf { return s.normalize(c, item{n: n.x, env: it.env, neg: neg}) }
-		y := func(neg bool) dnf { return s.normalize(c, item{n: n.y, env: it.env, neg: neg}) }
-		op := n.src.Op
+	case *CompiledNot:
+		return s.normalize(c, item{n: n.X, env: it.env, neg: !it.neg})
+	case *CompiledBinary:
+		x := func(neg bool) dnf { return s.normalize(c, item{n: n.X, env: it.env, neg: neg}) }
+		y := func(neg bool) dnf { return s.normalize(c, item{n: n.Y, env: it.env, neg: neg}) }
+		op := n.Src.Op
 		switch {
 		case op == And && !it.neg:
 			return s.and(x(false), y(false))
@@ -162,7 +162,7 @@ func (s *Solver) normalize(c *evalCtx, it item) dnf {
 		default: // Iff negated, Xor
 			return s.or(s.and(x(false), y(true)), s.and(x(true), y(false)))
 		}
-	case *cSMT, *cPred:
+	case *CompiledSMT, *CompiledPred:
 		switch c.decide(it) {
 		case triTrue:
 			return dnfTrue

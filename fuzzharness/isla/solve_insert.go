@@ -14,11 +14,11 @@ const maxInsertTries = 24
 // repetition inside the quantifier's range. Insertion points are tried in
 // random order; those where the quantifier's body is false at once are
 // dropped.
-func (s *Solver) insertions(c *evalCtx, st *state, it item, q *cQuant, key string, n int) []option {
+func (s *Solver) insertions(c *evalCtx, st *state, it item, q *CompiledQuantifier, key string, n int) []option {
 	if n <= 0 {
 		return nil
 	}
-	inID, _ := it.env.lookup(q.in)
+	inID, _ := it.env.lookup(q.In)
 	scope := c.node(inID)
 	if scope == nil {
 		scope = st.root // the virtual <start>
@@ -33,7 +33,7 @@ func (s *Solver) insertions(c *evalCtx, st *state, it item, q *cQuant, key strin
 			return false
 		}
 		if u.g.Kind == grammar.KindRepeat && (u.g.Max == grammar.Unbounded || len(u.kids) < u.g.Max) &&
-			s.derives(u.g.Children[0], q.src.Type) {
+			s.derives(u.g.Children[0], q.Src.Type) {
 			for p := 0; p <= len(u.kids); p++ {
 				cands = append(cands, cand{u, p})
 			}
@@ -60,7 +60,7 @@ func (s *Solver) insertions(c *evalCtx, st *state, it item, q *cQuant, key strin
 		// one before it is reused.
 		c2 := s.reuseEvalCtx(s.spareCtx, &state{root: root, ints: st.ints})
 		s.spareCtx = nil
-		inst := item{n: q.body, env: bindMatch(it.env, q, binds), neg: it.neg}
+		inst := item{n: q.Body, env: bindMatch(it.env, q, binds), neg: it.neg}
 		for _, conj := range s.normalize(c2, inst) {
 			out = append(out, option{root: root, forms: conj, res: resolved{key: key, binds: binds}})
 		}
@@ -72,11 +72,11 @@ func (s *Solver) insertions(c *evalCtx, st *state, it item, q *cQuant, key strin
 	return out
 }
 
-func (s *Solver) binderCount(q *cQuant) int {
-	if q.match == nil {
+func (s *Solver) binderCount(q *CompiledQuantifier) int {
+	if q.Match == nil {
 		return 0
 	}
-	return len(q.match.binders)
+	return len(q.Match.Binders)
 }
 
 // derives reports whether graph node n can derive a reference to the
@@ -129,8 +129,8 @@ type pathKey struct {
 // its match expression if it has one. binds receives the new node's id and
 // the ids of the pattern's bound holes. Nodes off the path are generated at
 // random.
-func (s *Solver) pathTree(n *grammar.Node, q *cQuant, binds []int32) (*stree, bool) {
-	path := s.refPath(n, q.src.Type)
+func (s *Solver) pathTree(n *grammar.Node, q *CompiledQuantifier, binds []int32) (*stree, bool) {
+	path := s.refPath(n, q.Src.Type)
 	if path == nil {
 		return nil, false
 	}

@@ -39,22 +39,22 @@ const maxPatternTrees = 64
 
 // patternTrees returns the pattern trees of a match expression for the
 // nonterminal typ: the derivations of each variant.
-func (s *Solver) patternTrees(m *cmatch, typ string) ([]*ptree, error) {
+func (s *Solver) patternTrees(m *CompiledMatch, typ string) ([]*ptree, error) {
 	rhs := s.spec.graph.RHS(typ)
 	if rhs == nil {
 		return nil, fmt.Errorf("match expressions on <%s> are not supported by the solver", typ)
 	}
 	var out []*ptree
-	for _, variant := range m.variants {
+	for _, variant := range m.Variants {
 		var toks []ptok
 		for _, e := range variant {
-			if e.label < 0 {
-				for i := 0; i < len(e.lit); i++ {
-					toks = append(toks, ptok{b: e.lit[i], bind: -1})
+			if e.Label < 0 {
+				for i := 0; i < len(e.Lit); i++ {
+					toks = append(toks, ptok{b: e.Lit[i], bind: -1})
 				}
 				continue
 			}
-			toks = append(toks, ptok{hole: true, label: s.spec.lb.names[e.label], bind: e.bind})
+			toks = append(toks, ptok{hole: true, label: s.spec.lb.Names[e.Label], bind: e.Bind})
 		}
 		p := newPatternParser(s.spec.graph, rhs, toks)
 		trees := p.derive(rhs, 0, len(toks), maxPatternTrees+1)

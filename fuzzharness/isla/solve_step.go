@@ -25,12 +25,12 @@ func (s *Solver) process(ctx context.Context, st *state) ([]*state, []*grammar.T
 		return append(s.expand(st, matter), st), nil, nil
 	}
 	for i, it := range st.forms {
-		if q, ok := it.n.(*cQuant); ok && it.exists() {
+		if q, ok := it.n.(*CompiledQuantifier); ok && it.exists() {
 			return s.branchExists(c, st, i, q), nil, nil
 		}
 	}
 	for _, it := range st.forms {
-		if _, ok := it.n.(*cIntQ); ok {
+		if _, ok := it.n.(*CompiledIntQuantifier); ok {
 			s.incomplete("the solver does not eliminate universal numeric quantifiers")
 			return nil, nil, nil
 		}
@@ -70,7 +70,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 	for k := 0; k < len(queue); k++ {
 		it := queue[k]
 		switch n := it.n.(type) {
-		case *cSMT, *cPred:
+		case *CompiledSMT, *CompiledPred:
 			key := s.key(it)
 			if seen[key] {
 				continue
@@ -82,7 +82,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			case triUnknown:
 				keep = append(keep, it)
 			}
-		case *cNot, *cBin:
+		case *CompiledNot, *CompiledBinary:
 			d := s.normalize(c, it)
 			switch len(d) {
 			case 0:
@@ -92,15 +92,15 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			default:
 				return fork(k, d, nil), true
 			}
-		case *cIntQ:
+		case *CompiledIntQuantifier:
 			if !it.exists() {
 				keep = append(keep, it)
 				continue
 			}
 			st.ints = append(slices.Clip(st.ints), "")
-			body := item{n: n.body, env: it.env.bind(n.slot, int32(len(st.ints)-1)), neg: it.neg}
+			body := item{n: n.Body, env: it.env.bind(n.Slot, int32(len(st.ints)-1)), neg: it.neg}
 			queue = append(queue[:k+1:k+1], append([]item{body}, queue[k+1:]...)...)
-		case *cQuant:
+		case *CompiledQuantifier:
 			if it.exists() {
 				key := s.key(it)
 				if seen[key] {
@@ -154,21 +154,21 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 
 // rangeOf returns the view nodes a quantifier ranges over in the tree of
 // view node in, in pre-order, and whether more can appear: in is open.
-func (c *evalCtx) rangeOf(q *cQuant, in int32) []int32 {
-	if q.child > 0 {
-		if x := c.v.nthChildOf(in, q.label, q.child); x >= 0 {
+func (c *evalCtx) rangeOf(q *CompiledQuantifier, in int32) []int32 {
+	if q.Child > 0 {
+		if x := c.v.NthChildOf(in, q.Label, q.Child); x >= 0 {
 			return []int32{x}
 		}
 		return nil
 	}
-	return c.v.inRange(q.label, in, c.v.nodes[in].end)
+	return c.v.InRange(q.Label, in, c.v.Nodes[in].End)
 }
 
 // matchNode matches a quantifier's match expression against the node with
 // the given id: the binders of each match (the node itself first) and
 // whether open leaves can still change the outcome.
-func (s *Solver) matchNode(c *evalCtx, q *cQuant, id int32) (matches [][]int32, maybe bool) {
-	if q.match == nil {
+func (s *Solver) matchNode(c *evalCtx, q *CompiledQuantifier, id int32) (matches [][]int32, maybe bool) {
+	if q.Match == nil {
 		return [][]int32{{id}}, false
 	}
 	x := c.node(id)
@@ -178,7 +178,7 @@ func (s *Solver) matchNode(c *evalCtx, q *cQuant, id int32) (matches [][]int32, 
 	if x.open {
 		return nil, true
 	}
-	nb := len(q.match.binders)
+	nb := len(q.Match.Binders)
 	for _, p := range s.patterns[q] {
 		binds := make([]int32, nb+1)
 		binds[0] = id
@@ -199,10 +199,10 @@ func (s *Solver) matchNode(c *evalCtx, q *cQuant, id int32) (matches [][]int32, 
 }
 
 // bindMatch binds a quantifier's variable and binders.
-func bindMatch(e *env, q *cQuant, binds []int32) *env {
-	e = e.bind(q.slot, binds[0])
-	if q.match != nil {
-		for i, slot := range q.match.binders {
+func bindMatch(e *env, q *CompiledQuantifier, binds []int32) *env {
+	e = e.bind(q.Slot, binds[0])
+	if q.Match != nil {
+		for i, slot := range q.Match.Binders {
 			e = e.bind(slot, binds[i+1])
 		}
 	}
@@ -214,9 +214,9 @@ func bindMatch(e *env, q *cQuant, binds []int32) *env {
 // quantifier with its done list extended, and whether the quantifier is
 // eliminated: no node is left undecided and no open leaf in its range can
 // derive its type.
-func (s *Solver) instantiate(c *evalCtx, it item, q *cQuant) (insts []item, next item, complete bool) {
+func (s *Solver) instantiate(c *evalCtx, it item, q *CompiledQuantifier) (insts []item, next item, complete bool) {
 	next = it
-	inID, _ := it.env.lookup(q.in)
+	inID, _ := it.env.lookup(q.In)
 	in, ok := c.idx[inID]
 	if !ok {
 		return nil, it, true
@@ -235,7 +235,7 @@ func (s *Solver) instantiate(c *evalCtx, it item, q *cQuant) (insts []item, next
 		}
 		done = append(done, id)
 		for _, m := range matches {
-			insts = append(insts, item{n: q.body, env: bindMatch(it.env, q, m), neg: it.neg})
+			insts = append(insts, item{n: q.Body, env: bindMatch(it.env, q, m), neg: it.neg})
 		}
 	}
 	next.done = done
@@ -247,16 +247,16 @@ func (s *Solver) instantiate(c *evalCtx, it item, q *cQuant) (insts []item, next
 
 // canGrow reports whether open leaves in the tree of view node in can
 // still derive nodes of the quantifier's type.
-func (c *evalCtx) canGrow(q *cQuant, in int32) bool {
+func (c *evalCtx) canGrow(q *CompiledQuantifier, in int32) bool {
 	if c.closed(in) {
 		return false
 	}
-	if q.child > 0 {
+	if q.Child > 0 {
 		return c.isOpen(in) || c.growsChild(q, in)
 	}
-	end := c.v.nodes[in].end
+	end := c.v.Nodes[in].End
 	for i := in; i < end; i++ {
-		if c.isOpen(i) && c.s.reach[c.v.nodes[i].label][q.label] {
+		if c.isOpen(i) && c.s.reach[c.v.Nodes[i].Label][q.Label] {
 			return true
 		}
 	}
@@ -265,9 +265,9 @@ func (c *evalCtx) canGrow(q *cQuant, in int32) bool {
 
 // growsChild reports whether an open leaf under view node in, not inside a
 // nonterminal child of it, can still add a child of the quantifier's type.
-func (c *evalCtx) growsChild(q *cQuant, in int32) bool {
-	for k := c.v.nodes[in].firstKid; k >= 0; k = c.v.nodes[k].next {
-		if c.isOpen(k) && c.s.reach[c.v.nodes[k].label][q.label] {
+func (c *evalCtx) growsChild(q *CompiledQuantifier, in int32) bool {
+	for k := c.v.Nodes[in].FirstKid; k >= 0; k = c.v.Nodes[k].Next {
+		if c.isOpen(k) && c.s.reach[c.v.Nodes[k].Label][q.Label] {
 			return true
 		}
 	}
@@ -276,21 +276,21 @@ func (c *evalCtx) growsChild(q *cQuant, in int32) bool {
 
 // reuseWitness returns the instance of an existential quantifier that an
 // earlier state eliminated with a witness, if the witness still matches.
-func (s *Solver) reuseWitness(c *evalCtx, st *state, it item, q *cQuant, key string) (item, bool) {
+func (s *Solver) reuseWitness(c *evalCtx, st *state, it item, q *CompiledQuantifier, key string) (item, bool) {
 	for _, r := range st.resolved {
 		if r.key != key {
 			continue
 		}
-		inID, _ := it.env.lookup(q.in)
+		inID, _ := it.env.lookup(q.In)
 		in, ok := c.idx[inID]
 		w, ok2 := c.idx[r.binds[0]]
-		if !ok || !ok2 || !c.v.isAncestor(in, w) || !slices.Contains(c.rangeOf(q, in), w) {
+		if !ok || !ok2 || !c.v.IsAncestor(in, w) || !slices.Contains(c.rangeOf(q, in), w) {
 			return item{}, false
 		}
 		matches, _ := s.matchNode(c, q, r.binds[0])
 		for _, m := range matches {
 			if slices.Equal(m, r.binds) {
-				return item{n: q.body, env: bindMatch(it.env, q, m), neg: it.neg}, true
+				return item{n: q.Body, env: bindMatch(it.env, q, m), neg: it.neg}, true
 			}
 		}
 		return item{}, false
@@ -305,39 +305,39 @@ func (s *Solver) matterLeaves(c *evalCtx, st *state) []*stree {
 	mark := map[int32]bool{}
 	addRange := func(lo, hi int32, label int32, all bool) {
 		for i := lo; i < hi; i++ {
-			if c.isOpen(i) && (all || s.reach[c.v.nodes[i].label][label]) {
+			if c.isOpen(i) && (all || s.reach[c.v.Nodes[i].Label][label]) {
 				mark[c.ids[i]] = true
 			}
 		}
 	}
 	for _, it := range st.forms {
-		q, ok := it.n.(*cQuant)
+		q, ok := it.n.(*CompiledQuantifier)
 		if !ok {
 			continue
 		}
-		inID, _ := it.env.lookup(q.in)
+		inID, _ := it.env.lookup(q.In)
 		in, ok := c.idx[inID]
 		if !ok || c.closed(in) {
 			continue
 		}
-		if q.child > 0 {
+		if q.Child > 0 {
 			if c.isOpen(in) {
 				mark[inID] = true
 			}
-			for k := c.v.nodes[in].firstKid; k >= 0; k = c.v.nodes[k].next {
-				if c.isOpen(k) && s.reach[c.v.nodes[k].label][q.label] {
+			for k := c.v.Nodes[in].FirstKid; k >= 0; k = c.v.Nodes[k].Next {
+				if c.isOpen(k) && s.reach[c.v.Nodes[k].Label][q.Label] {
 					mark[c.ids[k]] = true
 				}
 			}
 		} else {
-			addRange(in, c.v.nodes[in].end, q.label, false)
+			addRange(in, c.v.Nodes[in].End, q.Label, false)
 		}
 		for _, y := range c.rangeOf(q, in) {
 			if slices.Contains(it.done, c.ids[y]) || c.closed(y) {
 				continue
 			}
 			if _, maybe := s.matchNode(c, q, c.ids[y]); maybe {
-				addRange(y, c.v.nodes[y].end, 0, true)
+				addRange(y, c.v.Nodes[y].End, 0, true)
 			}
 		}
 	}
@@ -390,16 +390,16 @@ type option struct {
 // branchExists eliminates the existential quantifier at position i of the
 // state's formulas: one state per match of a node in its range and per tree
 // insertion, at most Branches of them, chosen at random.
-func (s *Solver) branchExists(c *evalCtx, st *state, i int, q *cQuant) []*state {
+func (s *Solver) branchExists(c *evalCtx, st *state, i int, q *CompiledQuantifier) []*state {
 	it := st.forms[i]
 	key := s.key(it)
-	inID, _ := it.env.lookup(q.in)
+	inID, _ := it.env.lookup(q.In)
 	in := c.idx[inID]
 	var opts []option
 	for _, y := range c.rangeOf(q, in) {
 		matches, _ := s.matchNode(c, q, c.ids[y])
 		for _, m := range matches {
-			inst := item{n: q.body, env: bindMatch(it.env, q, m), neg: it.neg}
+			inst := item{n: q.Body, env: bindMatch(it.env, q, m), neg: it.neg}
 			for _, conj := range s.normalize(c, inst) {
 				opts = append(opts, option{forms: conj, res: resolved{key: key, binds: m}})
 			}
@@ -434,7 +434,7 @@ func (s *Solver) branchExists(c *evalCtx, st *state, i int, q *cQuant) []*state 
 			// broken what held before. Universal quantifiers start over.
 			kept := child.forms[:0]
 			for _, f := range child.forms {
-				if _, ok := f.n.(*cQuant); ok && !f.exists() {
+				if _, ok := f.n.(*CompiledQuantifier); ok && !f.exists() {
 					continue
 				}
 				kept = append(kept, f)

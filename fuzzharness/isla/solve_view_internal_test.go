@@ -21,7 +21,7 @@ func TestSolverViewMatchesView(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, virtual := range []bool{false, true} {
-		lb := newLabels(gr, "start")
+		lb := NewLabels(gr, "start")
 		start := gr.Root.Rule
 		rootLabel := start
 		if virtual {
@@ -41,15 +41,15 @@ func TestSolverViewMatchesView(t *testing.T) {
 			keep := func(n *grammar.Node) bool { return n.Kind == grammar.KindRef && n.Name == "id" && i%2 == 0 }
 			root := mkNode(ids.id(), rootRef, []*stree{ids.fromTree(t0, keep)}, "", false)
 			tree := root.kids[0].toTree(nil)
-			want := newView(tree.Bytes(), tree, lb, rootLabel, virtual)
+			want := NewView(tree.Bytes(), tree, lb, rootLabel, virtual)
 			sv.build(root, lb, rootLabel, virtual)
 			got := sv.v
-			if got.input != want.input || len(got.nodes) != len(want.nodes) {
-				t.Fatalf("input %q with %d nodes, want %q with %d", got.input, len(got.nodes), want.input, len(want.nodes))
+			if got.input != want.input || len(got.Nodes) != len(want.Nodes) {
+				t.Fatalf("input %q with %d nodes, want %q with %d", got.input, len(got.Nodes), want.input, len(want.Nodes))
 			}
-			for j := range want.nodes {
-				a, b := got.nodes[j], want.nodes[j]
-				a.tree, b.tree = nil, nil
+			for j := range want.Nodes {
+				a, b := got.Nodes[j], want.Nodes[j]
+				a.Tree, b.Tree = nil, nil
 				if a != b {
 					t.Fatalf("%q: node %d is %+v, want %+v", want.input, j, a, b)
 				}
@@ -61,9 +61,9 @@ func TestSolverViewMatchesView(t *testing.T) {
 					t.Fatalf("%q: node %d complete differs", want.input, j)
 				}
 			}
-			for l := range want.byLabel {
-				if !equalInts(got.byLabel[l], want.byLabel[l]) {
-					t.Fatalf("%q: byLabel[%d] = %v, want %v", want.input, l, got.byLabel[l], want.byLabel[l])
+			for l := range want.ByLabel {
+				if !equalInts(got.ByLabel[l], want.ByLabel[l]) {
+					t.Fatalf("%q: byLabel[%d] = %v, want %v", want.input, l, got.ByLabel[l], want.ByLabel[l])
 				}
 			}
 			if !equalInts(got.startIdx, want.startIdx) || !equalInts(got.atStart, want.atStart) {

@@ -40,8 +40,8 @@ type Fix struct {
 // the inputs the validator checks are always complete; while solving, a
 // node may still have open leaves, which derive no text yet.
 func (n Node) Complete() bool {
-	for i := n.i; i < n.v.nodes[n.i].end; i++ {
-		if n.v.nodes[i].open && n.v.nodes[i].firstKid < 0 {
+	for i := n.i; i < n.v.Nodes[n.i].End; i++ {
+		if n.v.Nodes[i].Open && n.v.Nodes[i].FirstKid < 0 {
 			return false
 		}
 	}

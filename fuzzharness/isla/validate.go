@@ -97,9 +97,9 @@ func (s *Spec) EvalTree(t *grammar.Tree) *Result {
 }
 
 func (s *Spec) evalTree(input []byte, t *grammar.Tree) (bool, *Failure) {
-	v := newView(input, t, s.lb, s.rootLabel, s.virtual)
-	e := newEvaluator(s, v)
-	if e.eval(s.root) {
+	v := NewView(input, t, s.lb, s.rootLabel, s.virtual)
+	e := NewEvaluator(s, v)
+	if e.Eval(s.root) {
 		return true, nil
 	}
 	return false, e.explain(s.root, nil)
