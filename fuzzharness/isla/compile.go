@@ -82,6 +82,56 @@ func (s *Spec) StartSymbol() string {
 	return s.graph.Root.Rule
 }
 
+// Formula returns the compiled formula: the root of the constraint's
+// formula tree, whose variables live in the slots of an Evaluator. Slot 0
+// holds the constant, the root of the tree (view node 0).
+func (s *Spec) Formula() Compiled { return s.root }
+
+// Slots returns the number of variable slots of the compiled formula.
+func (s *Spec) Slots() int { return s.nslots }
+
+// Labels returns the numbering of the nonterminals that views of the
+// spec's trees use (ViewNode.Label).
+func (s *Spec) Labels() *Labels { return s.lb }
+
+// RootLabel returns the nonterminal of the root of the tree a constraint is
+// evaluated on: the constant's type, or "start".
+func (s *Spec) RootLabel() string { return s.rootLabel }
+
+// VirtualRoot reports whether the root of the evaluated tree is a node
+// <start> of its own, above the node of the grammar's start symbol (as in
+// ISLa, where grammars start with <start> ::= <...>); view node 1 is then
+// that node.
+func (s *Spec) VirtualRoot() bool { return s.virtual }
+
+// A TermCompiler compiles SMT-LIB terms in the scope of the variables of a
+// compiled formula, for solvers that evaluate terms of their own, such as
+// the inverse of an equation. It works on its own copy of the spec, so
+// that compiling does not change the spec: evaluate its terms with the
+// Evaluators of its NewEvaluator. A TermCompiler is not safe for
+// concurrent use.
+type TermCompiler struct{ s *Spec }
+
+// NewTermCompiler returns a term compiler for the spec's formula.
+func (s *Spec) NewTermCompiler() *TermCompiler {
+	cp := *s
+	return &TermCompiler{s: &cp}
+}
+
+// Compile compiles the term t, whose variables are among vars (the
+// variables of the compiled formula t comes from, such as
+// CompiledSMT.Vars). It reports false if t has a sort error or a variable
+// not in vars.
+func (tc *TermCompiler) Compile(t Term, vars []Variable) (CompiledTerm, bool) {
+	cp := &compiler{s: tc.s, scope: map[string][]Variable{}, reach: map[string]map[string]bool{}, direct: map[string]map[string]bool{}}
+	cp.push(vars...)
+	return cp.term(t)
+}
+
+// NewEvaluator returns an evaluator of the spec's formula and of the terms
+// tc compiled, on view v.
+func (tc *TermCompiler) NewEvaluator(v *View) *Evaluator { return NewEvaluator(tc.s, v) }
+
 // VarKind is the kind of a variable.
 type VarKind uint8
 
@@ -653,7 +703,7 @@ func (cp *compiler) pred(f *Pred) Compiled {
 			case *IntLit:
 				ca.Lit = a.Value.String()
 			case *StrLit:
-				if !isDigits(a.Value) {
+				if !smtlib.IsDigits(a.Value) {
 					cp.errorf(a.P, "argument %d of %s must be a number, not %s", i+1, f.Name, smtlib.QuoteString(a.Value))
 					ok = false
 				}
@@ -705,17 +755,6 @@ func cutNonterminal(s string) (string, bool) {
 	return "", false
 }
 
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
 
 // term compiles an SMT-LIB term, checking sorts.
 func (cp *compiler) term(t Term) (CompiledTerm, bool) {

@@ -225,7 +225,7 @@ func (e *Evaluator) Pred(n *CompiledPred) (bool, error) {
 			args[i].Str = ca.Lit
 		case NumParam:
 			s := e.ArgNum(ca)
-			if !isDigits(s) {
+			if !smtlib.IsDigits(s) {
 				return false, fmt.Errorf("argument %d of %s is not a number: %s", i+1, n.Src.Name, smtlib.QuoteBytes(s))
 			}
 			args[i].Num = s
@@ -286,7 +286,7 @@ func (e *Evaluator) collect(n Compiled, slot int, add func(string)) {
 			if v.Int.Sign() >= 0 {
 				add(v.Int.String())
 			}
-		case isDigits(v.Str):
+		case smtlib.IsDigits(v.Str):
 			add(v.Str)
 		}
 	case *CompiledPred:
@@ -309,7 +309,7 @@ func (e *Evaluator) collect(n Compiled, slot int, add func(string)) {
 					args[j].Str = cb.Lit
 				default:
 					s := e.ArgNum(cb)
-					usable = usable && isDigits(s)
+					usable = usable && smtlib.IsDigits(s)
 					args[j].Num = s
 				}
 			}
@@ -321,7 +321,7 @@ func (e *Evaluator) collect(n Compiled, slot int, add func(string)) {
 				continue
 			}
 			for _, v := range vals {
-				if isDigits(v) {
+				if smtlib.IsDigits(v) {
 					add(v)
 				}
 			}

@@ -113,7 +113,7 @@ func writeTerm(b *strings.Builder, t Term) {
 			return
 		}
 		b.WriteByte('(')
-		writeOp(b, t)
+		b.WriteString(t.Head())
 		for _, a := range t.Args {
 			b.WriteByte(' ')
 			writeTerm(b, a)
@@ -152,16 +152,17 @@ func writeTerm(b *strings.Builder, t Term) {
 	}
 }
 
-// writeOp writes the function of an application in SMT-LIB: its name, or
-// (_ name i ...) for an indexed function such as re.loop.
-func writeOp(b *strings.Builder, t *App) {
+// Head returns the function of the application as SMT-LIB writes it: its
+// name, or (_ name i ...) for an indexed function such as re.loop.
+func (t *App) Head() string {
 	if len(t.Indices) == 0 {
-		b.WriteString(t.Op)
-		return
+		return t.Op
 	}
+	var b strings.Builder
 	b.WriteString("(_ " + t.Op)
 	for _, n := range t.Indices {
 		b.WriteString(" " + strconv.Itoa(n))
 	}
 	b.WriteByte(')')
+	return b.String()
 }

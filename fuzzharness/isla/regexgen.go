@@ -70,7 +70,7 @@ func (s *Solver) grammarRE(name string) (*smtlib.Regex, bool) {
 		return smtlib.NoneRegex
 	}
 	stack[name] = 1
-	r := conv(s.spec.graph.RHS(name))
+	r := conv(s.spec.Graph().RHS(name))
 	if s.regexes == nil {
 		s.regexes = map[string]regexEntry{}
 	}

@@ -109,14 +109,7 @@ func (r *Repairer) Spec() *Spec { return r.spec }
 
 // Valid reports whether the complete tree t (rooted at the right-hand side
 // of the spec's StartSymbol) satisfies the constraint.
-func (r *Repairer) Valid(t *grammar.Tree) bool { return r.spec.holds(t) }
-
-// holds evaluates the constraint on a complete tree without explaining a
-// failure.
-func (s *Spec) holds(t *grammar.Tree) bool {
-	v := NewView(t.Bytes(), t, s.lb, s.rootLabel, s.virtual)
-	return NewEvaluator(s, v).Eval(s.root)
-}
+func (r *Repairer) Valid(t *grammar.Tree) bool { return r.spec.Holds(t) }
 
 // Repair returns a tree that satisfies the constraint and keeps as much of
 // t as it can, and true; or nil and false if it found none within its
@@ -129,7 +122,7 @@ func (r *Repairer) Repair(t *grammar.Tree, seed uint64) (*grammar.Tree, bool) {
 	if t == nil || t.Node != r.base.rhs || !t.Complete() {
 		return nil, false // not a complete tree of the spec's graph
 	}
-	if r.spec.holds(t) {
+	if r.spec.Holds(t) {
 		return t, true
 	}
 	r.mu.Lock()
@@ -154,7 +147,7 @@ func (r *Repairer) Repair(t *grammar.Tree, seed uint64) (*grammar.Tree, bool) {
 		if !ok {
 			return nil, false
 		}
-		if r.spec.holds(out) {
+		if r.spec.Holds(out) {
 			return out, true
 		}
 		cur = out
@@ -200,7 +193,7 @@ func (r *Repairer) Seeds(n int) []*grammar.Tree {
 func (r *Repairer) fresh(seed uint64) *Solver {
 	s := *r.base
 	s.rng = rand.New(rand.NewPCG(seed, 0x72657061))
-	s.gen = grammar.NewGenerator(r.spec.graph, seed^0x5eed)
+	s.gen = grammar.NewGenerator(r.spec.Graph(), seed^0x5eed)
 	s.gen.MaxSize = r.base.gen.MaxSize
 	s.ids = idSource{}
 	s.queue, s.seq, s.started, s.pending = nil, 0, true, nil
@@ -215,17 +208,17 @@ func (r *Repairer) fresh(seed uint64) *Solver {
 // solver reaches, valid or not, and false if it reaches none.
 func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int) (*grammar.Tree, bool) {
 	spec := s.spec
-	v := NewView(t.Bytes(), t, spec.lb, spec.rootLabel, spec.virtual)
+	v := NewView(t.Bytes(), t, spec.Labels(), spec.RootLabel(), spec.VirtualRoot())
 	e := NewEvaluator(spec, v)
 	first := int32(1) // view nodes before it are the root(s), never opened
-	if spec.virtual {
+	if spec.VirtualRoot() {
 		first = 2
 	}
 	f := failFinder{e: e, first: first, largest: open == openLargest, open: map[int32]bool{}}
 
 	// The top-level conjuncts; for universal quantifiers over the whole
 	// input, the nodes whose instances hold.
-	conjs := topConjuncts(spec.root, nil)
+	conjs := topConjuncts(spec.Formula(), nil)
 	held := make([][]int32, len(conjs))
 	for i, n := range conjs {
 		q, ok := n.(*CompiledQuantifier)
@@ -269,7 +262,7 @@ func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int)
 	ids := map[*grammar.Tree]int32{}
 	rootID := s.ids.id()
 	root := mkNode(rootID, s.rootRef, []*stree{s.ids.fromTreeOpen(t, openTrees, ids)}, "", false)
-	if spec.virtual {
+	if spec.VirtualRoot() {
 		s.constID = 0
 	} else {
 		s.constID = rootID
@@ -310,7 +303,7 @@ func (s *Solver) searchFrom(st *state, forms []item, budget int) (*grammar.Tree,
 		}
 		for _, c := range children {
 			for k, it := range c.forms {
-				if it.n == s.spec.root {
+				if it.n == s.spec.Formula() {
 					c.forms = append(append(c.forms[:k:k], forms...), c.forms[k+1:]...)
 					break
 				}

@@ -97,7 +97,7 @@ func (s *Solver) parser(name string) (*grammar.Parser, error) {
 	if p, ok := s.parsers[name]; ok {
 		return p, nil
 	}
-	p, err := grammar.NewParser(s.spec.graph, grammar.ParseFrom(name))
+	p, err := grammar.NewParser(s.spec.Graph(), grammar.ParseFrom(name))
 	if err != nil {
 		return nil, err
 	}
@@ -302,7 +302,7 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 					}
 					c.bind(it)
 					v, ok := p.compute(c.e)
-					if !ok || !isDigits(v) {
+					if !ok || !smtlib.IsDigits(v) {
 						return false, true
 					}
 					r.assignInt(x, v)
@@ -375,7 +375,7 @@ func (r *cspRun) solveNum(c *evalCtx, it item, n *CompiledPred, ns NumSolver) (p
 		return false, true
 	}
 	v := vals[r.s.rng.IntN(len(vals))]
-	if !isDigits(v) {
+	if !smtlib.IsDigits(v) {
 		return false, true
 	}
 	x, _ := it.env.lookup(n.Args[target].Slot)
@@ -393,12 +393,12 @@ func (c *evalCtx) predArgs(n *CompiledPred, skip int) ([]Arg, bool) {
 		}
 		switch a.Kind {
 		case TreeParam:
-			args[i].Node = Node{c.v, c.e.Slots[a.Slot].Node}
+			args[i].Node = c.v.Node(c.e.Slots[a.Slot].Node)
 		case StringParam:
 			args[i].Str = a.Lit
 		case NumParam:
 			s := c.e.ArgNum(a)
-			if !isDigits(s) {
+			if !smtlib.IsDigits(s) {
 				return nil, false
 			}
 			args[i].Num = s
@@ -415,7 +415,7 @@ func (r *cspRun) semReady(c *evalCtx, it item, n *CompiledPred) ([]int32, bool) 
 	ts := n.Impl.(TreeSolver)
 	writes := map[int32]bool{}
 	for _, w := range ts.Writes() {
-		if id, ok := r.s.spec.lb.IDs[w]; ok {
+		if id, ok := r.s.spec.Labels().IDs[w]; ok {
 			writes[id] = true
 		}
 	}
@@ -481,10 +481,11 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *CompiledPred, ts TreeSolver) 
 		return false, true
 	}
 	for _, f := range fixes {
-		if f.Node.v != c.v {
+		i, ok := c.v.Index(f.Node)
+		if !ok {
 			return false, true
 		}
-		id := c.ids[f.Node.i]
+		id := c.ids[i]
 		node := c.node(id)
 		if node == nil || node.g.Kind != grammar.KindRef || !slices.Contains(targets, id) && !node.open {
 			return false, true
@@ -512,7 +513,7 @@ func (r *cspRun) pickVar(und []item) (*stree, int32) {
 		if p, ok := it.n.(*CompiledPred); ok {
 			if ts, ok := p.Impl.(TreeSolver); ok {
 				for _, w := range ts.Writes() {
-					if lid, ok := r.s.spec.lb.IDs[w]; ok {
+					if lid, ok := r.s.spec.Labels().IDs[w]; ok {
 						for _, y := range c.v.ByLabel[lid] {
 							deferred[c.ids[y]] = true
 						}

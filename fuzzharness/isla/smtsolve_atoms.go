@@ -44,11 +44,18 @@ type reHint struct {
 	re   *smtlib.Regex
 }
 
+// termScope compiles terms over the variables of one atom.
+type termScope struct {
+	tc   *TermCompiler
+	vars []Variable
+}
+
+func (sc termScope) term(t Term) (CompiledTerm, bool) { return sc.tc.Compile(t, sc.vars) }
+
 // analyzeAtom finds the pins and hints of an atom, from its conjuncts.
 func (s *Solver) analyzeAtom(n *CompiledSMT) *atomInfo {
 	info := &atomInfo{}
-	cp := &compiler{s: s.sp, scope: map[string][]Variable{}, reach: map[string]map[string]bool{}, direct: map[string]map[string]bool{}}
-	cp.push(n.Vars...)
+	cp := termScope{s.tc, n.Vars}
 	byName := map[string]Variable{}
 	for _, v := range n.Vars {
 		byName[v.Name] = v
@@ -131,7 +138,7 @@ func occurrences(t Term, name string) int {
 
 // addPins adds the pins of the equation side = other for the variables
 // occurring once in side and not in other.
-func (s *Solver) addPins(cp *compiler, info *atomInfo, vars []Variable, side, other Term) {
+func (s *Solver) addPins(cp termScope, info *atomInfo, vars []Variable, side, other Term) {
 	ot, ok := cp.term(other)
 	if !ok {
 		return
@@ -152,7 +159,7 @@ func (s *Solver) addPins(cp *compiler, info *atomInfo, vars []Variable, side, ot
 // invert returns a function that, given the value side must have, computes
 // the value of the variable name (occurring once in side), or nil if side
 // is not of a form the solver inverts.
-func (s *Solver) invert(cp *compiler, side Term, name string, vi Variable) func(*Evaluator, smtlib.Value) (string, bool) {
+func (s *Solver) invert(cp termScope, side Term, name string, vi Variable) func(*Evaluator, smtlib.Value) (string, bool) {
 	switch t := side.(type) {
 	case *Var:
 		if t.Name != name {
@@ -232,7 +239,7 @@ func (s *Solver) invert(cp *compiler, side Term, name string, vi Variable) func(
 }
 
 // addLen adds a length bound from a comparison of (str.len x) with a term.
-func (s *Solver) addLen(cp *compiler, info *atomInfo, byName map[string]Variable, app *App) {
+func (s *Solver) addLen(cp termScope, info *atomInfo, byName map[string]Variable, app *App) {
 	if len(app.Args) != 2 {
 		return
 	}

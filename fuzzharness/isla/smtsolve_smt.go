@@ -106,7 +106,7 @@ func (s *Solver) finishSMT(ctx context.Context, c *evalCtx, st *state) ([]*gramm
 		}
 		for i := range b.ints {
 			v := m[intName(i)]
-			if !isDigits(v) {
+			if !smtlib.IsDigits(v) {
 				ok = false
 				break
 			}
@@ -274,7 +274,7 @@ func writeSMT(b *strings.Builder, t Term, subst map[string]string) {
 			return
 		}
 		b.WriteByte('(')
-		writeOp(b, t)
+		b.WriteString(t.Head())
 		for _, a := range t.Args {
 			b.WriteByte(' ')
 			writeSMT(b, a, subst)

@@ -174,7 +174,7 @@ const MaxRestartsPerSolution = 8
 // ErrInvalidOutput. A Solver is not safe for concurrent use.
 type Solver struct {
 	spec *Spec
-	sp   *Spec // a copy for terms compiled by the solver
+	tc   *TermCompiler // for the terms the solver compiles (pins)
 	cfg  solveConfig
 	rng  *rand.Rand
 	gen  *grammar.Generator
@@ -245,17 +245,16 @@ func NewSolver(spec *Spec, opts ...SolveOption) (*Solver, error) {
 		nodeID: map[Compiled]int{}, freeSlots: map[Compiled][]int{}, patterns: map[*CompiledQuantifier][]*ptree{},
 		atoms: map[*CompiledSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{},
 		parsed: map[string]*grammar.Tree{}}
-	sp := *spec
-	s.sp = &sp
+	s.tc = spec.NewTermCompiler()
 	s.rng = rand.New(rand.NewPCG(cfg.seed, 0x69736c61))
-	gr := spec.graph
+	gr := spec.Graph()
 	s.gen = grammar.NewGenerator(gr, cfg.seed^0x5eed)
 	s.gen.MaxSize = max(cfg.maxSize, 4*gr.Root.MinSize)
 	start := spec.StartSymbol()
 	s.rhs = gr.RHS(start)
 	s.rootRef = &grammar.Node{ID: -1, Kind: grammar.KindRef, Name: start, Children: []*grammar.Node{s.rhs},
 		Rule: start, Sym: -1, MinDepth: s.rhs.MinDepth + 1, MinSize: s.rhs.MinSize + 1, MinLen: s.rhs.MinLen}
-	s.slotKind = make([]VarKind, spec.nslots)
+	s.slotKind = make([]VarKind, spec.Slots())
 	if err := s.analyze(); err != nil {
 		return nil, err
 	}
@@ -418,13 +417,13 @@ func (st *state) clone() *state {
 
 func (s *Solver) initial() *state {
 	root := s.ids.openLeaf(s.rootRef)
-	if s.spec.virtual {
+	if s.spec.VirtualRoot() {
 		s.constID = 0
 	} else {
 		s.constID = root.id
 	}
 	st := &state{root: root}
-	st.forms = []item{{n: s.spec.root, env: (*env)(nil).bind(0, s.constID)}}
+	st.forms = []item{{n: s.spec.Formula(), env: (*env)(nil).bind(0, s.constID)}}
 	return st
 }
 

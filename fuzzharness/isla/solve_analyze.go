@@ -12,17 +12,17 @@ import (
 // solver leaves open while it expands (those whose text atoms constrain).
 func (s *Solver) analyze() error {
 	spec := s.spec
-	lb := spec.lb
+	lb := spec.Labels()
 	// Reachability between labels.
 	s.reach = map[int32]map[int32]bool{}
 	for name, id := range lb.IDs {
 		r := map[int32]bool{}
 		var todo []*grammar.Node
-		if rhs := spec.graph.RHS(name); rhs != nil {
+		if rhs := spec.Graph().RHS(name); rhs != nil {
 			todo = append(todo, rhs)
-		} else if name == "start" && spec.virtual {
-			todo = append(todo, spec.graph.Root)
-			r[lb.IDs[spec.graph.Root.Rule]] = true
+		} else if name == "start" && spec.VirtualRoot() {
+			todo = append(todo, spec.Graph().Root)
+			r[lb.IDs[spec.Graph().Root.Rule]] = true
 		}
 		seen := map[*grammar.Node]bool{}
 		for len(todo) > 0 {
@@ -120,7 +120,7 @@ func (s *Solver) analyze() error {
 		}
 		s.freeSlots[n] = slots
 	}
-	walk(spec.root)
+	walk(spec.Formula())
 	if err != nil {
 		return err
 	}
@@ -129,7 +129,7 @@ func (s *Solver) analyze() error {
 	leave := map[string]bool{}
 	for name := range controlled {
 		id, ok := lb.IDs[name]
-		if !ok || spec.graph.RHS(name) == nil {
+		if !ok || spec.Graph().RHS(name) == nil {
 			continue
 		}
 		ok = true
@@ -140,8 +140,8 @@ func (s *Solver) analyze() error {
 		}
 		leave[name] = ok
 	}
-	s.keepOpen = make([]bool, len(spec.graph.Nodes))
-	for _, n := range spec.graph.Nodes {
+	s.keepOpen = make([]bool, len(spec.Graph().Nodes))
+	for _, n := range spec.Graph().Nodes {
 		if n.Kind == grammar.KindRef && leave[n.Name] && !internal[n] {
 			s.keepOpen[n.ID] = true
 		}
@@ -166,11 +166,11 @@ func (s *Solver) keep(n *grammar.Node) bool { return n.ID >= 0 && s.keepOpen[n.I
 // leaf: the mean number of symbolic nodes of a few random derivations.
 func (s *Solver) closingCosts() {
 	s.closing = map[string]float64{}
-	gen := grammar.NewGenerator(s.spec.graph, s.cfg.seed^0xc105e)
+	gen := grammar.NewGenerator(s.spec.Graph(), s.cfg.seed^0xc105e)
 	gen.MaxSize = s.gen.MaxSize
 	const samples = 4
-	for _, name := range s.spec.graph.Nonterminals() {
-		rhs := s.spec.graph.RHS(name)
+	for _, name := range s.spec.Graph().Nonterminals() {
+		rhs := s.spec.Graph().RHS(name)
 		total := 0
 		for range samples {
 			t, err := gen.GenerateFrom(rhs)

@@ -1,6 +1,8 @@
 package isla
 
 import (
+	"slices"
+
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
 
@@ -28,31 +30,33 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 	}
 	if st.root.open {
 		// The initial state: the view of an open tree.
-		c.v = NewView(nil, grammar.NewOpen(s.rhs), s.spec.lb, s.spec.rootLabel, s.spec.virtual)
+		c.v = NewView(nil, grammar.NewOpen(s.rhs), s.spec.Labels(), s.spec.RootLabel(), s.spec.VirtualRoot())
 		c.src = make([]*stree, len(c.v.Nodes)) // its trees are made already
 		c.first = 1
 		c.src[0] = st.root
-		if s.spec.virtual {
+		if s.spec.VirtualRoot() {
 			c.first = 2
 			c.src[1] = st.root
 		}
 	} else {
-		c.build(st.root, s.spec.lb, s.spec.rootLabel, s.spec.virtual)
+		c.build(st.root, s.spec.Labels(), s.spec.RootLabel(), s.spec.VirtualRoot())
 	}
 	n := len(c.v.Nodes)
 	first := int(c.first)
 	if old != nil {
-		c.ids = zeroed(old.ids, n)
+		c.ids = slices.Grow(old.ids[:0], n)[:n]
+		clear(c.ids)
 		c.idx = old.idx
 		clear(c.idx)
-		c.nopen = zeroed(old.nopen, n+1)
+		c.nopen = slices.Grow(old.nopen[:0], n+1)[:n+1]
+		clear(c.nopen)
 	} else {
 		c.ids = make([]int32, n)
 		c.idx = make(map[int32]int32, n)
 		c.nopen = make([]int32, n+1)
 	}
 	c.ids[0] = s.constID
-	if s.spec.virtual {
+	if s.spec.VirtualRoot() {
 		c.ids[1] = st.root.id
 	}
 	for i := first; i < n; i++ {
@@ -77,7 +81,7 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 		c.e = old.e
 		c.e.Reset(c.v)
 	} else {
-		c.e = NewEvaluator(s.sp, c.v)
+		c.e = s.tc.NewEvaluator(c.v)
 	}
 	return c
 }
@@ -139,8 +143,7 @@ func (sv *solverView) build(root *stree, lb *Labels, rootLabel string, virtual b
 			}
 		}
 	}
-	v.last = b.last
-	v.index(len(lb.Names))
+	b.Done()
 	sv.v, sv.src, sv.first = v, src, first
 }
 

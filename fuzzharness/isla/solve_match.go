@@ -40,7 +40,7 @@ const maxPatternTrees = 64
 // patternTrees returns the pattern trees of a match expression for the
 // nonterminal typ: the derivations of each variant.
 func (s *Solver) patternTrees(m *CompiledMatch, typ string) ([]*ptree, error) {
-	rhs := s.spec.graph.RHS(typ)
+	rhs := s.spec.Graph().RHS(typ)
 	if rhs == nil {
 		return nil, fmt.Errorf("match expressions on <%s> are not supported by the solver", typ)
 	}
@@ -54,9 +54,9 @@ func (s *Solver) patternTrees(m *CompiledMatch, typ string) ([]*ptree, error) {
 				}
 				continue
 			}
-			toks = append(toks, ptok{hole: true, label: s.spec.lb.Names[e.Label], bind: e.Bind})
+			toks = append(toks, ptok{hole: true, label: s.spec.Labels().Names[e.Label], bind: e.Bind})
 		}
-		p := newPatternParser(s.spec.graph, rhs, toks)
+		p := newPatternParser(s.spec.Graph(), rhs, toks)
 		trees := p.derive(rhs, 0, len(toks), maxPatternTrees+1)
 		if len(trees)+len(out) > maxPatternTrees {
 			return nil, fmt.Errorf("a match expression on <%s> has more than %d derivations", typ, maxPatternTrees)

@@ -439,7 +439,7 @@ func (s *Solver) branchExists(c *evalCtx, st *state, i int, q *CompiledQuantifie
 				}
 				kept = append(kept, f)
 			}
-			child.forms = append(kept, item{n: s.spec.root, env: (*env)(nil).bind(0, s.constID)})
+			child.forms = append(kept, item{n: s.spec.Formula(), env: (*env)(nil).bind(0, s.constID)})
 		}
 		out = append(out, child)
 	}

@@ -72,7 +72,7 @@ func NewLabels(gr *grammar.Graph, extra ...string) *Labels {
 // node labeled with the rule t derives (as ISLa's <start> above the start
 // symbol), otherwise it is that node.
 func NewView(input []byte, t *grammar.Tree, lb *Labels, rootLabel string, virtual bool) *View {
-	v, b := NewViewBuilder(nil, input, lb, 2*len(input)+16)
+	_, b := NewViewBuilder(nil, input, lb, 2*len(input)+16)
 	root := b.Add(lb.IDs[rootLabel], -1, t.Open, t)
 	if virtual {
 		top := b.Add(lb.IDs[t.Node.Rule], root, t.Open, t)
@@ -82,8 +82,7 @@ func NewView(input []byte, t *grammar.Tree, lb *Labels, rootLabel string, virtua
 		b.rhs(t, root)
 	}
 	b.Finish(root)
-	v.index(len(lb.Names))
-	return v
+	return b.Done()
 }
 
 // NewViewBuilder returns an empty view of input and its builder, with room
@@ -138,6 +137,26 @@ func (b *ViewBuilder) Add(label int32, parent int32, open bool, t *grammar.Tree)
 	}
 	return i
 }
+
+// Done indexes the view and returns it. The builder must not be used any
+// more.
+func (b *ViewBuilder) Done() *View {
+	b.v.last = b.last
+	b.v.index(len(b.lb.Names))
+	return b.v
+}
+
+// Index returns the index of node n in v, or false if n is not a node of
+// v.
+func (v *View) Index(n Node) (int32, bool) {
+	if n.v != v {
+		return 0, false
+	}
+	return n.i, true
+}
+
+// Node returns view node i as a Node, as semantic predicates see it.
+func (v *View) Node(i int32) Node { return Node{v, i} }
 
 func (b *ViewBuilder) Finish(i int32) {
 	b.v.Nodes[i].End = int32(len(b.v.Nodes))

@@ -222,3 +222,16 @@ func Quote(s string, byteEscapes bool) string {
 	b.WriteByte('"')
 	return b.String()
 }
+
+// IsDigits reports whether s is a non-empty string of the digits 0-9.
+func IsDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
