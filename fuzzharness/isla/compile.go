@@ -137,15 +137,15 @@ type VarKind uint8
 
 const (
 	TreeVar VarKind = iota // bound to a tree node
-	IntVar               // a numeric quantifier's variable
-	LetVar               // bound by let to an SMT-LIB value
+	IntVar                 // a numeric quantifier's variable
+	LetVar                 // bound by let to an SMT-LIB value
 )
 
 type Variable struct {
 	Name string
 	Kind VarKind
 	Slot int
-	Type  string      // TreeVar: the nonterminal
+	Type string      // TreeVar: the nonterminal
 	Sort smtlib.Sort // LetVar: the sort
 }
 
@@ -154,7 +154,7 @@ type Compiled interface{ source() Formula }
 
 type CompiledSMT struct {
 	Src  *SMT
-	Term    CompiledTerm
+	Term CompiledTerm
 	Vars []Variable
 	pin  *pin
 }
@@ -218,12 +218,12 @@ type CompiledIntQuantifier struct {
 	Vars []Variable
 }
 
-func (n *CompiledSMT) source() Formula   { return n.Src }
-func (n *CompiledPred) source() Formula  { return n.Src }
-func (n *CompiledNot) source() Formula   { return n.Src }
-func (n *CompiledBinary) source() Formula   { return n.Src }
-func (n *CompiledQuantifier) source() Formula { return n.Src }
-func (n *CompiledIntQuantifier) source() Formula  { return n.Src }
+func (n *CompiledSMT) source() Formula           { return n.Src }
+func (n *CompiledPred) source() Formula          { return n.Src }
+func (n *CompiledNot) source() Formula           { return n.Src }
+func (n *CompiledBinary) source() Formula        { return n.Src }
+func (n *CompiledQuantifier) source() Formula    { return n.Src }
+func (n *CompiledIntQuantifier) source() Formula { return n.Src }
 
 // CompiledMatch is a compiled match expression: its flattened variants.
 type CompiledMatch struct {
@@ -754,7 +754,6 @@ func cutNonterminal(s string) (string, bool) {
 	}
 	return "", false
 }
-
 
 // term compiles an SMT-LIB term, checking sorts.
 func (cp *compiler) term(t Term) (CompiledTerm, bool) {

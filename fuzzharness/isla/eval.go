@@ -21,7 +21,7 @@ const (
 // Evaluator evaluates a compiled constraint on one view.
 type Evaluator struct {
 	s     *Spec
-	View     *View
+	View  *View
 	Slots []SlotValue
 	lets  []smtlib.Value
 	steps int // candidate search steps left

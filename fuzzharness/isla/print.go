@@ -166,3 +166,52 @@ func (t *App) Head() string {
 	b.WriteByte(')')
 	return b.String()
 }
+
+// writeSMT writes an SMT-LIB term with variables replaced by subst (let
+// names shadow it).
+func WriteSMTLIB(b *strings.Builder, t Term, subst map[string]string) {
+	switch t := t.(type) {
+	case *Var:
+		if v, ok := subst[t.Name]; ok {
+			b.WriteString(v)
+		} else {
+			b.WriteString(t.Name)
+		}
+	case *StrLit:
+		b.WriteString(smtlib.QuoteSMT(t.Value))
+	case *IntLit:
+		b.WriteString(t.Value.String())
+	case *BoolLit:
+		b.WriteString(strconv.FormatBool(t.Value))
+	case *App:
+		if len(t.Args) == 0 && len(t.Indices) == 0 {
+			b.WriteString(t.Op)
+			return
+		}
+		b.WriteByte('(')
+		b.WriteString(t.Head())
+		for _, a := range t.Args {
+			b.WriteByte(' ')
+			WriteSMTLIB(b, a, subst)
+		}
+		b.WriteByte(')')
+	case *Let:
+		inner := map[string]string{}
+		for k, v := range subst {
+			inner[k] = v
+		}
+		b.WriteString("(let (")
+		for i, x := range t.Binds {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString("(" + x.Name + " ")
+			WriteSMTLIB(b, x.Value, subst)
+			b.WriteByte(')')
+			delete(inner, x.Name)
+		}
+		b.WriteString(") ")
+		WriteSMTLIB(b, t.Body, inner)
+		b.WriteByte(')')
+	}
+}

@@ -39,7 +39,7 @@ var (
 // interface sends to Z3.
 func z3Text(t Term) string {
 	var b strings.Builder
-	writeSMT(&b, t, nil)
+	WriteSMTLIB(&b, t, nil)
 	return b.String()
 }
 

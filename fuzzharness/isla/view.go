@@ -34,14 +34,14 @@ type View struct {
 
 // ViewNode is one node of a view.
 type ViewNode struct {
-	Label      int32 // nonterminal label, or -1 for a terminal
-	Parent     int32 // -1 for the root
-	End        int32 // index after the last node of the subtree
+	Label       int32 // nonterminal label, or -1 for a terminal
+	Parent      int32 // -1 for the root
+	End         int32 // index after the last node of the subtree
 	Start, Stop int32 // byte span [start, stp)
-	FirstKid   int32 // -1 if none
-	Next       int32 // next sibling, -1 if none
-	Open       bool  // the node is an open slot (a leaf if firstKid < 0)
-	Tree       *grammar.Tree
+	FirstKid    int32 // -1 if none
+	Next        int32 // next sibling, -1 if none
+	Open        bool  // the node is an open slot (a leaf if firstKid < 0)
+	Tree        *grammar.Tree
 }
 
 // Labels numbers the nonterminals of a graph for views.

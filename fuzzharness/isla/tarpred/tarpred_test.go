@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/tarpred"
 )
 
@@ -149,7 +150,7 @@ func TestSolveArchives(t *testing.T) {
 	const n = 40
 	got, multi, data := 0, 0, 0
 	for _, seed := range []uint64{1, 2, 3, 4} {
-		s, err := isla.NewSolver(spec, isla.SolverSeed(seed))
+		s, err := solver.New(spec, solver.Seed(seed))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +188,7 @@ func TestSolveArchives(t *testing.T) {
 // a header byte or the size field changes.
 func TestCheckSolved(t *testing.T) {
 	spec := compile(t, tarpred.Constraint)
-	s, err := isla.NewSolver(spec, isla.SolverSeed(9))
+	s, err := solver.New(spec, solver.Seed(9))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +276,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	s, err := isla.NewSolver(spec, isla.SolverSeed(3))
+	s, err := solver.New(spec, solver.Seed(3))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -322,7 +323,7 @@ func Example() {
 // Constraint, each validated by the solver.
 func BenchmarkSolve(b *testing.B) {
 	spec := compile(b, tarpred.Constraint)
-	s, err := isla.NewSolver(spec, isla.SolverSeed(1))
+	s, err := solver.New(spec, solver.Seed(1))
 	if err != nil {
 		b.Fatal(err)
 	}

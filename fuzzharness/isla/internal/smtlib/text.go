@@ -2,6 +2,7 @@ package smtlib
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -234,4 +235,25 @@ func IsDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// QuoteSMT returns the internal string s as an SMT-LIB 2.6 string literal in
+// printable ASCII.
+func QuoteSMT(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		r, size := DecodeRune(s[i:])
+		i += size
+		switch {
+		case r == '"':
+			b.WriteString(`""`)
+		case r >= 0x20 && r < 0x7F && r != '\\':
+			b.WriteRune(r)
+		default:
+			b.WriteString(`\u{` + strconv.FormatInt(int64(r), 16) + `}`)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
 }

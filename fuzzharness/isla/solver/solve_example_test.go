@@ -1,4 +1,4 @@
-package isla_test
+package solver_test
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
 )
 
 // Generate Scriptsize-C programs in which every variable is declared before
@@ -23,7 +24,7 @@ forall <term> use_ctx="{<id> use}":
 		fmt.Println(err)
 		return
 	}
-	s, err := isla.NewSolver(spec, isla.SolverSeed(7))
+	s, err := solver.New(spec, solver.Seed(7))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -46,7 +47,7 @@ forall <term> use_ctx="{<id> use}":
 func TestSolveDeterministic(t *testing.T) {
 	run := func() []string {
 		spec := compileAll(t, "xml", []string{"xml-balance.isla", "xml-no-redef.isla"})
-		s, err := isla.NewSolver(spec, isla.SolverSeed(42))
+		s, err := solver.New(spec, solver.Seed(42))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,15 +1,15 @@
 //go:build unix
 
-package isla_test
+package islatest
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU returns the CPU time (user + system) the process has used, so
+// ProcessCPU returns the CPU time (user + system) the process has used, so
 // that benchmarks can report throughput per CPU second on a loaded machine.
-func processCPU() time.Duration {
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

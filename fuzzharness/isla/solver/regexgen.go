@@ -1,4 +1,4 @@
-package isla
+package solver
 
 import (
 	"fmt"
@@ -138,9 +138,9 @@ func writeRegex(b *strings.Builder, r *smtlib.Regex) {
 				b.WriteByte(' ')
 			}
 			if c.Lo == c.Hi {
-				fmt.Fprintf(b, "(str.to_re %s)", smtQuote(smtlib.EncodeRune(c.Lo)))
+				fmt.Fprintf(b, "(str.to_re %s)", smtlib.QuoteSMT(smtlib.EncodeRune(c.Lo)))
 			} else {
-				fmt.Fprintf(b, "(re.range %s %s)", smtQuote(smtlib.EncodeRune(c.Lo)), smtQuote(smtlib.EncodeRune(c.Hi)))
+				fmt.Fprintf(b, "(re.range %s %s)", smtlib.QuoteSMT(smtlib.EncodeRune(c.Lo)), smtlib.QuoteSMT(smtlib.EncodeRune(c.Hi)))
 			}
 		}
 		if len(r.Set) > 1 {

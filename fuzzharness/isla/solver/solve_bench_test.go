@@ -1,4 +1,4 @@
-package isla_test
+package solver_test
 
 import (
 	"context"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
-	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
 )
 
 // nonterminalPaths returns the k-path table (k up to 4) of a built-in
@@ -59,14 +59,14 @@ func pathCoverage(t testing.TB, gname string, inputs [][]byte) (cov3, cov4 float
 // solverOptions returns the options of the measurements: seed 1, and with
 // KFUZZ_RESTART=n set, RestartEvery(n) with MaxStates(KFUZZ_MAXSTATES,
 // default 3000).
-func solverOptions(seed uint64) []isla.SolveOption {
-	opts := []isla.SolveOption{isla.SolverSeed(seed)}
+func solverOptions(seed uint64) []solver.Option {
+	opts := []solver.Option{solver.Seed(seed)}
 	if n, _ := strconv.Atoi(os.Getenv("KFUZZ_RESTART")); n > 0 {
 		states := 3000
 		if m, _ := strconv.Atoi(os.Getenv("KFUZZ_MAXSTATES")); m > 0 {
 			states = m
 		}
-		opts = append(opts, isla.RestartEvery(n), isla.MaxStates(states))
+		opts = append(opts, solver.RestartEvery(n), solver.MaxStates(states))
 	}
 	return opts
 }
@@ -81,7 +81,7 @@ func BenchmarkSolveSubjects(b *testing.B) {
 	for _, sub := range solveSubjects {
 		b.Run(sub.name, func(b *testing.B) {
 			spec := compileAll(b, sub.grammar, sub.files)
-			s, err := isla.NewSolver(spec, solverOptions(1)...)
+			s, err := solver.New(spec, solverOptions(1)...)
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -120,7 +120,7 @@ func TestSolveDiversity(t *testing.T) {
 	for _, sub := range solveSubjects {
 		t.Run(sub.name, func(t *testing.T) {
 			spec := compileAll(t, sub.grammar, sub.files)
-			s, err := isla.NewSolver(spec, solverOptions(seed)...)
+			s, err := solver.New(spec, solverOptions(seed)...)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package isla
+package solver
 
 import (
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"

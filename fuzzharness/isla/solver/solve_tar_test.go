@@ -1,10 +1,10 @@
-package isla_test
+package solver_test
 
 import (
 	"context"
 	"testing"
 
-	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/tarpred"
 )
 
@@ -16,7 +16,7 @@ import (
 func TestSolveTar(t *testing.T) {
 	spec := compile(t, "tar", "tar.isla", tarpred.Predicates())
 	check := compile(t, "tar", "tar.isla", tarPredicates)
-	s, err := isla.NewSolver(spec, isla.SolverSeed(5))
+	s, err := solver.New(spec, solver.Seed(5))
 	if err != nil {
 		t.Fatal(err)
 	}

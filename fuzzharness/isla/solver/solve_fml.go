@@ -1,6 +1,7 @@
-package isla
+package solver
 
 import (
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"strconv"
 	"strings"
 )
@@ -33,7 +34,7 @@ func (e *env) lookup(slot int) (int32, bool) {
 
 // item is one formula of a state.
 type item struct {
-	n   Compiled
+	n   isla.Compiled
 	env *env
 	neg bool
 	// done lists, for a universal quantifier, the nodes it was instantiated
@@ -44,9 +45,9 @@ type item struct {
 // exists reports whether a quantifier item is effectively existential.
 func (it item) exists() bool {
 	switch n := it.n.(type) {
-	case *CompiledQuantifier:
+	case *isla.CompiledQuantifier:
 		return n.Exists != it.neg
-	case *CompiledIntQuantifier:
+	case *isla.CompiledIntQuantifier:
 		return n.Src.Exists != it.neg
 	}
 	return false
@@ -138,31 +139,31 @@ func (s *Solver) or(a, b dnf) dnf {
 // holds quantifiers and undecided atoms only.
 func (s *Solver) normalize(c *evalCtx, it item) dnf {
 	switch n := it.n.(type) {
-	case *CompiledNot:
+	case *isla.CompiledNot:
 		return s.normalize(c, item{n: n.X, env: it.env, neg: !it.neg})
-	case *CompiledBinary:
+	case *isla.CompiledBinary:
 		x := func(neg bool) dnf { return s.normalize(c, item{n: n.X, env: it.env, neg: neg}) }
 		y := func(neg bool) dnf { return s.normalize(c, item{n: n.Y, env: it.env, neg: neg}) }
 		op := n.Src.Op
 		switch {
-		case op == And && !it.neg:
+		case op == isla.And && !it.neg:
 			return s.and(x(false), y(false))
-		case op == And && it.neg:
+		case op == isla.And && it.neg:
 			return s.or(x(true), y(true))
-		case op == Or && !it.neg:
+		case op == isla.Or && !it.neg:
 			return s.or(x(false), y(false))
-		case op == Or && it.neg:
+		case op == isla.Or && it.neg:
 			return s.and(x(true), y(true))
-		case op == Implies && !it.neg:
+		case op == isla.Implies && !it.neg:
 			return s.or(x(true), y(false))
-		case op == Implies && it.neg:
+		case op == isla.Implies && it.neg:
 			return s.and(x(false), y(true))
-		case op == Iff && !it.neg, op == Xor && it.neg:
+		case op == isla.Iff && !it.neg, op == isla.Xor && it.neg:
 			return s.or(s.and(x(false), y(false)), s.and(x(true), y(true)))
-		default: // Iff negated, Xor
+		default: // isla.Iff negated, isla.Xor
 			return s.or(s.and(x(false), y(true)), s.and(x(true), y(false)))
 		}
-	case *CompiledSMT, *CompiledPred:
+	case *isla.CompiledSMT, *isla.CompiledPred:
 		switch c.decide(it) {
 		case triTrue:
 			return dnfTrue

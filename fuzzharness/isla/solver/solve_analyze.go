@@ -1,7 +1,8 @@
-package isla
+package solver
 
 import (
 	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
@@ -50,33 +51,33 @@ func (s *Solver) analyze() error {
 	var quants []qinfo
 	internal := map[*grammar.Node]bool{}
 	var err error
-	var walk func(n Compiled)
-	walk = func(n Compiled) {
+	var walk func(n isla.Compiled)
+	walk = func(n isla.Compiled) {
 		if n == nil || err != nil {
 			return
 		}
 		s.nodeID[n] = len(s.nodeID)
-		var vars []Variable
+		var vars []isla.Variable
 		switch n := n.(type) {
-		case *CompiledSMT:
+		case *isla.CompiledSMT:
 			vars = n.Vars
 			for _, v := range n.Vars {
-				if v.Kind == TreeVar {
+				if v.Kind == isla.TreeVar {
 					controlled[v.Type] = true
 				}
 			}
 			s.atoms[n] = s.analyzeAtom(n)
-		case *CompiledPred:
+		case *isla.CompiledPred:
 			vars = n.Vars
 			if n.Impl != nil {
-				if _, ok := n.Impl.(NumSolver); ok {
+				if _, ok := n.Impl.(isla.NumSolver); ok {
 					for _, a := range n.Args {
-						if a.Kind == TreeParam {
+						if a.Kind == isla.TreeParam {
 							controlled[s.slotType(n.Vars, a.Slot)] = true
 						}
 					}
 				}
-				if ts, ok := n.Impl.(TreeSolver); ok {
+				if ts, ok := n.Impl.(isla.TreeSolver); ok {
 					for _, w := range ts.Writes() {
 						controlled[w] = true
 						if id, ok := lb.IDs[w]; ok {
@@ -85,14 +86,14 @@ func (s *Solver) analyze() error {
 					}
 				}
 			}
-		case *CompiledNot:
+		case *isla.CompiledNot:
 			vars = n.Vars
 			walk(n.X)
-		case *CompiledBinary:
+		case *isla.CompiledBinary:
 			vars = n.Vars
 			walk(n.X)
 			walk(n.Y)
-		case *CompiledQuantifier:
+		case *isla.CompiledQuantifier:
 			vars = n.Vars
 			quants = append(quants, qinfo{n.Label, n.Match != nil})
 			if n.Match != nil {
@@ -107,14 +108,14 @@ func (s *Solver) analyze() error {
 				}
 			}
 			walk(n.Body)
-		case *CompiledIntQuantifier:
+		case *isla.CompiledIntQuantifier:
 			vars = n.Vars
-			s.slotKind[n.Slot] = IntVar
+			s.slotKind[n.Slot] = isla.IntVar
 			walk(n.Body)
 		}
 		var slots []int
 		for _, v := range vars {
-			if v.Kind != LetVar {
+			if v.Kind != isla.LetVar {
 				slots = append(slots, v.Slot)
 			}
 		}
@@ -150,7 +151,7 @@ func (s *Solver) analyze() error {
 }
 
 // slotType returns the nonterminal of the variable in slot.
-func (s *Solver) slotType(vars []Variable, slot int) string {
+func (s *Solver) slotType(vars []isla.Variable, slot int) string {
 	for _, v := range vars {
 		if v.Slot == slot {
 			return v.Type

@@ -1,10 +1,10 @@
-package isla_test
+package solver_test
 
 import (
 	"context"
 	"testing"
 
-	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
 )
 
 // TestRestartEvery checks that a solver with restarts returns valid,
@@ -14,8 +14,8 @@ import (
 func TestRestartEvery(t *testing.T) {
 	spec := compileAll(t, "rest", []string{"rest-title.isla", "rest-references.isla", "rest-numbering.isla"})
 	const n, every = 600, 100
-	run := func(opts ...isla.SolveOption) ([][]byte, isla.SolverStats) {
-		s, err := isla.NewSolver(spec, append([]isla.SolveOption{isla.SolverSeed(1)}, opts...)...)
+	run := func(opts ...solver.Option) ([][]byte, solver.Stats) {
+		s, err := solver.New(spec, append([]solver.Option{solver.Seed(1)}, opts...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -29,7 +29,7 @@ func TestRestartEvery(t *testing.T) {
 		}
 		return out, s.Stats()
 	}
-	a, stats := run(isla.RestartEvery(every))
+	a, stats := run(solver.RestartEvery(every))
 	if want := n/every - 1; stats.Restarts < want {
 		t.Errorf("%d restarts, want at least %d", stats.Restarts, want)
 	}
@@ -43,7 +43,7 @@ func TestRestartEvery(t *testing.T) {
 			t.Fatalf("solution %q does not check: %v %v", in, err, r)
 		}
 	}
-	b, _ := run(isla.RestartEvery(every))
+	b, _ := run(solver.RestartEvery(every))
 	for i := range a {
 		if string(a[i]) != string(b[i]) {
 			t.Fatalf("solution %d differs for the same seed: %q and %q", i, a[i], b[i])

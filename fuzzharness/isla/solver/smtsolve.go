@@ -1,8 +1,9 @@
-package isla
+package solver
 
 import (
 	"context"
 	"errors"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"maps"
 	"slices"
@@ -250,7 +251,7 @@ func (r *cspRun) check() ([]item, bool) {
 	for _, it := range r.items {
 		switch c.decide(it) {
 		case triFalse:
-			if p, ok := it.n.(*CompiledPred); ok && !it.neg && r.fixable(c, it, p) {
+			if p, ok := it.n.(*isla.CompiledPred); ok && !it.neg && r.fixable(c, it, p) {
 				und = append(und, it)
 				continue
 			}
@@ -265,8 +266,8 @@ func (r *cspRun) check() ([]item, bool) {
 // fixable reports whether a false semantic predicate may still be solved:
 // it is a TreeSolver whose written nodes were assigned in this run, and it
 // was not solved too often.
-func (r *cspRun) fixable(c *evalCtx, it item, p *CompiledPred) bool {
-	if _, ok := p.Impl.(TreeSolver); !ok || r.solved[r.s.key(it)] >= maxSemSolves {
+func (r *cspRun) fixable(c *evalCtx, it item, p *isla.CompiledPred) bool {
+	if _, ok := p.Impl.(isla.TreeSolver); !ok || r.solved[r.s.key(it)] >= maxSemSolves {
 		return false
 	}
 	_, ok := r.semReady(c, it, p)
@@ -287,7 +288,7 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 	c := r.ctx()
 	for _, it := range und {
 		switch n := it.n.(type) {
-		case *CompiledSMT:
+		case *isla.CompiledSMT:
 			if it.neg {
 				continue
 			}
@@ -296,7 +297,7 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 				if !ok || !c.readyExcept(it, n.Vars, p.slot) {
 					continue
 				}
-				if r.s.slotKind[p.slot] == IntVar {
+				if r.s.slotKind[p.slot] == isla.IntVar {
 					if r.ints[x] != "" {
 						continue
 					}
@@ -329,16 +330,16 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 				r.assignLeaf(l, sub)
 				progress = true
 			}
-		case *CompiledPred:
+		case *isla.CompiledPred:
 			if progress || n.Impl == nil || it.neg {
 				continue
 			}
-			if ns, ok := n.Impl.(NumSolver); ok {
+			if ns, ok := n.Impl.(isla.NumSolver); ok {
 				if progress, conflict := r.solveNum(c, it, n, ns); progress || conflict {
 					return progress, conflict
 				}
 			}
-			if ts, ok := n.Impl.(TreeSolver); ok {
+			if ts, ok := n.Impl.(isla.TreeSolver); ok {
 				if progress, conflict := r.solveTree(c, it, n, ts); progress || conflict {
 					return progress, conflict
 				}
@@ -350,10 +351,10 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 
 // solveNum computes an unknown numeric argument of a predicate whose other
 // arguments are known.
-func (r *cspRun) solveNum(c *evalCtx, it item, n *CompiledPred, ns NumSolver) (progress, conflict bool) {
+func (r *cspRun) solveNum(c *evalCtx, it item, n *isla.CompiledPred, ns isla.NumSolver) (progress, conflict bool) {
 	target := -1
 	for i, a := range n.Args {
-		if a.Kind == NumParam && a.IsInt {
+		if a.Kind == isla.NumParam && a.IsInt {
 			if x, ok := it.env.lookup(a.Slot); ok && r.ints[x] == "" {
 				if target >= 0 {
 					return false, false
@@ -385,18 +386,18 @@ func (r *cspRun) solveNum(c *evalCtx, it item, n *CompiledPred, ns NumSolver) (p
 
 // predArgs builds the arguments of a predicate from the bound slots;
 // argument skip (a number being solved) is left empty.
-func (c *evalCtx) predArgs(n *CompiledPred, skip int) ([]Arg, bool) {
-	args := make([]Arg, len(n.Args))
+func (c *evalCtx) predArgs(n *isla.CompiledPred, skip int) ([]isla.Arg, bool) {
+	args := make([]isla.Arg, len(n.Args))
 	for i, a := range n.Args {
 		if i == skip {
 			continue
 		}
 		switch a.Kind {
-		case TreeParam:
+		case isla.TreeParam:
 			args[i].Node = c.v.Node(c.e.Slots[a.Slot].Node)
-		case StringParam:
+		case isla.StringParam:
 			args[i].Str = a.Lit
-		case NumParam:
+		case isla.NumParam:
 			s := c.e.ArgNum(a)
 			if !smtlib.IsDigits(s) {
 				return nil, false
@@ -411,8 +412,8 @@ func (c *evalCtx) predArgs(n *CompiledPred, skip int) ([]Arg, bool) {
 // the leaves derived in this run inside its tree arguments are all inside
 // nodes it writes, or (open leaves only) inside nodes another tree solver
 // writes. It returns the leaves inside nodes it writes.
-func (r *cspRun) semReady(c *evalCtx, it item, n *CompiledPred) ([]int32, bool) {
-	ts := n.Impl.(TreeSolver)
+func (r *cspRun) semReady(c *evalCtx, it item, n *isla.CompiledPred) ([]int32, bool) {
+	ts := n.Impl.(isla.TreeSolver)
 	writes := map[int32]bool{}
 	for _, w := range ts.Writes() {
 		if id, ok := r.s.spec.Labels().IDs[w]; ok {
@@ -421,7 +422,7 @@ func (r *cspRun) semReady(c *evalCtx, it item, n *CompiledPred) ([]int32, bool) 
 	}
 	var targets []int32
 	for _, a := range n.Args {
-		if a.Kind != TreeParam {
+		if a.Kind != isla.TreeParam {
 			continue
 		}
 		x, ok := it.env.lookup(a.Slot)
@@ -458,7 +459,7 @@ func (r *cspRun) semReady(c *evalCtx, it item, n *CompiledPred) ([]int32, bool) 
 }
 
 // solveTree asks a tree solver for the texts of the nodes it writes.
-func (r *cspRun) solveTree(c *evalCtx, it item, n *CompiledPred, ts TreeSolver) (progress, conflict bool) {
+func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.TreeSolver) (progress, conflict bool) {
 	key := r.s.key(it)
 	if r.solved[key] >= maxSemSolves {
 		return false, false
@@ -473,7 +474,7 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *CompiledPred, ts TreeSolver) 
 		return false, false
 	}
 	fixes, err := ts.Solve(args)
-	if errors.Is(err, ErrNotReady) {
+	if errors.Is(err, isla.ErrNotReady) {
 		return false, false
 	}
 	r.solved[key]++
@@ -510,8 +511,8 @@ func (r *cspRun) pickVar(und []item) (*stree, int32) {
 	c := r.ctx()
 	deferred := map[int32]bool{}
 	for _, it := range und {
-		if p, ok := it.n.(*CompiledPred); ok {
-			if ts, ok := p.Impl.(TreeSolver); ok {
+		if p, ok := it.n.(*isla.CompiledPred); ok {
+			if ts, ok := p.Impl.(isla.TreeSolver); ok {
 				for _, w := range ts.Writes() {
 					if lid, ok := r.s.spec.Labels().IDs[w]; ok {
 						for _, y := range c.v.ByLabel[lid] {
@@ -527,7 +528,7 @@ func (r *cspRun) pickVar(und []item) (*stree, int32) {
 	seen := map[int32]bool{}
 	for _, it := range und {
 		for b := it.env; b != nil; b = b.next {
-			if r.s.slotKind[b.slot] == IntVar {
+			if r.s.slotKind[b.slot] == isla.IntVar {
 				if r.ints[b.val] == "" && !seen[-1-b.val] {
 					seen[-1-b.val] = true
 					ints = append(ints, b.val)
@@ -583,7 +584,7 @@ func (r *cspRun) assignFree(l *stree, iv int32, und []item) bool {
 	lo, hi := 0, -1
 	var res []*smtlib.Regex
 	for _, it := range und {
-		n, ok := it.n.(*CompiledSMT)
+		n, ok := it.n.(*isla.CompiledSMT)
 		if !ok || it.neg {
 			continue
 		}
@@ -646,8 +647,8 @@ func (s *Solver) derive(l *stree, lo, hi int, res []*smtlib.Regex) (*stree, bool
 }
 
 // readyExcept is ready for all variables but the one in slot.
-func (c *evalCtx) readyExcept(it item, vars []Variable, slot int) bool {
-	rest := make([]Variable, 0, len(vars))
+func (c *evalCtx) readyExcept(it item, vars []isla.Variable, slot int) bool {
+	rest := make([]isla.Variable, 0, len(vars))
 	for _, v := range vars {
 		if v.Slot != slot {
 			rest = append(rest, v)

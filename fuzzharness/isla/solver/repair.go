@@ -1,8 +1,9 @@
-package isla
+package solver
 
 import (
 	"container/heap"
 	"context"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"math/rand/v2"
 	"slices"
 	"sync"
@@ -17,7 +18,7 @@ const (
 	// attempt without insertion gets a third of them.
 	DefaultRepairStates = 60
 	// DefaultRepairMaxSize bounds the subtrees a Repairer's solver derives
-	// for an open leaf (its SolverMaxSize): repair changes little.
+	// for an open leaf (its MaxSize): repair changes little.
 	DefaultRepairMaxSize = 32
 	// DefaultRepairBranches is the Branches of a Repairer's solver: one
 	// way to eliminate each existential quantifier, a match if there is
@@ -71,7 +72,7 @@ var repairWeights = Weights{TreeClosing: 11, Constraint: 3, Depth: 8}
 // without insertion, MaxStates with it), the round tries again with the
 // largest node of each violation opened instead of the smallest (the
 // whole <term> rather than its <id>), which the solver derives anew, small
-// (SolverMaxSize). The solution is checked against the
+// (MaxSize). The solution is checked against the
 // whole constraint; if it still fails (a change broke an instance that
 // held, as renaming a declaration breaks its uses), the next round repairs
 // the solution.
@@ -79,8 +80,8 @@ var repairWeights = Weights{TreeClosing: 11, Constraint: 3, Depth: 8}
 // Repair is deterministic: the same tree and seed give the same result. A
 // Repairer is safe for concurrent use; repairs run one at a time.
 type Repairer struct {
-	spec   *Spec
-	opts   []SolveOption
+	spec   *isla.Spec
+	opts   []Option
 	rounds int
 
 	mu   sync.Mutex
@@ -89,15 +90,15 @@ type Repairer struct {
 
 // NewRepairer returns a repairer for the constraint of spec. The options
 // configure its solver, after the repair defaults (MaxStates of
-// DefaultRepairStates per attempt, SolverMaxSize of DefaultRepairMaxSize,
+// DefaultRepairStates per attempt, MaxSize of DefaultRepairMaxSize,
 // Branches of DefaultRepairBranches, cost weights without k-path terms);
-// SolverSeed is
+// Seed is
 // ignored, since every repair takes its own seed. Seeds uses the options
 // without the repair defaults.
-func NewRepairer(spec *Spec, opts ...SolveOption) (*Repairer, error) {
-	all := append([]SolveOption{MaxStates(DefaultRepairStates), CostWeights(repairWeights), SolverMaxSize(DefaultRepairMaxSize),
+func NewRepairer(spec *isla.Spec, opts ...Option) (*Repairer, error) {
+	all := append([]Option{MaxStates(DefaultRepairStates), CostWeights(repairWeights), MaxSize(DefaultRepairMaxSize),
 		Branches(DefaultRepairBranches)}, opts...)
-	base, err := NewSolver(spec, all...)
+	base, err := New(spec, all...)
 	if err != nil {
 		return nil, err
 	}
@@ -105,7 +106,7 @@ func NewRepairer(spec *Spec, opts ...SolveOption) (*Repairer, error) {
 }
 
 // Spec returns the repairer's compiled constraint.
-func (r *Repairer) Spec() *Spec { return r.spec }
+func (r *Repairer) Spec() *isla.Spec { return r.spec }
 
 // Valid reports whether the complete tree t (rooted at the right-hand side
 // of the spec's StartSymbol) satisfies the constraint.
@@ -176,11 +177,11 @@ var repairAttempts = []struct {
 }
 
 // Seeds returns up to n inputs that satisfy the constraint, made by a
-// solver with the repairer's options and seed 1 (see NewSolver and
+// solver with the repairer's options and seed 1 (see New and
 // Solver.Solve): seeds for a fuzzer. It returns fewer if the solver finds
 // no more.
 func (r *Repairer) Seeds(n int) []*grammar.Tree {
-	s, err := NewSolver(r.spec, r.opts...)
+	s, err := New(r.spec, r.opts...)
 	if err != nil {
 		return nil // NewRepairer made a solver with these options
 	}
@@ -199,7 +200,7 @@ func (r *Repairer) fresh(seed uint64) *Solver {
 	s.queue, s.seq, s.started, s.pending = nil, 0, true, nil
 	s.seen = map[string]bool{}
 	s.dropped, s.dropWhy = false, ""
-	s.stats = SolverStats{}
+	s.stats = Stats{}
 	return &s
 }
 
@@ -208,8 +209,8 @@ func (r *Repairer) fresh(seed uint64) *Solver {
 // solver reaches, valid or not, and false if it reaches none.
 func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int) (*grammar.Tree, bool) {
 	spec := s.spec
-	v := NewView(t.Bytes(), t, spec.Labels(), spec.RootLabel(), spec.VirtualRoot())
-	e := NewEvaluator(spec, v)
+	v := isla.NewView(t.Bytes(), t, spec.Labels(), spec.RootLabel(), spec.VirtualRoot())
+	e := isla.NewEvaluator(spec, v)
 	first := int32(1) // view nodes before it are the root(s), never opened
 	if spec.VirtualRoot() {
 		first = 2
@@ -221,7 +222,7 @@ func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int)
 	conjs := topConjuncts(spec.Formula(), nil)
 	held := make([][]int32, len(conjs))
 	for i, n := range conjs {
-		q, ok := n.(*CompiledQuantifier)
+		q, ok := n.(*isla.CompiledQuantifier)
 		if !ok || q.Exists || q.In != 0 {
 			if !e.Eval(n) {
 				f.find(n)
@@ -315,8 +316,8 @@ func (s *Solver) searchFrom(st *state, forms []item, budget int) (*grammar.Tree,
 }
 
 // topConjuncts appends the conjuncts of a formula's top-level conjunction.
-func topConjuncts(n Compiled, out []Compiled) []Compiled {
-	if b, ok := n.(*CompiledBinary); ok && b.Src.Op == And {
+func topConjuncts(n isla.Compiled, out []isla.Compiled) []isla.Compiled {
+	if b, ok := n.(*isla.CompiledBinary); ok && b.Src.Op == isla.And {
 		return topConjuncts(b.Y, topConjuncts(b.X, out))
 	}
 	return append(out, n)
@@ -324,11 +325,11 @@ func topConjuncts(n Compiled, out []Compiled) []Compiled {
 
 // failFinder collects the nodes to open for the violations of a formula.
 type failFinder struct {
-	e       *Evaluator
+	e       *isla.Evaluator
 	first   int32
 	largest bool
-	open    map[int32]bool // view nodes to open
-	ctx     [][]Variable    // the variables bound by the enclosing instances
+	open    map[int32]bool    // view nodes to open
+	ctx     [][]isla.Variable // the variables bound by the enclosing instances
 }
 
 // maxIntCandidates bounds the values of a numeric quantifier that find
@@ -337,7 +338,7 @@ const maxIntCandidates = 16
 
 // within finds the nodes to open for formula n inside an instance of a
 // quantifier that binds the variables bound.
-func (f *failFinder) within(bound []Variable, n Compiled) {
+func (f *failFinder) within(bound []isla.Variable, n isla.Compiled) {
 	f.ctx = append(f.ctx, bound)
 	f.find(n)
 	f.ctx = f.ctx[:len(f.ctx)-1]
@@ -349,12 +350,12 @@ func (f *failFinder) within(bound []Variable, n Compiled) {
 // instance of universal quantifiers. An existential numeric quantifier
 // takes the candidate value that leaves the fewest nodes to open (the
 // number of columns most records of a CSV file have).
-func (f *failFinder) find(n Compiled) {
+func (f *failFinder) find(n isla.Compiled) {
 	e := f.e
 	switch n := n.(type) {
-	case *CompiledBinary:
+	case *isla.CompiledBinary:
 		switch n.Src.Op {
-		case And:
+		case isla.And:
 			if !e.Eval(n.X) {
 				f.find(n.X)
 			}
@@ -362,12 +363,12 @@ func (f *failFinder) find(n Compiled) {
 				f.find(n.Y)
 			}
 			return
-		case Implies:
+		case isla.Implies:
 			f.find(n.Y)
 			return
 		}
 		f.pick(n.Vars)
-	case *CompiledQuantifier:
+	case *isla.CompiledQuantifier:
 		if n.Exists {
 			f.pick(n.Vars)
 			return
@@ -378,7 +379,7 @@ func (f *failFinder) find(n Compiled) {
 			}
 			return true
 		})
-	case *CompiledIntQuantifier:
+	case *isla.CompiledIntQuantifier:
 		if !n.Src.Exists {
 			f.pick(n.Vars)
 			return
@@ -402,11 +403,11 @@ func (f *failFinder) find(n Compiled) {
 		}
 		e.Slots[n.Slot].Num = best
 		f.find(n.Body)
-	case *CompiledSMT:
+	case *isla.CompiledSMT:
 		f.pick(n.Vars)
-	case *CompiledPred:
+	case *isla.CompiledPred:
 		f.pick(n.Vars)
-	case *CompiledNot:
+	case *isla.CompiledNot:
 		f.pick(n.Vars)
 	}
 }
@@ -417,7 +418,7 @@ func (f *failFinder) find(n Compiled) {
 // numbers), it chooses among the variables of the innermost enclosing
 // instance that has one, for example the CSV record whose field count is
 // wrong.
-func (f *failFinder) pick(vars []Variable) {
+func (f *failFinder) pick(vars []isla.Variable) {
 	for k := len(f.ctx); k >= 0; k-- {
 		if best := f.choose(vars); best >= 0 {
 			f.open[best] = true
@@ -431,11 +432,11 @@ func (f *failFinder) pick(vars []Variable) {
 
 // choose returns the node pick chooses among the tree variables vars, or
 // -1.
-func (f *failFinder) choose(vars []Variable) int32 {
+func (f *failFinder) choose(vars []isla.Variable) int32 {
 	v := f.e.View
 	best := int32(-1)
 	for _, x := range vars {
-		if x.Kind != TreeVar {
+		if x.Kind != isla.TreeVar {
 			continue
 		}
 		i := f.e.Slots[x.Slot].Node

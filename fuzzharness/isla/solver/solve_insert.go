@@ -1,7 +1,8 @@
-package isla
+package solver
 
 import (
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 )
 
 // maxInsertTries bounds the insertion points tried for one existential
@@ -14,7 +15,7 @@ const maxInsertTries = 24
 // repetition inside the quantifier's range. Insertion points are tried in
 // random order; those where the quantifier's body is false at once are
 // dropped.
-func (s *Solver) insertions(c *evalCtx, st *state, it item, q *CompiledQuantifier, key string, n int) []option {
+func (s *Solver) insertions(c *evalCtx, st *state, it item, q *isla.CompiledQuantifier, key string, n int) []option {
 	if n <= 0 {
 		return nil
 	}
@@ -72,7 +73,7 @@ func (s *Solver) insertions(c *evalCtx, st *state, it item, q *CompiledQuantifie
 	return out
 }
 
-func (s *Solver) binderCount(q *CompiledQuantifier) int {
+func (s *Solver) binderCount(q *isla.CompiledQuantifier) int {
 	if q.Match == nil {
 		return 0
 	}
@@ -129,7 +130,7 @@ type pathKey struct {
 // its match expression if it has one. binds receives the new node's id and
 // the ids of the pattern's bound holes. Nodes off the path are generated at
 // random.
-func (s *Solver) pathTree(n *grammar.Node, q *CompiledQuantifier, binds []int32) (*stree, bool) {
+func (s *Solver) pathTree(n *grammar.Node, q *isla.CompiledQuantifier, binds []int32) (*stree, bool) {
 	path := s.refPath(n, q.Src.Type)
 	if path == nil {
 		return nil, false

@@ -1,7 +1,8 @@
-package isla
+package solver
 
 import (
 	"context"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"slices"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
@@ -25,12 +26,12 @@ func (s *Solver) process(ctx context.Context, st *state) ([]*state, []*grammar.T
 		return append(s.expand(st, matter), st), nil, nil
 	}
 	for i, it := range st.forms {
-		if q, ok := it.n.(*CompiledQuantifier); ok && it.exists() {
+		if q, ok := it.n.(*isla.CompiledQuantifier); ok && it.exists() {
 			return s.branchExists(c, st, i, q), nil, nil
 		}
 	}
 	for _, it := range st.forms {
-		if _, ok := it.n.(*CompiledIntQuantifier); ok {
+		if _, ok := it.n.(*isla.CompiledIntQuantifier); ok {
 			s.incomplete("the solver does not eliminate universal numeric quantifiers")
 			return nil, nil, nil
 		}
@@ -70,7 +71,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 	for k := 0; k < len(queue); k++ {
 		it := queue[k]
 		switch n := it.n.(type) {
-		case *CompiledSMT, *CompiledPred:
+		case *isla.CompiledSMT, *isla.CompiledPred:
 			key := s.key(it)
 			if seen[key] {
 				continue
@@ -82,7 +83,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			case triUnknown:
 				keep = append(keep, it)
 			}
-		case *CompiledNot, *CompiledBinary:
+		case *isla.CompiledNot, *isla.CompiledBinary:
 			d := s.normalize(c, it)
 			switch len(d) {
 			case 0:
@@ -92,7 +93,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			default:
 				return fork(k, d, nil), true
 			}
-		case *CompiledIntQuantifier:
+		case *isla.CompiledIntQuantifier:
 			if !it.exists() {
 				keep = append(keep, it)
 				continue
@@ -100,7 +101,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			st.ints = append(slices.Clip(st.ints), "")
 			body := item{n: n.Body, env: it.env.bind(n.Slot, int32(len(st.ints)-1)), neg: it.neg}
 			queue = append(queue[:k+1:k+1], append([]item{body}, queue[k+1:]...)...)
-		case *CompiledQuantifier:
+		case *isla.CompiledQuantifier:
 			if it.exists() {
 				key := s.key(it)
 				if seen[key] {
@@ -154,7 +155,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 
 // rangeOf returns the view nodes a quantifier ranges over in the tree of
 // view node in, in pre-order, and whether more can appear: in is open.
-func (c *evalCtx) rangeOf(q *CompiledQuantifier, in int32) []int32 {
+func (c *evalCtx) rangeOf(q *isla.CompiledQuantifier, in int32) []int32 {
 	if q.Child > 0 {
 		if x := c.v.NthChildOf(in, q.Label, q.Child); x >= 0 {
 			return []int32{x}
@@ -167,7 +168,7 @@ func (c *evalCtx) rangeOf(q *CompiledQuantifier, in int32) []int32 {
 // matchNode matches a quantifier's match expression against the node with
 // the given id: the binders of each match (the node itself first) and
 // whether open leaves can still change the outcome.
-func (s *Solver) matchNode(c *evalCtx, q *CompiledQuantifier, id int32) (matches [][]int32, maybe bool) {
+func (s *Solver) matchNode(c *evalCtx, q *isla.CompiledQuantifier, id int32) (matches [][]int32, maybe bool) {
 	if q.Match == nil {
 		return [][]int32{{id}}, false
 	}
@@ -199,7 +200,7 @@ func (s *Solver) matchNode(c *evalCtx, q *CompiledQuantifier, id int32) (matches
 }
 
 // bindMatch binds a quantifier's variable and binders.
-func bindMatch(e *env, q *CompiledQuantifier, binds []int32) *env {
+func bindMatch(e *env, q *isla.CompiledQuantifier, binds []int32) *env {
 	e = e.bind(q.Slot, binds[0])
 	if q.Match != nil {
 		for i, slot := range q.Match.Binders {
@@ -214,7 +215,7 @@ func bindMatch(e *env, q *CompiledQuantifier, binds []int32) *env {
 // quantifier with its done list extended, and whether the quantifier is
 // eliminated: no node is left undecided and no open leaf in its range can
 // derive its type.
-func (s *Solver) instantiate(c *evalCtx, it item, q *CompiledQuantifier) (insts []item, next item, complete bool) {
+func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (insts []item, next item, complete bool) {
 	next = it
 	inID, _ := it.env.lookup(q.In)
 	in, ok := c.idx[inID]
@@ -247,7 +248,7 @@ func (s *Solver) instantiate(c *evalCtx, it item, q *CompiledQuantifier) (insts 
 
 // canGrow reports whether open leaves in the tree of view node in can
 // still derive nodes of the quantifier's type.
-func (c *evalCtx) canGrow(q *CompiledQuantifier, in int32) bool {
+func (c *evalCtx) canGrow(q *isla.CompiledQuantifier, in int32) bool {
 	if c.closed(in) {
 		return false
 	}
@@ -265,7 +266,7 @@ func (c *evalCtx) canGrow(q *CompiledQuantifier, in int32) bool {
 
 // growsChild reports whether an open leaf under view node in, not inside a
 // nonterminal child of it, can still add a child of the quantifier's type.
-func (c *evalCtx) growsChild(q *CompiledQuantifier, in int32) bool {
+func (c *evalCtx) growsChild(q *isla.CompiledQuantifier, in int32) bool {
 	for k := c.v.Nodes[in].FirstKid; k >= 0; k = c.v.Nodes[k].Next {
 		if c.isOpen(k) && c.s.reach[c.v.Nodes[k].Label][q.Label] {
 			return true
@@ -276,7 +277,7 @@ func (c *evalCtx) growsChild(q *CompiledQuantifier, in int32) bool {
 
 // reuseWitness returns the instance of an existential quantifier that an
 // earlier state eliminated with a witness, if the witness still matches.
-func (s *Solver) reuseWitness(c *evalCtx, st *state, it item, q *CompiledQuantifier, key string) (item, bool) {
+func (s *Solver) reuseWitness(c *evalCtx, st *state, it item, q *isla.CompiledQuantifier, key string) (item, bool) {
 	for _, r := range st.resolved {
 		if r.key != key {
 			continue
@@ -311,7 +312,7 @@ func (s *Solver) matterLeaves(c *evalCtx, st *state) []*stree {
 		}
 	}
 	for _, it := range st.forms {
-		q, ok := it.n.(*CompiledQuantifier)
+		q, ok := it.n.(*isla.CompiledQuantifier)
 		if !ok {
 			continue
 		}
@@ -390,7 +391,7 @@ type option struct {
 // branchExists eliminates the existential quantifier at position i of the
 // state's formulas: one state per match of a node in its range and per tree
 // insertion, at most Branches of them, chosen at random.
-func (s *Solver) branchExists(c *evalCtx, st *state, i int, q *CompiledQuantifier) []*state {
+func (s *Solver) branchExists(c *evalCtx, st *state, i int, q *isla.CompiledQuantifier) []*state {
 	it := st.forms[i]
 	key := s.key(it)
 	inID, _ := it.env.lookup(q.In)
@@ -434,7 +435,7 @@ func (s *Solver) branchExists(c *evalCtx, st *state, i int, q *CompiledQuantifie
 			// broken what held before. Universal quantifiers start over.
 			kept := child.forms[:0]
 			for _, f := range child.forms {
-				if _, ok := f.n.(*CompiledQuantifier); ok && !f.exists() {
+				if _, ok := f.n.(*isla.CompiledQuantifier); ok && !f.exists() {
 					continue
 				}
 				kept = append(kept, f)

@@ -1,7 +1,8 @@
-package isla
+package solver
 
 import (
 	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"slices"
 	"unicode/utf8"
 
@@ -39,7 +40,7 @@ const maxPatternTrees = 64
 
 // patternTrees returns the pattern trees of a match expression for the
 // nonterminal typ: the derivations of each variant.
-func (s *Solver) patternTrees(m *CompiledMatch, typ string) ([]*ptree, error) {
+func (s *Solver) patternTrees(m *isla.CompiledMatch, typ string) ([]*ptree, error) {
 	rhs := s.spec.Graph().RHS(typ)
 	if rhs == nil {
 		return nil, fmt.Errorf("match expressions on <%s> are not supported by the solver", typ)

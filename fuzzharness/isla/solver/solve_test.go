@@ -1,4 +1,4 @@
-package isla_test
+package solver_test
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
 )
 
 // solveSubject is one constraint set of the ISLa evaluation.
@@ -54,7 +55,7 @@ func TestSolveSubjects(t *testing.T) {
 	for _, sub := range solveSubjects {
 		t.Run(sub.name, func(t *testing.T) {
 			spec := compileAll(t, sub.grammar, sub.files)
-			s, err := isla.NewSolver(spec, isla.SolverSeed(1))
+			s, err := solver.New(spec, solver.Seed(1))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +109,7 @@ func BenchmarkSolve(b *testing.B) {
 	for _, sub := range solveSubjects {
 		b.Run(sub.name, func(b *testing.B) {
 			spec := compileAll(b, sub.grammar, sub.files)
-			s, err := isla.NewSolver(spec, isla.SolverSeed(1))
+			s, err := solver.New(spec, solver.Seed(1))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -1,4 +1,4 @@
-package islaz3_test
+package z3_test
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
-	"github.com/seed72891827/kfuzz/fuzzharness/isla/islaz3"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver/z3"
 )
 
-func newZ3(t *testing.T) *islaz3.Solver {
+func newZ3(t *testing.T) *z3.Solver {
 	t.Helper()
-	z, err := islaz3.New()
-	if errors.Is(err, islaz3.ErrNoZ3) {
+	z, err := z3.New()
+	if errors.Is(err, z3.ErrNoZ3) {
 		t.Skip("Z3 needs cgo")
 	}
 	if err != nil {
@@ -27,8 +28,8 @@ func newZ3(t *testing.T) *islaz3.Solver {
 
 func TestSolveQuery(t *testing.T) {
 	z := newZ3(t)
-	q := &isla.SMTQuery{
-		Vars:       []isla.SMTVar{{Name: "x", Regex: `((_ re.loop 3 3) (re.range "a" "c"))`}, {Name: "y"}},
+	q := &solver.SMTQuery{
+		Vars:       []solver.SMTVar{{Name: "x", Regex: `((_ re.loop 3 3) (re.range "a" "c"))`}, {Name: "y"}},
 		Assertions: []string{`(= (str.at x 0) "b")`, `(= y (str.++ x "\u{e9}"))`},
 	}
 	ms, err := z.Solve(context.Background(), q, 5)
@@ -66,7 +67,7 @@ func TestSolverWithZ3(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := isla.NewSolver(spec, isla.WithSMTSolver(z), isla.Models(4))
+	s, err := solver.New(spec, solver.WithSMTSolver(z), solver.Models(4))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
-package isla
+package solver
 
 import (
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"math"
 )
 
@@ -71,19 +72,19 @@ func (s *Solver) cost(st *state) float64 {
 
 // formulaCost is the constraint cost of a formula: 1 for an atom, and for a
 // quantifier a base (10 existential, 2 universal) plus twice its body's.
-func formulaCost(n Compiled, exists bool) float64 {
+func formulaCost(n isla.Compiled, exists bool) float64 {
 	switch n := n.(type) {
-	case *CompiledQuantifier:
+	case *isla.CompiledQuantifier:
 		base := 2.0
 		if exists {
 			base = 10
 		}
 		return base + 2*formulaCost(n.Body, n.Exists)
-	case *CompiledIntQuantifier:
+	case *isla.CompiledIntQuantifier:
 		return 1 + formulaCost(n.Body, n.Src.Exists)
-	case *CompiledNot:
+	case *isla.CompiledNot:
 		return formulaCost(n.X, !exists)
-	case *CompiledBinary:
+	case *isla.CompiledBinary:
 		return formulaCost(n.X, exists) + formulaCost(n.Y, exists)
 	}
 	return 1

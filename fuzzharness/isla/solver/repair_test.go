@@ -1,4 +1,4 @@
-package isla_test
+package solver_test
 
 import (
 	"fmt"
@@ -7,14 +7,15 @@ import (
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
 )
 
 // scriptcRepairer returns a repairer for def-use and no-redef of
 // Scriptsize-C.
-func scriptcRepairer(t testing.TB) *isla.Repairer {
+func scriptcRepairer(t testing.TB) *solver.Repairer {
 	t.Helper()
 	spec := compileAll(t, "scriptsizec", []string{"scriptsizec-def-use.isla", "scriptsizec-no-redef.isla"})
-	r, err := isla.NewRepairer(spec)
+	r, err := solver.NewRepairer(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ forall <term> use_ctx="{<id> use}":
 		fmt.Println(err)
 		return
 	}
-	r, err := isla.NewRepairer(spec)
+	r, err := solver.NewRepairer(spec)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -210,7 +211,7 @@ func TestRepairSubjects(t *testing.T) {
 	for _, sub := range solveSubjects {
 		t.Run(sub.name, func(t *testing.T) {
 			spec := compileAll(t, sub.grammar, sub.files)
-			r, err := isla.NewRepairer(spec)
+			r, err := solver.NewRepairer(spec)
 			if err != nil {
 				t.Fatal(err)
 			}

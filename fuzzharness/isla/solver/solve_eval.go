@@ -1,6 +1,7 @@
-package isla
+package solver
 
 import (
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"slices"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
@@ -16,7 +17,7 @@ type evalCtx struct {
 	idx   map[int32]int32 // node id -> view index
 	ids   []int32         // view index -> node id
 	nopen []int32         // nopen[i]: open leaves among view nodes before index i
-	e     *Evaluator
+	e     *isla.Evaluator
 }
 
 func (s *Solver) newEvalCtx(st *state) *evalCtx { return s.reuseEvalCtx(nil, st) }
@@ -30,7 +31,7 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 	}
 	if st.root.open {
 		// The initial state: the view of an open tree.
-		c.v = NewView(nil, grammar.NewOpen(s.rhs), s.spec.Labels(), s.spec.RootLabel(), s.spec.VirtualRoot())
+		c.v = isla.NewView(nil, grammar.NewOpen(s.rhs), s.spec.Labels(), s.spec.RootLabel(), s.spec.VirtualRoot())
 		c.src = make([]*stree, len(c.v.Nodes)) // its trees are made already
 		c.first = 1
 		c.src[0] = st.root
@@ -99,7 +100,7 @@ func (c *evalCtx) node(id int32) *stree {
 // A solverView is the view of a solver tree with the solver node of every
 // view node.
 type solverView struct {
-	v     *View
+	v     *isla.View
 	src   []*stree // view index -> solver node (for i >= first)
 	first int32    // view nodes before first stand for the root
 	buf   []byte   // the text of the tree
@@ -110,11 +111,11 @@ type solverView struct {
 // that tree: sv.src records the solver node of every view node, and the
 // grammar trees are made only if a predicate asks for them. It reuses the
 // memory of sv's earlier view, which must not be used any more.
-func (sv *solverView) build(root *stree, lb *Labels, rootLabel string, virtual bool) {
+func (sv *solverView) build(root *stree, lb *isla.Labels, rootLabel string, virtual bool) {
 	rhs := root.kids[0]
 	input := rhs.appendText(sv.buf[:0])
 	sv.buf = input
-	v, b := NewViewBuilder(sv.v, input, lb, int(rhs.size)+2)
+	v, b := isla.NewViewBuilder(sv.v, input, lb, int(rhs.size)+2)
 	src := sv.src[:0]
 	if cap(src) < cap(v.Nodes) {
 		src = make([]*stree, 0, cap(v.Nodes))
@@ -150,8 +151,8 @@ func (sv *solverView) build(root *stree, lb *Labels, rootLabel string, virtual b
 // solverViewBuilder builds a view of a solver tree, recording the solver
 // node of every view node.
 type solverViewBuilder struct {
-	b   *ViewBuilder
-	lb  *Labels
+	b   *isla.ViewBuilder
+	lb  *isla.Labels
 	src []*stree
 }
 
@@ -220,7 +221,7 @@ func (c *evalCtx) isOpen(i int32) bool { return c.nopen[i+1] > c.nopen[i] }
 // bind loads the variables of an instance into the evaluator.
 func (c *evalCtx) bind(it item) {
 	for b := it.env; b != nil; b = b.next {
-		if c.s.slotKind[b.slot] == IntVar {
+		if c.s.slotKind[b.slot] == isla.IntVar {
 			c.e.Slots[b.slot].Num = c.st.ints[b.val]
 			continue
 		}
@@ -230,13 +231,13 @@ func (c *evalCtx) bind(it item) {
 
 // ready reports whether the variables of vars all have values: closed
 // trees and assigned numbers.
-func (c *evalCtx) ready(it item, vars []Variable) bool {
+func (c *evalCtx) ready(it item, vars []isla.Variable) bool {
 	for _, v := range vars {
 		x, ok := it.env.lookup(v.Slot)
 		if !ok {
 			return false
 		}
-		if v.Kind == IntVar {
+		if v.Kind == isla.IntVar {
 			if c.st.ints[x] == "" {
 				return false
 			}
@@ -254,13 +255,13 @@ func (c *evalCtx) ready(it item, vars []Variable) bool {
 // cannot change any more.
 func (c *evalCtx) decide(it item) tri {
 	switch n := it.n.(type) {
-	case *CompiledSMT:
+	case *isla.CompiledSMT:
 		if !c.ready(it, n.Vars) {
 			return triUnknown
 		}
 		c.bind(it)
 		return triOf(c.e.Eval(n) != it.neg)
-	case *CompiledPred:
+	case *isla.CompiledPred:
 		if !c.predReady(it, n) {
 			return triUnknown
 		}
@@ -275,11 +276,11 @@ func (c *evalCtx) decide(it item) tri {
 // predicate needs closed trees and known numbers; a structural one is
 // determined by the positions of its nodes, except nth and consecutive,
 // which open leaves between the nodes can still change.
-func (c *evalCtx) predReady(it item, n *CompiledPred) bool {
+func (c *evalCtx) predReady(it item, n *isla.CompiledPred) bool {
 	var nodes []int32
 	for _, a := range n.Args {
 		switch a.Kind {
-		case TreeParam:
+		case isla.TreeParam:
 			x, ok := it.env.lookup(a.Slot)
 			if !ok {
 				return false
@@ -292,7 +293,7 @@ func (c *evalCtx) predReady(it item, n *CompiledPred) bool {
 				return false
 			}
 			nodes = append(nodes, i)
-		case NumParam:
+		case isla.NumParam:
 			if a.Slot < 0 {
 				continue
 			}

@@ -1,8 +1,9 @@
-package isla
+package solver
 
 import (
 	"context"
 	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"strconv"
 	"strings"
@@ -66,7 +67,7 @@ func (s *Solver) finishSMT(ctx context.Context, c *evalCtx, st *state) ([]*gramm
 	}
 	b := &queryBuilder{s: s, c: c, st: st, vars: map[string]bool{}, exact: true}
 	for _, it := range st.forms {
-		if n, ok := it.n.(*CompiledSMT); ok {
+		if n, ok := it.n.(*isla.CompiledSMT); ok {
 			a, ok := b.atom(it, n)
 			if !ok {
 				s.incomplete("an atom the solver cannot give the SMT solver")
@@ -143,16 +144,16 @@ type queryBuilder struct {
 }
 
 // atom translates an instance of an SMT-LIB formula.
-func (b *queryBuilder) atom(it item, n *CompiledSMT) (string, bool) {
+func (b *queryBuilder) atom(it item, n *isla.CompiledSMT) (string, bool) {
 	subst := map[string]string{}
 	for _, v := range n.Vars {
 		x, ok := it.env.lookup(v.Slot)
 		if !ok {
 			return "", false
 		}
-		if v.Kind == IntVar {
+		if v.Kind == isla.IntVar {
 			if val := b.st.ints[x]; val != "" {
-				subst[v.Name] = smtQuote(val)
+				subst[v.Name] = smtlib.QuoteSMT(val)
 				continue
 			}
 			name := intName(x)
@@ -171,7 +172,7 @@ func (b *queryBuilder) atom(it item, n *CompiledSMT) (string, bool) {
 		subst[v.Name] = b.nodeText(b.c.node(x))
 	}
 	var sb strings.Builder
-	writeSMT(&sb, n.Src.Term, subst)
+	isla.WriteSMTLIB(&sb, n.Src.Term, subst)
 	text := sb.String()
 	if it.neg {
 		text = "(not " + text + ")"
@@ -186,7 +187,7 @@ func (b *queryBuilder) nodeText(n *stree) string {
 	var lit []byte
 	flush := func() {
 		if len(lit) > 0 {
-			parts = append(parts, smtQuote(smtlib.FromBytes(string(lit))))
+			parts = append(parts, smtlib.QuoteSMT(smtlib.FromBytes(string(lit))))
 			lit = lit[:0]
 		}
 	}
@@ -229,74 +230,4 @@ func (b *queryBuilder) leafVar(l *stree) string {
 		b.q.Vars = append(b.q.Vars, SMTVar{Name: name, Regex: re})
 	}
 	return name
-}
-
-// smtQuote writes an internal string as an SMT-LIB 2.6 string literal in
-// printable ASCII.
-func smtQuote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for i := 0; i < len(s); {
-		r, size := smtlib.DecodeRune(s[i:])
-		i += size
-		switch {
-		case r == '"':
-			b.WriteString(`""`)
-		case r >= 0x20 && r < 0x7F && r != '\\':
-			b.WriteRune(r)
-		default:
-			b.WriteString(`\u{` + strconv.FormatInt(int64(r), 16) + `}`)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
-// writeSMT writes an SMT-LIB term with variables replaced by subst (let
-// names shadow it).
-func writeSMT(b *strings.Builder, t Term, subst map[string]string) {
-	switch t := t.(type) {
-	case *Var:
-		if v, ok := subst[t.Name]; ok {
-			b.WriteString(v)
-		} else {
-			b.WriteString(t.Name)
-		}
-	case *StrLit:
-		b.WriteString(smtQuote(t.Value))
-	case *IntLit:
-		b.WriteString(t.Value.String())
-	case *BoolLit:
-		b.WriteString(strconv.FormatBool(t.Value))
-	case *App:
-		if len(t.Args) == 0 && len(t.Indices) == 0 {
-			b.WriteString(t.Op)
-			return
-		}
-		b.WriteByte('(')
-		b.WriteString(t.Head())
-		for _, a := range t.Args {
-			b.WriteByte(' ')
-			writeSMT(b, a, subst)
-		}
-		b.WriteByte(')')
-	case *Let:
-		inner := map[string]string{}
-		for k, v := range subst {
-			inner[k] = v
-		}
-		b.WriteString("(let (")
-		for i, x := range t.Binds {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString("(" + x.Name + " ")
-			writeSMT(b, x.Value, subst)
-			b.WriteByte(')')
-			delete(inner, x.Name)
-		}
-		b.WriteString(") ")
-		writeSMT(b, t.Body, inner)
-		b.WriteByte(')')
-	}
 }

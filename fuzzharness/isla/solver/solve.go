@@ -1,10 +1,11 @@
-package isla
+package solver
 
 import (
 	"container/heap"
 	"context"
 	"errors"
 	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"math/rand/v2"
 	"time"
@@ -60,10 +61,10 @@ type Weights struct {
 // k-path coverage 10, with k = 3.
 var DefaultWeights = Weights{TreeClosing: 11, Constraint: 3, Depth: 5, KPath: 20, GlobalKPath: 10, KPathK: 3}
 
-// A SolveOption configures NewSolver.
-type SolveOption func(*solveConfig)
+// A Option configures New.
+type Option func(*config)
 
-type solveConfig struct {
+type config struct {
 	seed        uint64
 	maxStates   int
 	smt         SMTSolver
@@ -76,51 +77,51 @@ type solveConfig struct {
 	maxSize     int
 	insertion   bool
 	restart     int
-	treeSolvers map[string]TreeSolver
+	treeSolvers map[string]isla.TreeSolver
 }
 
-// SolverSeed seeds the solver's random choices (default 1). The same seed,
+// Seed seeds the solver's random choices (default 1). The same seed,
 // spec and options give the same solutions in the same order.
-func SolverSeed(seed uint64) SolveOption { return func(c *solveConfig) { c.seed = seed } }
+func Seed(seed uint64) Option { return func(c *config) { c.seed = seed } }
 
 // MaxStates bounds the states the solver processes while looking for one
 // solution (default DefaultMaxStates); past it, Next returns ErrGaveUp.
-func MaxStates(n int) SolveOption { return func(c *solveConfig) { c.maxStates = n } }
+func MaxStates(n int) Option { return func(c *config) { c.maxStates = n } }
 
 // WithSMTSolver sets the SMT solver for the atoms the solver cannot solve in
 // Go (package islaz3 provides Z3). Without one, such atoms make the solver
 // drop the state (and eventually give up).
-func WithSMTSolver(s SMTSolver) SolveOption { return func(c *solveConfig) { c.smt = s } }
+func WithSMTSolver(s SMTSolver) Option { return func(c *config) { c.smt = s } }
 
 // SMTTimeout bounds each query to the SMT solver (default
 // DefaultSMTTimeout).
-func SMTTimeout(d time.Duration) SolveOption { return func(c *solveConfig) { c.smtTimeout = d } }
+func SMTTimeout(d time.Duration) Option { return func(c *config) { c.smtTimeout = d } }
 
 // Models sets how many solutions of the atoms of one state the solver asks
 // for, each a different input (default DefaultModels).
-func Models(n int) SolveOption { return func(c *solveConfig) { c.models = n } }
+func Models(n int) Option { return func(c *config) { c.models = n } }
 
 // Expansions sets how many random expansions of the open leaves that matter
 // the solver makes of one state (default DefaultExpansions).
-func Expansions(n int) SolveOption { return func(c *solveConfig) { c.expansions = n } }
+func Expansions(n int) Option { return func(c *config) { c.expansions = n } }
 
 // Branches bounds the alternatives the solver keeps when it eliminates an
 // existential quantifier, by matching or by tree insertion (default
 // DefaultBranches).
-func Branches(n int) SolveOption { return func(c *solveConfig) { c.branches = n } }
+func Branches(n int) Option { return func(c *config) { c.branches = n } }
 
 // CostWeights sets the weights of the cost function (default
 // DefaultWeights).
-func CostWeights(w Weights) SolveOption { return func(c *solveConfig) { c.weights = w } }
+func CostWeights(w Weights) Option { return func(c *config) { c.weights = w } }
 
-// SolverMaxSize bounds the size (in tree nodes) of the subtrees the solver
+// MaxSize bounds the size (in tree nodes) of the subtrees the solver
 // generates when it expands or closes an open leaf (default
 // DefaultSolverMaxSize).
-func SolverMaxSize(n int) SolveOption { return func(c *solveConfig) { c.maxSize = n } }
+func MaxSize(n int) Option { return func(c *config) { c.maxSize = n } }
 
 // TreeInsertion switches the elimination of existential quantifiers by tree
 // insertion on or off (default on).
-func TreeInsertion(on bool) SolveOption { return func(c *solveConfig) { c.insertion = on } }
+func TreeInsertion(on bool) Option { return func(c *config) { c.insertion = on } }
 
 // RestartEvery makes the solver start its search over from the initial
 // state after every n solutions (default 0: never), keeping the solutions
@@ -130,7 +131,7 @@ func TreeInsertion(on bool) SolveOption { return func(c *solveConfig) { c.insert
 // grammar at the price of the work to reach a first solution again. With
 // restarts, a search that runs out of MaxStates also starts over, up to
 // MaxRestartsPerSolution times, before Next gives up.
-func RestartEvery(n int) SolveOption { return func(c *solveConfig) { c.restart = n } }
+func RestartEvery(n int) Option { return func(c *config) { c.restart = n } }
 
 // MaxRestartsPerSolution bounds the restarts, after running out of states,
 // that one call of Next makes when RestartEvery is set.
@@ -173,9 +174,9 @@ const MaxRestartsPerSolution = 8
 // solution that fails is a bug, reported as an error wrapping
 // ErrInvalidOutput. A Solver is not safe for concurrent use.
 type Solver struct {
-	spec *Spec
-	tc   *TermCompiler // for the terms the solver compiles (pins)
-	cfg  solveConfig
+	spec *isla.Spec
+	tc   *isla.TermCompiler // for the terms the solver compiles (pins)
+	cfg  config
 	rng  *rand.Rand
 	gen  *grammar.Generator
 	ids  idSource
@@ -184,14 +185,14 @@ type Solver struct {
 	rootRef *grammar.Node // a reference to it, for the root of solver trees
 	constID int32         // the node id of the constant
 
-	nodeID    map[Compiled]int
-	freeSlots map[Compiled][]int
-	slotKind  []VarKind
-	patterns  map[*CompiledQuantifier][]*ptree
+	nodeID    map[isla.Compiled]int
+	freeSlots map[isla.Compiled][]int
+	slotKind  []isla.VarKind
+	patterns  map[*isla.CompiledQuantifier][]*ptree
 	reach     map[int32]map[int32]bool // label -> labels derivable strictly below
 	keepOpen  []bool                   // per graph node id: a reference the solver leaves open
 	semWrites map[int32]bool           // labels of the nodes tree solvers write
-	atoms     map[*CompiledSMT]*atomInfo
+	atoms     map[*isla.CompiledSMT]*atomInfo
 	parsers   map[string]*grammar.Parser
 	parsed    map[string]*grammar.Tree // nonterminal NUL text -> parse tree (nil: none)
 	spareCtx  *evalCtx                 // an evaluation context whose memory is reused
@@ -214,11 +215,11 @@ type Solver struct {
 	covered   grammar.PathSet
 	pathTable *grammar.PathTable
 
-	stats SolverStats
+	stats Stats
 }
 
-// SolverStats counts what a Solver did.
-type SolverStats struct {
+// Stats counts what a Solver did.
+type Stats struct {
 	States     int // states processed
 	Solutions  int // solutions returned
 	Duplicates int // solutions dropped because they were returned before
@@ -228,11 +229,11 @@ type SolverStats struct {
 	Restarts   int // searches started over (RestartEvery)
 }
 
-// NewSolver returns a solver for the constraint of spec. It fails if the
+// New returns a solver for the constraint of spec. It fails if the
 // constraint uses a feature the solver does not handle (a match expression
 // on the virtual <start>, or one with too many derivations).
-func NewSolver(spec *Spec, opts ...SolveOption) (*Solver, error) {
-	cfg := solveConfig{seed: 1, maxStates: DefaultMaxStates, smtTimeout: DefaultSMTTimeout,
+func New(spec *isla.Spec, opts ...Option) (*Solver, error) {
+	cfg := config{seed: 1, maxStates: DefaultMaxStates, smtTimeout: DefaultSMTTimeout,
 		models: DefaultModels, expansions: DefaultExpansions, branches: DefaultBranches,
 		attempts: DefaultCSPAttempts, weights: DefaultWeights, maxSize: DefaultSolverMaxSize, insertion: true}
 	for _, o := range opts {
@@ -242,8 +243,8 @@ func NewSolver(spec *Spec, opts ...SolveOption) (*Solver, error) {
 	cfg.expansions = max(cfg.expansions, 1)
 	cfg.branches = max(cfg.branches, 1)
 	s := &Solver{spec: spec, cfg: cfg, seen: map[string]bool{},
-		nodeID: map[Compiled]int{}, freeSlots: map[Compiled][]int{}, patterns: map[*CompiledQuantifier][]*ptree{},
-		atoms: map[*CompiledSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{},
+		nodeID: map[isla.Compiled]int{}, freeSlots: map[isla.Compiled][]int{}, patterns: map[*isla.CompiledQuantifier][]*ptree{},
+		atoms: map[*isla.CompiledSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{},
 		parsed: map[string]*grammar.Tree{}}
 	s.tc = spec.NewTermCompiler()
 	s.rng = rand.New(rand.NewPCG(cfg.seed, 0x69736c61))
@@ -254,7 +255,7 @@ func NewSolver(spec *Spec, opts ...SolveOption) (*Solver, error) {
 	s.rhs = gr.RHS(start)
 	s.rootRef = &grammar.Node{ID: -1, Kind: grammar.KindRef, Name: start, Children: []*grammar.Node{s.rhs},
 		Rule: start, Sym: -1, MinDepth: s.rhs.MinDepth + 1, MinSize: s.rhs.MinSize + 1, MinLen: s.rhs.MinLen}
-	s.slotKind = make([]VarKind, spec.Slots())
+	s.slotKind = make([]isla.VarKind, spec.Slots())
 	if err := s.analyze(); err != nil {
 		return nil, err
 	}
@@ -278,7 +279,7 @@ func (s *Solver) incomplete(format string, args ...any) {
 }
 
 // Stats returns the solver's counts so far.
-func (s *Solver) Stats() SolverStats { return s.stats }
+func (s *Solver) Stats() Stats { return s.stats }
 
 // Next returns the next solution: a complete derivation tree rooted at the
 // right-hand side of the spec's StartSymbol (as Spec.EvalTree takes them)

@@ -1,6 +1,7 @@
-package isla
+package solver
 
 import (
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"math/big"
 )
@@ -27,7 +28,7 @@ type atomInfo struct {
 // pinInfo computes the value of the variable in slot from the others.
 type pinInfo struct {
 	slot    int
-	compute func(e *Evaluator) (string, bool) // the value in the internal string form
+	compute func(e *isla.Evaluator) (string, bool) // the value in the internal string form
 }
 
 // lenHint bounds the length (in characters) of the variable in slot:
@@ -35,7 +36,7 @@ type pinInfo struct {
 type lenHint struct {
 	slot  int
 	op    string
-	other CompiledTerm
+	other isla.CompiledTerm
 }
 
 // reHint says the variable in slot is in the language of re.
@@ -46,23 +47,23 @@ type reHint struct {
 
 // termScope compiles terms over the variables of one atom.
 type termScope struct {
-	tc   *TermCompiler
-	vars []Variable
+	tc   *isla.TermCompiler
+	vars []isla.Variable
 }
 
-func (sc termScope) term(t Term) (CompiledTerm, bool) { return sc.tc.Compile(t, sc.vars) }
+func (sc termScope) term(t isla.Term) (isla.CompiledTerm, bool) { return sc.tc.Compile(t, sc.vars) }
 
 // analyzeAtom finds the pins and hints of an atom, from its conjuncts.
-func (s *Solver) analyzeAtom(n *CompiledSMT) *atomInfo {
+func (s *Solver) analyzeAtom(n *isla.CompiledSMT) *atomInfo {
 	info := &atomInfo{}
 	cp := termScope{s.tc, n.Vars}
-	byName := map[string]Variable{}
+	byName := map[string]isla.Variable{}
 	for _, v := range n.Vars {
 		byName[v.Name] = v
 	}
-	var conj func(t Term)
-	conj = func(t Term) {
-		app, ok := t.(*App)
+	var conj func(t isla.Term)
+	conj = func(t isla.Term) {
+		app, ok := t.(*isla.App)
 		if !ok {
 			return
 		}
@@ -83,12 +84,12 @@ func (s *Solver) analyzeAtom(n *CompiledSMT) *atomInfo {
 			if len(app.Args) != 2 {
 				return
 			}
-			v, ok := app.Args[0].(*Var)
+			v, ok := app.Args[0].(*isla.Var)
 			if !ok {
 				return
 			}
 			vi, ok := byName[v.Name]
-			if !ok || vi.Kind == LetVar {
+			if !ok || vi.Kind == isla.LetVar {
 				return
 			}
 			ct, ok := cp.term(app.Args[1])
@@ -105,30 +106,30 @@ func (s *Solver) analyzeAtom(n *CompiledSMT) *atomInfo {
 }
 
 // varIn reports the variable (not a let name) that term t is, if it is one.
-func varIn(t Term, byName map[string]Variable) (Variable, bool) {
-	v, ok := t.(*Var)
+func varIn(t isla.Term, byName map[string]isla.Variable) (isla.Variable, bool) {
+	v, ok := t.(*isla.Var)
 	if !ok {
-		return Variable{}, false
+		return isla.Variable{}, false
 	}
 	vi, ok := byName[v.Name]
-	return vi, ok && vi.Kind != LetVar
+	return vi, ok && vi.Kind != isla.LetVar
 }
 
 // occurrences counts the occurrences of the variable name in t.
-func occurrences(t Term, name string) int {
+func occurrences(t isla.Term, name string) int {
 	n := 0
-	var walk func(t Term)
-	walk = func(t Term) {
+	var walk func(t isla.Term)
+	walk = func(t isla.Term) {
 		switch t := t.(type) {
-		case *Var:
+		case *isla.Var:
 			if t.Name == name {
 				n++
 			}
-		case *App:
+		case *isla.App:
 			for _, a := range t.Args {
 				walk(a)
 			}
-		case *Let:
+		case *isla.Let:
 			n += 2 // lets are not inverted
 		}
 	}
@@ -138,18 +139,18 @@ func occurrences(t Term, name string) int {
 
 // addPins adds the pins of the equation side = other for the variables
 // occurring once in side and not in other.
-func (s *Solver) addPins(cp termScope, info *atomInfo, vars []Variable, side, other Term) {
+func (s *Solver) addPins(cp termScope, info *atomInfo, vars []isla.Variable, side, other isla.Term) {
 	ot, ok := cp.term(other)
 	if !ok {
 		return
 	}
 	for _, vi := range vars {
 		name := vi.Name
-		if vi.Kind == LetVar || occurrences(side, name) != 1 || occurrences(other, name) != 0 {
+		if vi.Kind == isla.LetVar || occurrences(side, name) != 1 || occurrences(other, name) != 0 {
 			continue
 		}
 		if f := s.invert(cp, side, name, vi); f != nil {
-			info.pins = append(info.pins, pinInfo{slot: vi.Slot, compute: func(e *Evaluator) (string, bool) {
+			info.pins = append(info.pins, pinInfo{slot: vi.Slot, compute: func(e *isla.Evaluator) (string, bool) {
 				return f(e, ot.Eval(e))
 			}})
 		}
@@ -159,28 +160,28 @@ func (s *Solver) addPins(cp termScope, info *atomInfo, vars []Variable, side, ot
 // invert returns a function that, given the value side must have, computes
 // the value of the variable name (occurring once in side), or nil if side
 // is not of a form the solver inverts.
-func (s *Solver) invert(cp termScope, side Term, name string, vi Variable) func(*Evaluator, smtlib.Value) (string, bool) {
+func (s *Solver) invert(cp termScope, side isla.Term, name string, vi isla.Variable) func(*isla.Evaluator, smtlib.Value) (string, bool) {
 	switch t := side.(type) {
-	case *Var:
+	case *isla.Var:
 		if t.Name != name {
 			return nil
 		}
-		return func(_ *Evaluator, v smtlib.Value) (string, bool) {
+		return func(_ *isla.Evaluator, v smtlib.Value) (string, bool) {
 			if v.Undef {
 				return "", false
 			}
 			return v.Str, true
 		}
-	case *App:
+	case *isla.App:
 		switch t.Op {
 		case "str.to_int", "str.to.int":
 			if len(t.Args) != 1 {
 				return nil
 			}
-			if v, ok := t.Args[0].(*Var); !ok || v.Name != name {
+			if v, ok := t.Args[0].(*isla.Var); !ok || v.Name != name {
 				return nil
 			}
-			return func(_ *Evaluator, v smtlib.Value) (string, bool) {
+			return func(_ *isla.Evaluator, v smtlib.Value) (string, bool) {
 				if v.Undef || v.Int.Sign() < 0 {
 					return "", false
 				}
@@ -200,7 +201,7 @@ func (s *Solver) invert(cp termScope, side Term, name string, vi Variable) func(
 			if inner == nil {
 				return nil
 			}
-			var others []CompiledTerm
+			var others []isla.CompiledTerm
 			for i, a := range t.Args {
 				if i == k {
 					continue
@@ -212,7 +213,7 @@ func (s *Solver) invert(cp termScope, side Term, name string, vi Variable) func(
 				others = append(others, ct)
 			}
 			op := t.Op
-			return func(e *Evaluator, v smtlib.Value) (string, bool) {
+			return func(e *isla.Evaluator, v smtlib.Value) (string, bool) {
 				if v.Undef {
 					return "", false
 				}
@@ -239,13 +240,13 @@ func (s *Solver) invert(cp termScope, side Term, name string, vi Variable) func(
 }
 
 // addLen adds a length bound from a comparison of (str.len x) with a term.
-func (s *Solver) addLen(cp termScope, info *atomInfo, byName map[string]Variable, app *App) {
+func (s *Solver) addLen(cp termScope, info *atomInfo, byName map[string]isla.Variable, app *isla.App) {
 	if len(app.Args) != 2 {
 		return
 	}
 	flip := map[string]string{"=": "=", ">=": "<=", "<=": ">=", ">": "<", "<": ">"}
 	for side := 0; side < 2; side++ {
-		l, ok := app.Args[side].(*App)
+		l, ok := app.Args[side].(*isla.App)
 		if !ok || l.Op != "str.len" || len(l.Args) != 1 {
 			continue
 		}
