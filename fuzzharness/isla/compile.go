@@ -2,12 +2,12 @@ package isla
 
 import (
 	"fmt"
-	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"slices"
 	"sort"
 	"strings"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 )
 
 // DefaultMaxDerivations is the default number of derivations of an
@@ -141,20 +141,28 @@ const (
 	LetVar                 // bound by let to an SMT-LIB value
 )
 
+// A Variable is a variable of a compiled formula: its name, its kind, and
+// the slot of an Evaluator that holds its value.
 type Variable struct {
 	Name string
 	Kind VarKind
-	Slot int
+	Slot int         // index into Evaluator.Slots
 	Type string      // TreeVar: the nonterminal
 	Sort smtlib.Sort // LetVar: the sort
 }
 
-// Compiled formulas.
+// A Compiled is a compiled formula, checked against the grammar: one of
+// *CompiledSMT, *CompiledPred, *CompiledNot, *CompiledBinary,
+// *CompiledQuantifier and *CompiledIntQuantifier. Spec.Formula returns the
+// root. Compiled formulas are read-only and shared by all users of a Spec.
+// Every compiled formula keeps its source formula (Src) and the variables
+// free in it (Vars).
 type Compiled interface{ source() Formula }
 
+// A CompiledSMT is a compiled SMT-LIB formula.
 type CompiledSMT struct {
 	Src  *SMT
-	Term CompiledTerm
+	Term CompiledTerm // of sort Bool
 	Vars []Variable
 	pin  *pin
 }
@@ -167,10 +175,11 @@ type pin struct {
 	other  CompiledTerm
 }
 
+// A CompiledPred is a compiled predicate formula.
 type CompiledPred struct {
 	Src    *Pred
-	Impl   Predicate // nil for a structural predicate
-	Args   []CompiledArg
+	Impl   Predicate     // nil for a structural predicate
+	Args   []CompiledArg // one per argument of Src
 	Vars   []Variable
 	level  string // level: the relation
 	label  int32  // level: the nonterminal
@@ -180,40 +189,44 @@ type CompiledPred struct {
 // CompiledArg is a compiled predicate argument: a variable's slot, or a literal.
 type CompiledArg struct {
 	Kind  Param
-	Slot  int // -1 for a literal
-	IsInt bool
-	Lit   string
+	Slot  int    // -1 for a literal
+	IsInt bool   // the slot holds a numeric variable (SlotValue.Num)
+	Lit   string // the literal's text
 }
 
+// A CompiledNot is a compiled negation.
 type CompiledNot struct {
 	Src  *Not
 	X    Compiled
 	Vars []Variable
 }
 
+// A CompiledBinary is a compiled binary connective (Src.Op).
 type CompiledBinary struct {
 	Src  *Binary
 	X, Y Compiled
 	Vars []Variable
 }
 
+// A CompiledQuantifier is a compiled quantifier over tree nodes.
 type CompiledQuantifier struct {
 	Src    *Quantifier
 	Exists bool
-	Label  int32
-	In     int // slot of the in-variable
-	Slot   int
-	Match  *CompiledMatch
-	Child  int // > 0: only the child-th direct child (an XPath step)
+	Label  int32          // the nonterminal, as Labels numbers it
+	In     int            // slot of the in-variable
+	Slot   int            // slot of the bound variable
+	Match  *CompiledMatch // nil without a match expression
+	Child  int            // > 0: only the child-th direct child (an XPath step)
 	Body   Compiled
 	Vars   []Variable
 	Bound  []Variable // the variable and the match expression's binders
 	inType string
 }
 
+// A CompiledIntQuantifier is a compiled numeric quantifier.
 type CompiledIntQuantifier struct {
 	Src  *IntQuantifier
-	Slot int
+	Slot int // slot of the bound variable
 	Body Compiled
 	Vars []Variable
 }
@@ -227,16 +240,16 @@ func (n *CompiledIntQuantifier) source() Formula { return n.Src }
 
 // CompiledMatch is a compiled match expression: its flattened variants.
 type CompiledMatch struct {
-	Variants [][]MatchPart
-	Binders  []int // slots of the binders, in order
+	Variants [][]MatchPart // one per choice of the optional parts
+	Binders  []int         // slots of the binders, in order
 }
 
 // MatchPart is an element of a flattened match expression: literal bytes, or a
-// nonterminal (label), possibly bound (bind indexes CompiledMatch.binders).
+// nonterminal (Label), possibly bound (Bind indexes CompiledMatch.Binders).
 type MatchPart struct {
-	Lit   string
-	Label int32 // -1 for a literal
-	Bind  int   // -1 if not bound
+	Lit   string // the literal bytes
+	Label int32  // -1 for a literal
+	Bind  int    // -1 if not bound
 }
 
 type compiler struct {

@@ -2,9 +2,10 @@ package isla
 
 import (
 	"fmt"
-	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"strconv"
 	"strings"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 )
 
 // Limits of the evaluation.
@@ -18,11 +19,15 @@ const (
 	maxCandidates = 1 << 12
 )
 
-// Evaluator evaluates a compiled constraint on one view.
+// An Evaluator evaluates the compiled formulas of a spec on one view,
+// under the values of the variables in its slots (slot 0, the constant,
+// holds the root). The validator makes one per derivation tree; a solver
+// sets the slots of a quantifier instance and evaluates the atoms whose
+// variables are all derived. An Evaluator is not safe for concurrent use.
 type Evaluator struct {
 	s     *Spec
-	View  *View
-	Slots []SlotValue
+	View  *View       // the tree
+	Slots []SlotValue // the values of the variables, by Variable.Slot
 	lets  []smtlib.Value
 	steps int // candidate search steps left
 }
@@ -30,10 +35,12 @@ type Evaluator struct {
 // SlotValue is the value of a variable: a tree node, or a number's decimal
 // text.
 type SlotValue struct {
-	Node int32
-	Num  string
+	Node int32  // a tree variable's node: its index in the view
+	Num  string // a numeric variable's value
 }
 
+// NewEvaluator returns an evaluator of spec s's formulas on view v, with
+// the constant bound to the root.
 func NewEvaluator(s *Spec, v *View) *Evaluator {
 	e := &Evaluator{s: s, View: v, Slots: make([]SlotValue, s.nslots), lets: make([]smtlib.Value, s.nlets)}
 	e.Slots[0].Node = 0

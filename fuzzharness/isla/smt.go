@@ -1,9 +1,10 @@
 package isla
 
 import (
-	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"math"
 	"strings"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 )
 
 // SMT-LIB terms are evaluated natively, with the semantics of the SMT-LIB
@@ -35,8 +36,8 @@ import (
 // CompiledTerm is a compiled term: its sort, and a function computing its value.
 type CompiledTerm struct {
 	Sort  smtlib.Sort
-	Eval  func(e *Evaluator) smtlib.Value
-	Const bool // the term has no variables
+	Eval  func(e *Evaluator) smtlib.Value // its value under e's variables
+	Const bool                            // the term has no variables
 }
 
 // funcSig describes an SMT-LIB function for the sort checker: fixed

@@ -1,10 +1,10 @@
 package isla
 
 import (
-	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"sort"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 )
 
 // A View is the derivation tree of one input as ISLa sees it: only
@@ -13,9 +13,9 @@ import (
 // nodes are numbered in pre-order; a node's subtree is the index range
 // [i, end). Node 0 is the root, the tree of the constant.
 type View struct {
-	input string // the input bytes
-	text  string // the input in the internal string form, if it differs; "" otherwise
-	Nodes []ViewNode
+	input string     // the input bytes
+	text  string     // the input in the internal string form, if it differs; "" otherwise
+	Nodes []ViewNode // in pre-order
 	// ByLabel lists, per nonterminal label, its nodes in pre-order.
 	ByLabel [][]int32
 	// nodes starting at byte offset p: atStart[startIdx[p]:startIdx[p+1]],
@@ -25,7 +25,7 @@ type View struct {
 	lines    []int // offsets of line starts
 	names    []string
 	// Views built from trees other than grammar trees (a solver's) may leave
-	// ViewNode.tree nil; the first time Node.Tree asks for one, Materialize
+	// ViewNode.Tree nil; the first time Node.Tree asks for one, Materialize
 	// sets the trees of all nodes.
 	Materialize func()
 	// buffers index reuses when a view is rebuilt
@@ -37,19 +37,22 @@ type ViewNode struct {
 	Label       int32 // nonterminal label, or -1 for a terminal
 	Parent      int32 // -1 for the root
 	End         int32 // index after the last node of the subtree
-	Start, Stop int32 // byte span [start, stp)
+	Start, Stop int32 // byte span [Start, Stop)
 	FirstKid    int32 // -1 if none
 	Next        int32 // next sibling, -1 if none
-	Open        bool  // the node is an open slot (a leaf if firstKid < 0)
-	Tree        *grammar.Tree
+	Open        bool  // the node is an open slot (a leaf if FirstKid < 0)
+	// Tree is the grammar tree node the view node stands for (see
+	// Node.Tree); nil until View.Materialize sets it, if that is set.
+	Tree *grammar.Tree
 }
 
 // Labels numbers the nonterminals of a graph for views.
 type Labels struct {
-	IDs   map[string]int32
-	Names []string
+	IDs   map[string]int32 // label by nonterminal name
+	Names []string         // nonterminal name by label
 }
 
+// NewLabels numbers the nonterminals of gr and the extra names.
 func NewLabels(gr *grammar.Graph, extra ...string) *Labels {
 	l := &Labels{IDs: map[string]int32{}}
 	add := func(n string) {
@@ -116,13 +119,19 @@ func NewViewBuilder(old *View, input []byte, lb *Labels, capacity int) (*View, *
 	return v, b
 }
 
+// A ViewBuilder builds a view node by node, in pre-order: Add a node below
+// its parent, advance Pos over the text of terminals, Finish a node after
+// its subtree, and Done at the end.
 type ViewBuilder struct {
 	v    *View
 	lb   *Labels
-	Pos  int32
+	Pos  int32   // the byte offset of the next node's text
 	last []int32 // last child added, per node, for the sibling links
 }
 
+// Add adds a node with the given label (-1 for a terminal) below parent
+// (-1 for the root), starting at Pos, and returns its index. t is its
+// grammar tree node, nil if the view materializes trees later.
 func (b *ViewBuilder) Add(label int32, parent int32, open bool, t *grammar.Tree) int32 {
 	i := int32(len(b.v.Nodes))
 	b.v.Nodes = append(b.v.Nodes, ViewNode{Label: label, Parent: parent, Start: b.Pos, FirstKid: -1, Next: -1, Open: open, Tree: t})
@@ -158,6 +167,7 @@ func (v *View) Index(n Node) (int32, bool) {
 // Node returns view node i as a Node, as semantic predicates see it.
 func (v *View) Node(i int32) Node { return Node{v, i} }
 
+// Finish ends node i: its subtree and text end here.
 func (b *ViewBuilder) Finish(i int32) {
 	b.v.Nodes[i].End = int32(len(b.v.Nodes))
 	b.v.Nodes[i].Stop = b.Pos
