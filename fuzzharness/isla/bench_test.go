@@ -62,7 +62,11 @@ func xmlDocuments(n int) [][]byte {
 }
 
 func TestXMLDocumentsAreValid(t *testing.T) {
-	docs := xmlDocuments(20)
+	n := 20
+	if testing.Short() {
+		n = 5
+	}
+	docs := xmlDocuments(n)
 	for _, c := range []string{"xml-balance.isla", "xml-balance-simplified.isla", "xml-namespace.isla", "xml-no-redef.isla"} {
 		s := compile(t, "xml", c)
 		for _, d := range docs {

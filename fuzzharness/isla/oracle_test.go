@@ -74,7 +74,7 @@ func TestXMLBalanceOracle(t *testing.T) {
 	s := compile(t, "xml", "xml-balance.isla")
 	n := oracleInputs / 2 // each generated document is also checked balanced
 	if testing.Short() {
-		n = 500
+		n = 200
 	}
 	var decided, balanced int
 	for i, in := range xmlInputs(t, 1, n) {

@@ -13,7 +13,10 @@ import (
 // search does.
 func TestRestartEvery(t *testing.T) {
 	spec := compileAll(t, "rest", []string{"rest-title.isla", "rest-references.isla", "rest-numbering.isla"})
-	const n, every = 600, 100
+	n, every := 600, 100
+	if testing.Short() {
+		n, every = 200, 50
+	}
 	run := func(opts ...solver.Option) ([][]byte, solver.Stats) {
 		s, err := solver.New(spec, append([]solver.Option{solver.Seed(1)}, opts...)...)
 		if err != nil {

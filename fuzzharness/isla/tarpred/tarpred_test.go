@@ -147,7 +147,10 @@ func checkArchive(t *testing.T, tr *grammar.Tree) {
 // and archive/tar reads it: the same entries, names, sizes, modes and data.
 func TestSolveArchives(t *testing.T) {
 	spec := compile(t, tarpred.Constraint)
-	const n = 40
+	n := 40
+	if testing.Short() {
+		n = 12
+	}
 	got, multi, data := 0, 0, 0
 	for _, seed := range []uint64{1, 2, 3, 4} {
 		s, err := solver.New(spec, solver.Seed(seed))
