@@ -115,7 +115,7 @@ func (r *Repairer) Valid(t *grammar.Tree) bool { return r.spec.Holds(t) }
 // Repair returns a tree that satisfies the constraint and keeps as much of
 // t as it can, and true; or nil and false if it found none within its
 // budget. t must be a complete tree of the spec's graph rooted at the
-// right-hand side of its StartSymbol, as Spec.EvalTree takes them. A tree that satisfies the constraint already is returned as it
+// right-hand side of its StartSymbol, as isla.Spec.EvalTree takes them. A tree that satisfies the constraint already is returned as it
 // is. t is not modified; the result shares no nodes with it. The seed
 // drives the solver's random choices: the same t and seed give the same
 // result.

@@ -12,7 +12,7 @@ import (
 )
 
 // An SMTSolver solves SMT-LIB string constraints for the ISLa solver. Package
-// islaz3 implements it with Z3; the isla package itself needs no cgo.
+// isla/solver/z3 implements it with Z3; packages isla and solver need no cgo.
 type SMTSolver interface {
 	// Solve returns up to n models of the query, each differing from the
 	// others in the value of some variable. Fewer than n models (none: the

@@ -27,7 +27,7 @@ var (
 	ErrGaveUp = errors.New("isla: the solver gave up")
 	// ErrInvalidOutput is wrapped by the error returned when a solution
 	// fails validation. It is a bug in the solver: every solution is
-	// checked with Spec.EvalTree before it is returned.
+	// checked with isla.Spec.EvalTree before it is returned.
 	ErrInvalidOutput = errors.New("isla: the solver produced an input that violates the constraint")
 )
 
@@ -89,7 +89,7 @@ func Seed(seed uint64) Option { return func(c *config) { c.seed = seed } }
 func MaxStates(n int) Option { return func(c *config) { c.maxStates = n } }
 
 // WithSMTSolver sets the SMT solver for the atoms the solver cannot solve in
-// Go (package islaz3 provides Z3). Without one, such atoms make the solver
+// Go (package isla/solver/z3 provides Z3). Without one, such atoms make the solver
 // drop the state (and eventually give up).
 func WithSMTSolver(s SMTSolver) Option { return func(c *config) { c.smt = s } }
 
@@ -170,7 +170,7 @@ const MaxRestartsPerSolution = 8
 //   - the leaves no formula constrains are closed with the grammar's random
 //     generator.
 //
-// Every solution is checked with Spec.EvalTree before Next returns it; a
+// Every solution is checked with isla.Spec.EvalTree before Next returns it; a
 // solution that fails is a bug, reported as an error wrapping
 // ErrInvalidOutput. A Solver is not safe for concurrent use.
 type Solver struct {
@@ -282,7 +282,7 @@ func (s *Solver) incomplete(format string, args ...any) {
 func (s *Solver) Stats() Stats { return s.stats }
 
 // Next returns the next solution: a complete derivation tree rooted at the
-// right-hand side of the spec's StartSymbol (as Spec.EvalTree takes them)
+// right-hand side of the spec's StartSymbol (as isla.Spec.EvalTree takes them)
 // whose input satisfies the constraint and differs from every earlier
 // solution. When there is none, it returns an error wrapping
 // ErrUnsatisfiable or ErrGaveUp; the context's error if it is done.
