@@ -19,10 +19,10 @@ import (
 // the grammar: for example def-use (every variable is declared before it is
 // used). With WithConstraint, the harness checks every decoded tree; a tree
 // that violates the constraint is repaired before the target runs, and an
-// input that cannot be repaired is skipped. Package isla provides one for
-// ISLa constraints (isla.Repairer); the dependency points from isla to
-// this interface, so that fuzzharness itself knows nothing of ISLa or its
-// solver.
+// input that cannot be repaired is skipped. Package isla/solver provides
+// one for ISLa constraints (solver.Repairer); the dependency points from
+// the solver to this interface, so that fuzzharness itself knows nothing of
+// ISLa or its solver.
 type Constraint interface {
 	// Valid reports whether the complete tree satisfies the constraint. It
 	// must not modify the tree.

@@ -29,9 +29,9 @@ func (n noDivision) Seeds(k int) []*grammar.Tree {
 
 // A constraint repairs the seeds (and, in a fuzz test, every decoded input)
 // that violate it and adds its own seeds. An ISLa constraint plugs in the
-// same way, with isla.NewRepairer:
+// same way, with solver.NewRepairer of package isla/solver:
 //
-//	rep, _ := isla.NewRepairer(spec)
+//	rep, _ := solver.NewRepairer(spec)
 //	fuzzharness.NewGraph(f, gr, fuzzharness.WithConstraint(rep)).FuzzString(target)
 func ExampleWithConstraint() {
 	gr := grammar.MustCompile(grammar.MustBuiltin("expr"))

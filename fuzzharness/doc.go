@@ -97,20 +97,20 @@
 // # Constraints
 //
 // A grammar cannot say that every variable is declared before it is used;
-// a Constraint (WithConstraint) can. Package isla provides one for ISLa
-// constraints, isla.Repairer; fuzzharness defines only the interface, so
-// the dependency points from isla to fuzzharness's grammar package and
-// fuzzharness needs neither the solver nor cgo:
+// a Constraint (WithConstraint) can. Package isla/solver provides one for
+// ISLa constraints, solver.Repairer; fuzzharness defines only the
+// interface, so the dependency points from the solver to fuzzharness's
+// grammar package and fuzzharness needs neither the solver nor cgo:
 //
 //	spec, _ := isla.Compile(defUse, gr)
-//	rep, _ := isla.NewRepairer(spec)
+//	rep, _ := solver.NewRepairer(spec)
 //	fuzzharness.NewGraph(f, gr, fuzzharness.WithConstraint(rep)).FuzzString(target)
 //
 // Every decoded tree is checked with Constraint.Valid. A tree that fails is
 // repaired: Constraint.Repair gets it with a seed derived from the fuzzer's
 // bytes (an FNV-1a hash of those the decoding read), so the same bytes
 // always give the same input, and the fuzzer's mutations still decide the
-// input wherever the constraint does not (isla.Repairer re-solves only the
+// input wherever the constraint does not (solver.Repairer re-solves only the
 // nodes the violations depend on, such as an undeclared identifier, and
 // keeps the rest of the tree). The target gets the repaired input; an
 // input that cannot be repaired is skipped with t.Skip. The seeds are repaired the same way before they are

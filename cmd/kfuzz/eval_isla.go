@@ -19,7 +19,8 @@ import (
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
-	"github.com/seed72891827/kfuzz/fuzzharness/isla/islaz3"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver/z3"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/tarpred"
 )
 
@@ -105,8 +106,8 @@ func runEvalISLA(e *env, args []string) error {
 	dir := fs.String("constraints", "", "`directory` of the constraint files (default: fuzzharness/isla/testdata of the kfuzz module)")
 	asJSON := fs.Bool("json", false, "print the results as JSON")
 	useZ3 := fs.Bool("z3", true, "solve with Z3 the atoms the solver cannot solve in Go")
-	restart := fs.Int("restart", solveRestart, "start the search over after every `n` solutions (isla.RestartEvery; 0: never)")
-	maxStates := fs.Int("max-states", solveMaxStates, "the solver's state budget per solution (isla.MaxStates); with -restart, a search that runs out starts over")
+	restart := fs.Int("restart", solveRestart, "start the search over after every `n` solutions (solver.RestartEvery; 0: never)")
+	maxStates := fs.Int("max-states", solveMaxStates, "the solver's state budget per solution (solver.MaxStates); with -restart, a search that runs out starts over")
 	if pos, err := parseFlags(fs, args); err != nil {
 		return err
 	} else if len(pos) != 0 {
@@ -132,11 +133,11 @@ func runEvalISLA(e *env, args []string) error {
 		}
 		*dir = filepath.Join(root, "fuzzharness", "isla", "testdata")
 	}
-	var smt isla.SMTSolver
+	var smt solver.SMTSolver
 	if *useZ3 {
-		z, err := islaz3.New()
+		z, err := z3.New()
 		switch {
-		case errors.Is(err, islaz3.ErrNoZ3):
+		case errors.Is(err, z3.ErrNoZ3):
 			fmt.Fprintln(e.stderr, "kfuzz eval isla: Z3 is not available in this build; solving in Go only")
 		case err != nil:
 			return err
@@ -145,7 +146,7 @@ func runEvalISLA(e *env, args []string) error {
 			smt = z
 		}
 	}
-	opts := []isla.SolveOption{isla.RestartEvery(*restart), isla.MaxStates(*maxStates)}
+	opts := []solver.Option{solver.RestartEvery(*restart), solver.MaxStates(*maxStates)}
 	var rows []*islaEvalRow
 	for _, sub := range subjects {
 		fmt.Fprintf(e.stderr, "eval isla: %s for %v\n", sub.label, *budget)
@@ -164,7 +165,7 @@ func runEvalISLA(e *env, args []string) error {
 }
 
 // evalISLASubject solves for the budget and validates every output.
-func evalISLASubject(sub islaSubject, dir string, seed uint64, id grammar.Identity, smt isla.SMTSolver, budget time.Duration, extra []isla.SolveOption) (*islaEvalRow, error) {
+func evalISLASubject(sub islaSubject, dir string, seed uint64, id grammar.Identity, smt solver.SMTSolver, budget time.Duration, extra []solver.Option) (*islaEvalRow, error) {
 	g, err := grammar.Builtin(sub.grammar)
 	if err != nil {
 		return nil, err
@@ -200,11 +201,11 @@ func evalISLASubject(sub islaSubject, dir string, seed uint64, id grammar.Identi
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", sub.name, err)
 	}
-	opts := append([]isla.SolveOption{isla.SolverSeed(seed)}, extra...)
+	opts := append([]solver.Option{solver.Seed(seed)}, extra...)
 	if smt != nil {
-		opts = append(opts, isla.WithSMTSolver(smt))
+		opts = append(opts, solver.WithSMTSolver(smt))
 	}
-	s, err := isla.NewSolver(spec, opts...)
+	s, err := solver.New(spec, opts...)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", sub.name, err)
 	}
@@ -237,7 +238,7 @@ func evalISLASubject(sub islaSubject, dir string, seed uint64, id grammar.Identi
 			if ctx.Err() != nil {
 				break
 			}
-			if errors.Is(err, isla.ErrInvalidOutput) {
+			if errors.Is(err, solver.ErrInvalidOutput) {
 				row.Outputs++
 				fail("%v", err)
 				continue

@@ -13,7 +13,8 @@ import (
 	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
-	"github.com/seed72891827/kfuzz/fuzzharness/isla/islaz3"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver/z3"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/tarpred"
 	"github.com/seed72891827/kfuzz/internal/atomicfile"
 )
@@ -63,8 +64,8 @@ func runISLASolve(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of the solver's random choices")
 	outDir := fs.String("o", "", "write each input to a file of its own in `DIR` (named by its SHA-256; existing files are kept)")
 	limit := fs.Duration("time", time.Minute, "time limit")
-	maxStates := fs.Int("max-states", solveMaxStates, "states one search may process per input; with -restart, a search that runs out starts over (up to isla.MaxRestartsPerSolution times) before giving up")
-	restart := fs.Int("restart", solveRestart, "start the search over after every `n` inputs, for diversity (isla.RestartEvery; 0: never)")
+	maxStates := fs.Int("max-states", solveMaxStates, "states one search may process per input; with -restart, a search that runs out starts over (up to solver.MaxRestartsPerSolution times) before giving up")
+	restart := fs.Int("restart", solveRestart, "start the search over after every `n` inputs, for diversity (solver.RestartEvery; 0: never)")
 	useZ3 := fs.Bool("z3", true, "solve with Z3 the atoms the solver cannot solve in Go")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
@@ -100,20 +101,20 @@ func runISLASolve(e *env, args []string) error {
 	if err != nil {
 		return constraintError(e, err)
 	}
-	opts := []isla.SolveOption{isla.SolverSeed(*seed), isla.MaxStates(*maxStates), isla.RestartEvery(*restart)}
+	opts := []solver.Option{solver.Seed(*seed), solver.MaxStates(*maxStates), solver.RestartEvery(*restart)}
 	if *useZ3 {
-		z, err := islaz3.New()
+		z, err := z3.New()
 		switch {
-		case errors.Is(err, islaz3.ErrNoZ3):
+		case errors.Is(err, z3.ErrNoZ3):
 			fmt.Fprintln(e.stderr, "kfuzz isla solve: Z3 is not available in this build; solving in Go only")
 		case err != nil:
 			return err
 		default:
 			defer z.Close()
-			opts = append(opts, isla.WithSMTSolver(z))
+			opts = append(opts, solver.WithSMTSolver(z))
 		}
 	}
-	s, err := isla.NewSolver(sp, opts...)
+	s, err := solver.New(sp, opts...)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -127,7 +128,7 @@ func runISLASolve(e *env, args []string) error {
 	for made := 0; made < *n; made++ {
 		t, err := s.Next(ctx)
 		if err != nil {
-			if errors.Is(err, isla.ErrInvalidOutput) {
+			if errors.Is(err, solver.ErrInvalidOutput) {
 				return err
 			}
 			return &exitError{code: 1, err: fmt.Errorf("%d of %d inputs: %w", made, *n, err)}

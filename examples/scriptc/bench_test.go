@@ -7,13 +7,13 @@ import (
 	"github.com/seed72891827/kfuzz/examples/scriptc"
 	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
-	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
 )
 
 // mutants returns n byte strings made as the fuzzer makes them: the
 // encoding of a seed (a program the solver made) with one to four random
 // bytes replaced, inserted or deleted.
-func mutants(b *testing.B, gr *grammar.Graph, rep *isla.Repairer, n int) (*fuzzharness.Codec, [][]byte) {
+func mutants(b *testing.B, gr *grammar.Graph, rep *solver.Repairer, n int) (*fuzzharness.Codec, [][]byte) {
 	c, err := fuzzharness.NewCodec(gr)
 	if err != nil {
 		b.Fatal(err)

@@ -10,6 +10,7 @@ import (
 	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
 )
 
 // The ISLa constraints of Scriptsize-C, copies of the isla package's
@@ -21,15 +22,15 @@ var (
 	noRedefSrc []byte
 )
 
-// An isla.Repairer is a fuzzharness.Constraint.
-var _ fuzzharness.Constraint = (*isla.Repairer)(nil)
+// An solver.Repairer is a fuzzharness.Constraint.
+var _ fuzzharness.Constraint = (*solver.Repairer)(nil)
 
 // maxSteps is the step limit of the fuzz targets' runs.
 const maxSteps = 5000
 
 // newRepairer compiles def-use and no-redef against the scriptsizec grammar
 // and returns a repairer for them.
-func newRepairer(tb testing.TB) (*grammar.Graph, *isla.Repairer) {
+func newRepairer(tb testing.TB) (*grammar.Graph, *solver.Repairer) {
 	tb.Helper()
 	gr := grammar.MustCompile(grammar.MustBuiltin("scriptsizec"))
 	defUse, err := isla.Parse("def-use.isla", defUseSrc)
@@ -48,7 +49,7 @@ func newRepairer(tb testing.TB) (*grammar.Graph, *isla.Repairer) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	rep, err := isla.NewRepairer(spec)
+	rep, err := solver.NewRepairer(spec)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -12,7 +12,7 @@
 // The package is the subject of kfuzz's constraint-aware fuzz target: a
 // grammar alone produces programs that almost never pass Check, while the
 // constraint-aware harness (fuzzharness.WithConstraint with an
-// isla.Repairer) makes nearly every fuzzer input a program that Check
+// solver.Repairer) makes nearly every fuzzer input a program that Check
 // accepts, so that the fuzzer spends its time in Run.
 package scriptc
 

@@ -5,7 +5,6 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
@@ -63,7 +62,11 @@ func xmlDocuments(n int) [][]byte {
 }
 
 func TestXMLDocumentsAreValid(t *testing.T) {
-	docs := xmlDocuments(20)
+	n := 20
+	if testing.Short() {
+		n = 5
+	}
+	docs := xmlDocuments(n)
 	for _, c := range []string{"xml-balance.isla", "xml-balance-simplified.isla", "xml-namespace.isla", "xml-no-redef.isla"} {
 		s := compile(t, "xml", c)
 		for _, d := range docs {
@@ -75,16 +78,6 @@ func TestXMLDocumentsAreValid(t *testing.T) {
 				t.Fatalf("%s: %s\n%s", c, d, r)
 			}
 		}
-	}
-}
-
-// reportRates reports inputs per second of wall time and, where the
-// platform tells, per second of CPU time (all threads, GC included) since
-// cpu0: on a loaded machine the latter is the steadier figure.
-func reportRates(b *testing.B, cpu0 time.Duration) {
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "inputs/s")
-	if cpu := processCPU() - cpu0; cpu > 0 {
-		b.ReportMetric(float64(b.N)/cpu.Seconds(), "inputs/cpu-s")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 )
 
 // DefaultMaxDerivations is the default number of derivations of an
@@ -23,13 +24,13 @@ const maxMatchVariants = 1 << 10
 type Spec struct {
 	constraint *Constraint
 	graph      *grammar.Graph
-	lb         *labels
+	lb         *Labels
 	rootLabel  string // the label of the constant's node
 	virtual    bool   // the root is a virtual <start> above the start symbol
 	parseFrom  string // the nonterminal inputs are parsed from; "" for the start symbol
 	parser     *grammar.Parser
 
-	root   cnode
+	root   Compiled
 	nslots int
 	nlets  int
 
@@ -81,30 +82,88 @@ func (s *Spec) StartSymbol() string {
 	return s.graph.Root.Rule
 }
 
-// vkind is the kind of a variable.
-type vkind uint8
+// Formula returns the compiled formula: the root of the constraint's
+// formula tree, whose variables live in the slots of an Evaluator. Slot 0
+// holds the constant, the root of the tree (view node 0).
+func (s *Spec) Formula() Compiled { return s.root }
 
-const (
-	vTree vkind = iota // bound to a tree node
-	vInt               // a numeric quantifier's variable
-	vLet               // bound by let to an SMT-LIB value
-)
+// Slots returns the number of variable slots of the compiled formula.
+func (s *Spec) Slots() int { return s.nslots }
 
-type varInfo struct {
-	name string
-	kind vkind
-	slot int
-	typ  string // vTree: the nonterminal
-	sort srt    // vLet: the sort
+// Labels returns the numbering of the nonterminals that views of the
+// spec's trees use (ViewNode.Label).
+func (s *Spec) Labels() *Labels { return s.lb }
+
+// RootLabel returns the nonterminal of the root of the tree a constraint is
+// evaluated on: the constant's type, or "start".
+func (s *Spec) RootLabel() string { return s.rootLabel }
+
+// VirtualRoot reports whether the root of the evaluated tree is a node
+// <start> of its own, above the node of the grammar's start symbol (as in
+// ISLa, where grammars start with <start> ::= <...>); view node 1 is then
+// that node.
+func (s *Spec) VirtualRoot() bool { return s.virtual }
+
+// A TermCompiler compiles SMT-LIB terms in the scope of the variables of a
+// compiled formula, for solvers that evaluate terms of their own, such as
+// the inverse of an equation. It works on its own copy of the spec, so
+// that compiling does not change the spec: evaluate its terms with the
+// Evaluators of its NewEvaluator. A TermCompiler is not safe for
+// concurrent use.
+type TermCompiler struct{ s *Spec }
+
+// NewTermCompiler returns a term compiler for the spec's formula.
+func (s *Spec) NewTermCompiler() *TermCompiler {
+	cp := *s
+	return &TermCompiler{s: &cp}
 }
 
-// Compiled formulas.
-type cnode interface{ source() Formula }
+// Compile compiles the term t, whose variables are among vars (the
+// variables of the compiled formula t comes from, such as
+// CompiledSMT.Vars). It reports false if t has a sort error or a variable
+// not in vars.
+func (tc *TermCompiler) Compile(t Term, vars []Variable) (CompiledTerm, bool) {
+	cp := &compiler{s: tc.s, scope: map[string][]Variable{}, reach: map[string]map[string]bool{}, direct: map[string]map[string]bool{}}
+	cp.push(vars...)
+	return cp.term(t)
+}
 
-type cSMT struct {
-	src  *SMT
-	t    cterm
-	vars []varInfo
+// NewEvaluator returns an evaluator of the spec's formula and of the terms
+// tc compiled, on view v.
+func (tc *TermCompiler) NewEvaluator(v *View) *Evaluator { return NewEvaluator(tc.s, v) }
+
+// VarKind is the kind of a variable.
+type VarKind uint8
+
+const (
+	TreeVar VarKind = iota // bound to a tree node
+	IntVar                 // a numeric quantifier's variable
+	LetVar                 // bound by let to an SMT-LIB value
+)
+
+// A Variable is a variable of a compiled formula: its name, its kind, and
+// the slot of an Evaluator that holds its value.
+type Variable struct {
+	Name string
+	Kind VarKind
+	Slot int         // index into Evaluator.Slots
+	Type string      // TreeVar: the nonterminal
+	Sort smtlib.Sort // LetVar: the sort
+}
+
+// A Compiled is a compiled formula, checked against the grammar: one of
+// *CompiledSMT, *CompiledPred, *CompiledNot, *CompiledBinary,
+// *CompiledQuantifier and *CompiledIntQuantifier. Spec.Formula returns the
+// root. Compiled formulas are read-only and shared by all users of a Spec.
+// Every compiled formula keeps its source formula (Src) and the variables
+// free in it (Vars).
+type Compiled interface{ source() Formula }
+
+// A CompiledSMT is a compiled SMT-LIB formula.
+type CompiledSMT struct {
+	Src  *SMT
+	Term CompiledTerm // of sort Bool
+	Vars []Variable
 	pin  *pin
 }
 
@@ -113,85 +172,90 @@ type cSMT struct {
 type pin struct {
 	slot   int
 	viaInt bool
-	other  cterm
+	other  CompiledTerm
 }
 
-type cPred struct {
-	src    *Pred
-	impl   Predicate // nil for a structural predicate
-	args   []carg
-	vars   []varInfo
+// A CompiledPred is a compiled predicate formula.
+type CompiledPred struct {
+	Src    *Pred
+	Impl   Predicate     // nil for a structural predicate
+	Args   []CompiledArg // one per argument of Src
+	Vars   []Variable
 	level  string // level: the relation
 	label  int32  // level: the nonterminal
 	numArg int    // index of the numeric argument, or -1
 }
 
-// carg is a compiled predicate argument: a variable's slot, or a literal.
-type carg struct {
-	kind  Param
-	slot  int // -1 for a literal
-	isInt bool
-	lit   string
+// CompiledArg is a compiled predicate argument: a variable's slot, or a literal.
+type CompiledArg struct {
+	Kind  Param
+	Slot  int    // -1 for a literal
+	IsInt bool   // the slot holds a numeric variable (SlotValue.Num)
+	Lit   string // the literal's text
 }
 
-type cNot struct {
-	src  *Not
-	x    cnode
-	vars []varInfo
+// A CompiledNot is a compiled negation.
+type CompiledNot struct {
+	Src  *Not
+	X    Compiled
+	Vars []Variable
 }
 
-type cBin struct {
-	src  *Binary
-	x, y cnode
-	vars []varInfo
+// A CompiledBinary is a compiled binary connective (Src.Op).
+type CompiledBinary struct {
+	Src  *Binary
+	X, Y Compiled
+	Vars []Variable
 }
 
-type cQuant struct {
-	src    *Quantifier
-	exists bool
-	label  int32
-	in     int // slot of the in-variable
-	slot   int
-	match  *cmatch
-	child  int // > 0: only the child-th direct child (an XPath step)
-	body   cnode
-	vars   []varInfo
-	bound  []varInfo // the variable and the match expression's binders
+// A CompiledQuantifier is a compiled quantifier over tree nodes.
+type CompiledQuantifier struct {
+	Src    *Quantifier
+	Exists bool
+	Label  int32          // the nonterminal, as Labels numbers it
+	In     int            // slot of the in-variable
+	Slot   int            // slot of the bound variable
+	Match  *CompiledMatch // nil without a match expression
+	Child  int            // > 0: only the child-th direct child (an XPath step)
+	Body   Compiled
+	Vars   []Variable
+	Bound  []Variable // the variable and the match expression's binders
 	inType string
 }
 
-type cIntQ struct {
-	src  *IntQuantifier
-	slot int
-	body cnode
-	vars []varInfo
+// A CompiledIntQuantifier is a compiled numeric quantifier.
+type CompiledIntQuantifier struct {
+	Src  *IntQuantifier
+	Slot int // slot of the bound variable
+	Body Compiled
+	Vars []Variable
 }
 
-func (n *cSMT) source() Formula   { return n.src }
-func (n *cPred) source() Formula  { return n.src }
-func (n *cNot) source() Formula   { return n.src }
-func (n *cBin) source() Formula   { return n.src }
-func (n *cQuant) source() Formula { return n.src }
-func (n *cIntQ) source() Formula  { return n.src }
+func (n *CompiledSMT) source() Formula           { return n.Src }
+func (n *CompiledPred) source() Formula          { return n.Src }
+func (n *CompiledNot) source() Formula           { return n.Src }
+func (n *CompiledBinary) source() Formula        { return n.Src }
+func (n *CompiledQuantifier) source() Formula    { return n.Src }
+func (n *CompiledIntQuantifier) source() Formula { return n.Src }
 
-// cmatch is a compiled match expression: its flattened variants.
-type cmatch struct {
-	variants [][]pelem
-	binders  []int // slots of the binders, in order
+// CompiledMatch is a compiled match expression: its flattened variants.
+type CompiledMatch struct {
+	Variants [][]MatchPart // one per choice of the optional parts
+	Binders  []int         // slots of the binders, in order
 }
 
-// pelem is an element of a flattened match expression: literal bytes, or a
-// nonterminal (label), possibly bound (bind indexes cmatch.binders).
-type pelem struct {
-	lit   string
-	label int32 // -1 for a literal
-	bind  int   // -1 if not bound
+// MatchPart is an element of a flattened match expression: literal bytes, or a
+// nonterminal (Label), possibly bound (Bind indexes CompiledMatch.Binders).
+type MatchPart struct {
+	Lit   string // the literal bytes
+	Label int32  // -1 for a literal
+	Bind  int    // -1 if not bound
 }
 
 type compiler struct {
 	s      *Spec
 	errs   grammar.ErrorList
-	scope  map[string][]varInfo
+	scope  map[string][]Variable
 	reach  map[string]map[string]bool
 	direct map[string]map[string]bool
 }
@@ -211,7 +275,7 @@ func Compile(c *Constraint, gr *grammar.Graph, opts ...Option) (*Spec, error) {
 	}
 	s := &Spec{constraint: c, graph: gr, maxDerivations: max(cfg.maxDerivations, 1),
 		preds: map[string]Predicate{Count.Name(): Count}}
-	cp := &compiler{s: s, scope: map[string][]varInfo{},
+	cp := &compiler{s: s, scope: map[string][]Variable{},
 		reach: map[string]map[string]bool{}, direct: map[string]map[string]bool{}}
 	for _, p := range cfg.preds {
 		name := p.Name()
@@ -236,9 +300,9 @@ func Compile(c *Constraint, gr *grammar.Graph, opts ...Option) (*Spec, error) {
 	default:
 		cp.errs.Add(c.ConstPos, fmt.Sprintf("the constant's type <%s> is not a nonterminal of the grammar", ct))
 	}
-	s.lb = newLabels(gr, "start")
+	s.lb = NewLabels(gr, "start")
 	if len(cp.errs) == 0 {
-		konst := varInfo{name: c.Const, kind: vTree, slot: 0, typ: s.rootLabel}
+		konst := Variable{Name: c.Const, Kind: TreeVar, Slot: 0, Type: s.rootLabel}
 		s.nslots = 1
 		cp.push(konst)
 		s.root = cp.formula(c.Formula)
@@ -263,24 +327,24 @@ func (cp *compiler) errorf(pos Pos, format string, args ...any) {
 	cp.errs.Add(pos, fmt.Sprintf(format, args...))
 }
 
-func (cp *compiler) push(vs ...varInfo) {
+func (cp *compiler) push(vs ...Variable) {
 	for _, v := range vs {
-		cp.scope[v.name] = append(cp.scope[v.name], v)
+		cp.scope[v.Name] = append(cp.scope[v.Name], v)
 	}
 }
 
-func (cp *compiler) pop(vs ...varInfo) {
+func (cp *compiler) pop(vs ...Variable) {
 	for _, v := range vs {
-		s := cp.scope[v.name]
-		cp.scope[v.name] = s[:len(s)-1]
+		s := cp.scope[v.Name]
+		cp.scope[v.Name] = s[:len(s)-1]
 	}
 }
 
-func (cp *compiler) lookup(name string) (varInfo, bool) {
+func (cp *compiler) lookup(name string) (Variable, bool) {
 	if s := cp.scope[name]; len(s) > 0 {
 		return s[len(s)-1], true
 	}
-	return varInfo{}, false
+	return Variable{}, false
 }
 
 func (cp *compiler) newSlot() int {
@@ -289,10 +353,10 @@ func (cp *compiler) newSlot() int {
 }
 
 // freeInfo returns the variables free in f, as currently bound.
-func (cp *compiler) freeInfo(f Formula) []varInfo {
-	var out []varInfo
+func (cp *compiler) freeInfo(f Formula) []Variable {
+	var out []Variable
 	for _, n := range FreeVars(f) {
-		if v, ok := cp.lookup(n); ok && v.kind != vLet {
+		if v, ok := cp.lookup(n); ok && v.Kind != LetVar {
 			out = append(out, v)
 		}
 	}
@@ -376,37 +440,37 @@ func (cp *compiler) canContain(outer, inner string) bool {
 	return outer == inner || cp.reachable(outer)[inner]
 }
 
-func (cp *compiler) formula(f Formula) cnode {
+func (cp *compiler) formula(f Formula) Compiled {
 	switch f := f.(type) {
 	case *SMT:
 		t, ok := cp.term(f.Term)
 		if !ok {
 			return nil
 		}
-		if t.sort != sBool {
-			cp.errorf(f.Position(), "formula %s is of sort %s, not Bool", FormatTerm(f.Term), t.sort)
+		if t.Sort != smtlib.SortBool {
+			cp.errorf(f.Position(), "formula %s is of sort %s, not Bool", FormatTerm(f.Term), t.Sort)
 			return nil
 		}
-		n := &cSMT{src: f, t: t, vars: cp.freeInfo(f)}
+		n := &CompiledSMT{Src: f, Term: t, Vars: cp.freeInfo(f)}
 		n.pin = cp.pinOf(f.Term)
 		return n
 	case *Pred:
 		return cp.pred(f)
 	case *Not:
 		x := cp.formula(f.X)
-		return &cNot{src: f, x: x, vars: cp.freeInfo(f)}
+		return &CompiledNot{Src: f, X: x, Vars: cp.freeInfo(f)}
 	case *Binary:
 		x, y := cp.formula(f.X), cp.formula(f.Y)
-		return &cBin{src: f, x: x, y: y, vars: cp.freeInfo(f)}
+		return &CompiledBinary{Src: f, X: x, Y: y, Vars: cp.freeInfo(f)}
 	case *Quantifier:
 		return cp.quantifier(f)
 	case *IntQuantifier:
-		v := varInfo{name: f.Var, kind: vInt, slot: cp.newSlot()}
+		v := Variable{Name: f.Var, Kind: IntVar, Slot: cp.newSlot()}
 		vars := cp.freeInfo(f)
 		cp.push(v)
 		body := cp.formula(f.Body)
 		cp.pop(v)
-		return &cIntQ{src: f, slot: v.slot, body: body, vars: vars}
+		return &CompiledIntQuantifier{Src: f, Slot: v.Slot, Body: body, Vars: vars}
 	case nil:
 		cp.errorf(Pos{}, "missing formula")
 		return nil
@@ -415,32 +479,32 @@ func (cp *compiler) formula(f Formula) cnode {
 	return nil
 }
 
-func (cp *compiler) quantifier(f *Quantifier) cnode {
-	n := &cQuant{src: f, exists: f.Exists, vars: cp.freeInfo(f), child: 0}
+func (cp *compiler) quantifier(f *Quantifier) Compiled {
+	n := &CompiledQuantifier{Src: f, Exists: f.Exists, Vars: cp.freeInfo(f), Child: 0}
 	in, ok := cp.lookup(f.In)
 	switch {
 	case !ok:
 		cp.errorf(f.P, "undefined variable %s", f.In)
-	case in.kind != vTree:
+	case in.Kind != TreeVar:
 		cp.errorf(f.P, "%s is not bound to a tree, so a quantifier cannot search it", f.In)
 		ok = false
 	}
 	if !cp.isNonterminal(f.Type) {
 		cp.errorf(f.P, "unknown nonterminal <%s>", f.Type)
 		ok = false
-	} else if ok && !cp.canContain(in.typ, f.Type) {
-		cp.errorf(f.P, "<%s> cannot occur in <%s> (the tree of %s)", f.Type, in.typ, f.In)
+	} else if ok && !cp.canContain(in.Type, f.Type) {
+		cp.errorf(f.P, "<%s> cannot occur in <%s> (the tree of %s)", f.Type, in.Type, f.In)
 	}
-	n.in, n.inType = in.slot, in.typ
-	n.label = cp.s.lb.ids[f.Type]
-	v := varInfo{name: f.Var, kind: vTree, slot: cp.newSlot(), typ: f.Type}
-	n.slot = v.slot
-	n.bound = []varInfo{v}
+	n.In, n.inType = in.Slot, in.Type
+	n.Label = cp.s.lb.IDs[f.Type]
+	v := Variable{Name: f.Var, Kind: TreeVar, Slot: cp.newSlot(), Type: f.Type}
+	n.Slot = v.Slot
+	n.Bound = []Variable{v}
 	if f.Match != nil {
-		n.match = cp.match(f.Match, f.Type, f.Var)
-		if n.match != nil {
+		n.Match = cp.match(f.Match, f.Type, f.Var)
+		if n.Match != nil {
 			for i, e := range binders(f.Match) {
-				n.bound = append(n.bound, varInfo{name: e.Var, kind: vTree, slot: n.match.binders[i], typ: e.Type})
+				n.Bound = append(n.Bound, Variable{Name: e.Var, Kind: TreeVar, Slot: n.Match.Binders[i], Type: e.Type})
 			}
 		}
 	}
@@ -451,16 +515,16 @@ func (cp *compiler) quantifier(f *Quantifier) cnode {
 			x, _ := p.Args[1].(*Var)
 			y, _ := p.Args[2].(*Var)
 			if k != nil && x != nil && y != nil && x.Name == f.Var && y.Name == f.In && k.Value.IsInt64() && k.Value.Int64() >= 1 && k.Value.Int64() <= 1<<20 {
-				n.child = int(k.Value.Int64())
-				if ok && cp.isNonterminal(f.Type) && !cp.directKids(in.typ)[f.Type] {
-					cp.errorf(p.P, "<%s> is never a direct child of <%s>", f.Type, in.typ)
+				n.Child = int(k.Value.Int64())
+				if ok && cp.isNonterminal(f.Type) && !cp.directKids(in.Type)[f.Type] {
+					cp.errorf(p.P, "<%s> is never a direct child of <%s>", f.Type, in.Type)
 				}
 			}
 		}
 	}
-	cp.push(n.bound...)
-	n.body = cp.formula(f.Body)
-	cp.pop(n.bound...)
+	cp.push(n.Bound...)
+	n.Body = cp.formula(f.Body)
+	cp.pop(n.Bound...)
 	return n
 }
 
@@ -475,8 +539,8 @@ func binders(m *MatchExpr) []MatchElem {
 }
 
 // match compiles a match expression for a quantifier over typ.
-func (cp *compiler) match(m *MatchExpr, typ, qvar string) *cmatch {
-	cm := &cmatch{}
+func (cp *compiler) match(m *MatchExpr, typ, qvar string) *CompiledMatch {
+	cm := &CompiledMatch{}
 	ok := true
 	seen := map[string]bool{qvar: true}
 	nvariants := 1
@@ -498,7 +562,7 @@ func (cp *compiler) match(m *MatchExpr, typ, qvar string) *cmatch {
 				ok = false
 			}
 			seen[e.Var] = true
-			cm.binders = append(cm.binders, cp.newSlot())
+			cm.Binders = append(cm.Binders, cp.newSlot())
 		case MatchHole:
 			check(e)
 		case MatchOptional:
@@ -518,12 +582,12 @@ func (cp *compiler) match(m *MatchExpr, typ, qvar string) *cmatch {
 		return nil
 	}
 	for mask := 0; mask < nvariants; mask++ {
-		var pat []pelem
+		var pat []MatchPart
 		addText := func(t string) {
-			if l := len(pat); l > 0 && pat[l-1].label < 0 {
-				pat[l-1].lit += t
+			if l := len(pat); l > 0 && pat[l-1].Label < 0 {
+				pat[l-1].Lit += t
 			} else {
-				pat = append(pat, pelem{lit: t, label: -1, bind: -1})
+				pat = append(pat, MatchPart{Lit: t, Label: -1, Bind: -1})
 			}
 		}
 		bit, nb := 0, 0
@@ -532,9 +596,9 @@ func (cp *compiler) match(m *MatchExpr, typ, qvar string) *cmatch {
 			case MatchText:
 				addText(e.Text)
 			case MatchHole:
-				pat = append(pat, pelem{label: cp.s.lb.ids[e.Type], bind: -1})
+				pat = append(pat, MatchPart{Label: cp.s.lb.IDs[e.Type], Bind: -1})
 			case MatchBind:
-				pat = append(pat, pelem{label: cp.s.lb.ids[e.Type], bind: nb})
+				pat = append(pat, MatchPart{Label: cp.s.lb.IDs[e.Type], Bind: nb})
 				nb++
 			case MatchOptional:
 				if mask&(1<<bit) != 0 {
@@ -542,14 +606,14 @@ func (cp *compiler) match(m *MatchExpr, typ, qvar string) *cmatch {
 						if o.Kind == MatchText {
 							addText(o.Text)
 						} else {
-							pat = append(pat, pelem{label: cp.s.lb.ids[o.Type], bind: -1})
+							pat = append(pat, MatchPart{Label: cp.s.lb.IDs[o.Type], Bind: -1})
 						}
 					}
 				}
 				bit++
 			}
 		}
-		cm.variants = append(cm.variants, pat)
+		cm.Variants = append(cm.Variants, pat)
 	}
 	return cm
 }
@@ -572,7 +636,7 @@ func (cp *compiler) pinOf(t Term) *pin {
 			continue
 		}
 		info, ok := cp.lookup(v.Name)
-		if !ok || info.kind != vInt {
+		if !ok || info.Kind != IntVar {
 			continue
 		}
 		other := app.Args[1-side]
@@ -585,15 +649,15 @@ func (cp *compiler) pinOf(t Term) *pin {
 		if !ok {
 			return nil
 		}
-		return &pin{slot: info.slot, viaInt: viaInt, other: ct}
+		return &pin{slot: info.Slot, viaInt: viaInt, other: ct}
 	}
 	return nil
 }
 
 var levelRelations = []string{"EQ", "GE", "LE", "GT", "LT"}
 
-func (cp *compiler) pred(f *Pred) cnode {
-	n := &cPred{src: f, vars: cp.freeInfo(f), numArg: -1, label: -1}
+func (cp *compiler) pred(f *Pred) Compiled {
+	n := &CompiledPred{Src: f, Vars: cp.freeInfo(f), numArg: -1, label: -1}
 	params, isStructural := structural[f.Name]
 	if !isStructural {
 		p, ok := cp.s.preds[f.Name]
@@ -609,7 +673,7 @@ func (cp *compiler) pred(f *Pred) cnode {
 			cp.errorf(f.P, "unknown predicate %s (known: %s)", f.Name, strings.Join(known, ", "))
 			return nil
 		}
-		n.impl = p
+		n.Impl = p
 		params = p.Params()
 	}
 	if len(f.Args) != len(params) {
@@ -618,7 +682,7 @@ func (cp *compiler) pred(f *Pred) cnode {
 	}
 	ok := true
 	for i, a := range f.Args {
-		ca := carg{kind: params[i], slot: -1}
+		ca := CompiledArg{Kind: params[i], Slot: -1}
 		switch params[i] {
 		case TreeParam:
 			v, isVar := a.(*Var)
@@ -632,11 +696,11 @@ func (cp *compiler) pred(f *Pred) cnode {
 			case !found:
 				cp.errorf(v.P, "undefined variable %s", v.Name)
 				ok = false
-			case info.kind != vTree:
+			case info.Kind != TreeVar:
 				cp.errorf(v.P, "argument %d of %s must be bound to a tree; %s is a number", i+1, f.Name, v.Name)
 				ok = false
 			}
-			ca.slot = info.slot
+			ca.Slot = info.Slot
 		case StringParam:
 			s, isStr := a.(*StrLit)
 			if !isStr {
@@ -644,53 +708,53 @@ func (cp *compiler) pred(f *Pred) cnode {
 				ok = false
 				break
 			}
-			b, _ := toBytes(s.Value)
-			ca.lit = b
+			b, _ := smtlib.ToBytes(s.Value)
+			ca.Lit = b
 		case NumParam:
 			n.numArg = i
 			switch a := a.(type) {
 			case *IntLit:
-				ca.lit = a.Value.String()
+				ca.Lit = a.Value.String()
 			case *StrLit:
-				if !isDigits(a.Value) {
-					cp.errorf(a.P, "argument %d of %s must be a number, not %s", i+1, f.Name, quoteString(a.Value))
+				if !smtlib.IsDigits(a.Value) {
+					cp.errorf(a.P, "argument %d of %s must be a number, not %s", i+1, f.Name, smtlib.QuoteString(a.Value))
 					ok = false
 				}
-				ca.lit = a.Value
+				ca.Lit = a.Value
 			case *Var:
 				info, found := cp.lookup(a.Name)
-				if !found || info.kind == vLet {
+				if !found || info.Kind == LetVar {
 					cp.errorf(a.P, "undefined variable %s", a.Name)
 					ok = false
 				}
-				ca.slot, ca.isInt = info.slot, info.kind == vInt
+				ca.Slot, ca.IsInt = info.Slot, info.Kind == IntVar
 			default:
 				cp.errorf(a.Position(), "argument %d of %s must be a number or a variable", i+1, f.Name)
 				ok = false
 			}
 		}
-		n.args = append(n.args, ca)
+		n.Args = append(n.Args, ca)
 	}
 	if !ok {
 		return nil
 	}
 	switch {
 	case f.Name == "level":
-		rel := n.args[0].lit
+		rel := n.Args[0].Lit
 		if !slices.Contains(levelRelations, rel) {
 			cp.errorf(f.Args[0].Position(), "level: relation %q must be one of %s", rel, strings.Join(levelRelations, ", "))
 			return nil
 		}
-		nt, isNT := cutNonterminal(n.args[1].lit)
+		nt, isNT := cutNonterminal(n.Args[1].Lit)
 		if !isNT || !cp.isNonterminal(nt) {
-			cp.errorf(f.Args[1].Position(), "level: %q is not a nonterminal of the grammar", n.args[1].lit)
+			cp.errorf(f.Args[1].Position(), "level: %q is not a nonterminal of the grammar", n.Args[1].Lit)
 			return nil
 		}
-		n.level, n.label = rel, cp.s.lb.ids[nt]
-	case n.impl == Count:
-		nt, isNT := cutNonterminal(n.args[1].lit)
+		n.level, n.label = rel, cp.s.lb.IDs[nt]
+	case n.Impl == Count:
+		nt, isNT := cutNonterminal(n.Args[1].Lit)
 		if !isNT || !cp.isNonterminal(nt) {
-			cp.errorf(f.Args[1].Position(), "count: %q is not a nonterminal of the grammar", n.args[1].lit)
+			cp.errorf(f.Args[1].Position(), "count: %q is not a nonterminal of the grammar", n.Args[1].Lit)
 			return nil
 		}
 	}
@@ -704,53 +768,41 @@ func cutNonterminal(s string) (string, bool) {
 	return "", false
 }
 
-func isDigits(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return true
-}
-
 // term compiles an SMT-LIB term, checking sorts.
-func (cp *compiler) term(t Term) (cterm, bool) {
+func (cp *compiler) term(t Term) (CompiledTerm, bool) {
 	switch t := t.(type) {
 	case *Var:
 		info, ok := cp.lookup(t.Name)
 		if !ok {
 			cp.errorf(t.P, "undefined variable %s", t.Name)
-			return cterm{}, false
+			return CompiledTerm{}, false
 		}
-		slot := info.slot
-		switch info.kind {
-		case vTree:
-			return cterm{sort: sString, eval: func(e *evaluator) value {
-				return value{s: e.v.str(e.slots[slot].node)}
+		slot := info.Slot
+		switch info.Kind {
+		case TreeVar:
+			return CompiledTerm{Sort: smtlib.SortString, Eval: func(e *Evaluator) smtlib.Value {
+				return smtlib.Value{Str: e.View.str(e.Slots[slot].Node)}
 			}}, true
-		case vInt:
-			return cterm{sort: sString, eval: func(e *evaluator) value {
-				return value{s: e.slots[slot].num}
+		case IntVar:
+			return CompiledTerm{Sort: smtlib.SortString, Eval: func(e *Evaluator) smtlib.Value {
+				return smtlib.Value{Str: e.Slots[slot].Num}
 			}}, true
 		default:
-			return cterm{sort: info.sort, eval: func(e *evaluator) value { return e.lets[slot] }}, true
+			return CompiledTerm{Sort: info.Sort, Eval: func(e *Evaluator) smtlib.Value { return e.lets[slot] }}, true
 		}
 	case *StrLit:
-		v := value{s: t.Value}
-		return cterm{sort: sString, konst: true, eval: func(*evaluator) value { return v }}, true
+		v := smtlib.Value{Str: t.Value}
+		return CompiledTerm{Sort: smtlib.SortString, Const: true, Eval: func(*Evaluator) smtlib.Value { return v }}, true
 	case *IntLit:
-		v := value{i: fromBig(t.Value)}
-		return cterm{sort: sInt, konst: true, eval: func(*evaluator) value { return v }}, true
+		v := smtlib.Value{Int: smtlib.FromBig(t.Value)}
+		return CompiledTerm{Sort: smtlib.SortInt, Const: true, Eval: func(*Evaluator) smtlib.Value { return v }}, true
 	case *BoolLit:
-		v := value{b: t.Value}
-		return cterm{sort: sBool, konst: true, eval: func(*evaluator) value { return v }}, true
+		v := smtlib.Value{Bool: t.Value}
+		return CompiledTerm{Sort: smtlib.SortBool, Const: true, Eval: func(*Evaluator) smtlib.Value { return v }}, true
 	case *App:
 		return cp.app(t)
 	case *Let:
-		var binds []cterm
+		var binds []CompiledTerm
 		ok := true
 		for _, b := range t.Binds {
 			ct, bok := cp.term(b.Value)
@@ -758,39 +810,39 @@ func (cp *compiler) term(t Term) (cterm, bool) {
 			binds = append(binds, ct)
 		}
 		if !ok {
-			return cterm{}, false
+			return CompiledTerm{}, false
 		}
-		var vs []varInfo
+		var vs []Variable
 		var slots []int
 		for i, b := range t.Binds {
-			v := varInfo{name: b.Name, kind: vLet, slot: cp.s.nlets, sort: binds[i].sort}
+			v := Variable{Name: b.Name, Kind: LetVar, Slot: cp.s.nlets, Sort: binds[i].Sort}
 			cp.s.nlets++
 			vs = append(vs, v)
-			slots = append(slots, v.slot)
+			slots = append(slots, v.Slot)
 		}
 		cp.push(vs...)
 		body, ok := cp.term(t.Body)
 		cp.pop(vs...)
 		if !ok {
-			return cterm{}, false
+			return CompiledTerm{}, false
 		}
-		return cterm{sort: body.sort, eval: func(e *evaluator) value {
-			vals := make([]value, len(binds))
+		return CompiledTerm{Sort: body.Sort, Eval: func(e *Evaluator) smtlib.Value {
+			vals := make([]smtlib.Value, len(binds))
 			for i, b := range binds {
-				vals[i] = b.eval(e)
+				vals[i] = b.Eval(e)
 			}
 			for i, s := range slots {
 				e.lets[s] = vals[i]
 			}
-			return body.eval(e)
+			return body.Eval(e)
 		}}, true
 	}
 	cp.errorf(t.Position(), "unexpected term %s", FormatTerm(t))
-	return cterm{}, false
+	return CompiledTerm{}, false
 }
 
-func (cp *compiler) app(t *App) (cterm, bool) {
-	var args []cterm
+func (cp *compiler) app(t *App) (CompiledTerm, bool) {
+	var args []CompiledTerm
 	ok := true
 	for _, a := range t.Args {
 		ct, aok := cp.term(a)
@@ -798,39 +850,39 @@ func (cp *compiler) app(t *App) (cterm, bool) {
 		args = append(args, ct)
 	}
 	if !ok {
-		return cterm{}, false
+		return CompiledTerm{}, false
 	}
 	name := FormatTerm(t)
-	bad := func(format string, a ...any) (cterm, bool) {
+	bad := func(format string, a ...any) (CompiledTerm, bool) {
 		cp.errorf(t.P, "%s: %s", shorten(name), fmt.Sprintf(format, a...))
-		return cterm{}, false
+		return CompiledTerm{}, false
 	}
-	var result srt
+	var result smtlib.Sort
 	switch t.Op {
 	case "=", "distinct":
 		if len(args) < 2 {
 			return bad("%s needs at least two arguments", t.Op)
 		}
 		for i, a := range args {
-			if a.sort != args[0].sort {
-				return bad("argument %d is of sort %s, argument 1 of sort %s", i+1, a.sort, args[0].sort)
+			if a.Sort != args[0].Sort {
+				return bad("argument %d is of sort %s, argument 1 of sort %s", i+1, a.Sort, args[0].Sort)
 			}
 		}
-		if args[0].sort == sRegLan {
+		if args[0].Sort == smtlib.SortRegLan {
 			return bad("comparing regular expressions is not supported")
 		}
-		result = sBool
+		result = smtlib.SortBool
 	case "ite":
 		if len(args) != 3 {
 			return bad("ite takes 3 arguments, not %d", len(args))
 		}
-		if args[0].sort != sBool {
-			return bad("the condition of ite must be of sort Bool, not %s", args[0].sort)
+		if args[0].Sort != smtlib.SortBool {
+			return bad("the condition of ite must be of sort Bool, not %s", args[0].Sort)
 		}
-		if args[1].sort != args[2].sort {
-			return bad("the branches of ite are of sorts %s and %s", args[1].sort, args[2].sort)
+		if args[1].Sort != args[2].Sort {
+			return bad("the branches of ite are of sorts %s and %s", args[1].Sort, args[2].Sort)
 		}
-		result = args[1].sort
+		result = args[1].Sort
 	case "re.loop", "re.^":
 		want := 2
 		if t.Op == "re.^" {
@@ -845,15 +897,15 @@ func (cp *compiler) app(t *App) (cterm, bool) {
 			return bad("%s takes a regular expression and %d counts", t.Op, want)
 		default:
 			for _, a := range args[1:] {
-				if a.sort != sInt {
+				if a.Sort != smtlib.SortInt {
 					return bad("the counts of %s must be of sort Int", t.Op)
 				}
 			}
 		}
-		if args[0].sort != sRegLan {
-			return bad("the argument of %s must be of sort RegLan, not %s", t.Op, args[0].sort)
+		if args[0].Sort != smtlib.SortRegLan {
+			return bad("the argument of %s must be of sort RegLan, not %s", t.Op, args[0].Sort)
 		}
-		result = sRegLan
+		result = smtlib.SortRegLan
 	default:
 		sg, known := funcSigs[t.Op]
 		if !known {
@@ -867,8 +919,8 @@ func (cp *compiler) app(t *App) (cterm, bool) {
 				return bad("%s needs at least %d arguments", t.Op, sg.minArgs)
 			}
 			for i, a := range args {
-				if a.sort != sg.rest {
-					return bad("argument %d must be of sort %s, not %s", i+1, sg.rest, a.sort)
+				if a.Sort != sg.rest {
+					return bad("argument %d must be of sort %s, not %s", i+1, sg.rest, a.Sort)
 				}
 			}
 		} else {
@@ -876,8 +928,8 @@ func (cp *compiler) app(t *App) (cterm, bool) {
 				return bad("%s takes %d arguments, not %d", t.Op, len(sg.args), len(args))
 			}
 			for i, a := range args {
-				if a.sort != sg.args[i] {
-					return bad("argument %d must be of sort %s, not %s", i+1, sg.args[i], a.sort)
+				if a.Sort != sg.args[i] {
+					return bad("argument %d must be of sort %s, not %s", i+1, sg.args[i], a.Sort)
 				}
 			}
 		}
@@ -886,11 +938,11 @@ func (cp *compiler) app(t *App) (cterm, bool) {
 	eval := applyFunc(t.Op, t.Indices, args)
 	konst := true
 	for _, a := range args {
-		konst = konst && a.konst
+		konst = konst && a.Const
 	}
 	if konst {
 		v := eval(nil)
-		eval = func(*evaluator) value { return v }
+		eval = func(*Evaluator) smtlib.Value { return v }
 	}
-	return cterm{sort: result, eval: eval, konst: konst}, true
+	return CompiledTerm{Sort: result, Eval: eval, Const: konst}, true
 }

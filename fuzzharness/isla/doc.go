@@ -177,6 +177,19 @@
 // DefaultMaxDerivations), in the order of grammar.Forest.Trees, and reports
 // how many it evaluated of how many there are.
 //
+// # Solving
+//
+// Package isla/solver generates inputs that satisfy a compiled constraint
+// and repairs inputs that violate one. It reaches the compiled constraint
+// through a small API of this package: Spec.Formula returns the compiled
+// formula (Compiled and its node types, whose variables are numbered
+// slots), NewView and ViewBuilder build the view of a derivation tree that
+// formulas are evaluated on (its nodes in pre-order, labeled as Labels
+// numbers the nonterminals), an Evaluator decides compiled formulas on a
+// view under given values of the variables, and a TermCompiler compiles
+// SMT-LIB terms of the solver's own. Semantic predicates take part in
+// solving through NumSolver and TreeSolver.
+//
 // # Errors
 //
 // Parse and Compile return a grammar.ErrorList of errors with file:line:col

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 )
 
 // Limits of the evaluation.
@@ -17,104 +19,110 @@ const (
 	maxCandidates = 1 << 12
 )
 
-// evaluator evaluates a compiled constraint on one view.
-type evaluator struct {
+// An Evaluator evaluates the compiled formulas of a spec on one view,
+// under the values of the variables in its slots (slot 0, the constant,
+// holds the root). The validator makes one per derivation tree; a solver
+// sets the slots of a quantifier instance and evaluates the atoms whose
+// variables are all derived. An Evaluator is not safe for concurrent use.
+type Evaluator struct {
 	s     *Spec
-	v     *view
-	slots []slotVal
-	lets  []value
+	View  *View       // the tree
+	Slots []SlotValue // the values of the variables, by Variable.Slot
+	lets  []smtlib.Value
 	steps int // candidate search steps left
 }
 
-// slotVal is the value of a variable: a tree node, or a number's decimal
+// SlotValue is the value of a variable: a tree node, or a number's decimal
 // text.
-type slotVal struct {
-	node int32
-	num  string
+type SlotValue struct {
+	Node int32  // a tree variable's node: its index in the view
+	Num  string // a numeric variable's value
 }
 
-func newEvaluator(s *Spec, v *view) *evaluator {
-	e := &evaluator{s: s, v: v, slots: make([]slotVal, s.nslots), lets: make([]value, s.nlets)}
-	e.slots[0].node = 0
+// NewEvaluator returns an evaluator of spec s's formulas on view v, with
+// the constant bound to the root.
+func NewEvaluator(s *Spec, v *View) *Evaluator {
+	e := &Evaluator{s: s, View: v, Slots: make([]SlotValue, s.nslots), lets: make([]smtlib.Value, s.nlets)}
+	e.Slots[0].Node = 0
 	return e
 }
 
-// reset makes e an evaluator on view v, as newEvaluator makes it.
-func (e *evaluator) reset(v *view) {
-	e.v = v
-	clear(e.slots)
+// Reset makes e an evaluator on view v, as NewEvaluator makes it.
+func (e *Evaluator) Reset(v *View) {
+	e.View = v
+	clear(e.Slots)
 	clear(e.lets)
 	e.steps = 0
 }
 
-// eval decides formula n under the current variable values.
-func (e *evaluator) eval(n cnode) bool {
+// Eval decides formula n under the current variable values.
+func (e *Evaluator) Eval(n Compiled) bool {
 	switch n := n.(type) {
-	case *cSMT:
-		v := n.t.eval(e)
-		return !v.undef && v.b
-	case *cPred:
-		ok, _ := e.pred(n)
+	case *CompiledSMT:
+		v := n.Term.Eval(e)
+		return !v.Undef && v.Bool
+	case *CompiledPred:
+		ok, _ := e.Pred(n)
 		return ok
-	case *cNot:
-		return !e.eval(n.x)
-	case *cBin:
-		switch n.src.Op {
+	case *CompiledNot:
+		return !e.Eval(n.X)
+	case *CompiledBinary:
+		switch n.Src.Op {
 		case And:
-			return e.eval(n.x) && e.eval(n.y)
+			return e.Eval(n.X) && e.Eval(n.Y)
 		case Or:
-			return e.eval(n.x) || e.eval(n.y)
+			return e.Eval(n.X) || e.Eval(n.Y)
 		case Xor:
-			return e.eval(n.x) != e.eval(n.y)
+			return e.Eval(n.X) != e.Eval(n.Y)
 		case Implies:
-			return !e.eval(n.x) || e.eval(n.y)
+			return !e.Eval(n.X) || e.Eval(n.Y)
 		case Iff:
-			return e.eval(n.x) == e.eval(n.y)
+			return e.Eval(n.X) == e.Eval(n.Y)
 		}
-	case *cQuant:
-		result := !n.exists
-		e.instances(n, func() bool {
-			if e.eval(n.body) == n.exists {
-				result = n.exists
+	case *CompiledQuantifier:
+		result := !n.Exists
+		e.Instances(n, func() bool {
+			if e.Eval(n.Body) == n.Exists {
+				result = n.Exists
 				return false
 			}
 			return true
 		})
 		return result
-	case *cIntQ:
-		for _, c := range e.candidates(n) {
-			e.slots[n.slot].num = c
-			if e.eval(n.body) == n.src.Exists {
-				return n.src.Exists
+	case *CompiledIntQuantifier:
+		for _, c := range e.Candidates(n) {
+			e.Slots[n.Slot].Num = c
+			if e.Eval(n.Body) == n.Src.Exists {
+				return n.Src.Exists
 			}
 		}
-		return !n.src.Exists
+		return !n.Src.Exists
 	}
 	return false
 }
 
-// instances binds the variables of quantifier q to each of its instances in
+// Instances binds the variables of quantifier q to each of its Instances in
 // turn, pre-order and match by match, calling f until it returns false.
-func (e *evaluator) instances(q *cQuant, f func() bool) {
-	in := e.slots[q.in].node
-	if q.child > 0 {
-		if c := e.v.nthChildOf(in, q.label, q.child); c >= 0 {
-			e.slots[q.slot].node = c
+func (e *Evaluator) Instances(q *CompiledQuantifier, f func() bool) {
+	in := e.Slots[q.In].Node
+	if q.Child > 0 {
+		if c := e.View.NthChildOf(in, q.Label, q.Child); c >= 0 {
+			e.Slots[q.Slot].Node = c
 			f()
 		}
 		return
 	}
-	for _, x := range e.v.inRange(q.label, in, e.v.nodes[in].end) {
-		e.slots[q.slot].node = x
-		if q.match == nil {
+	for _, x := range e.View.InRange(q.Label, in, e.View.Nodes[in].End) {
+		e.Slots[q.Slot].Node = x
+		if q.Match == nil {
 			if !f() {
 				return
 			}
 			continue
 		}
-		for _, m := range e.matches(q.match, x) {
-			for i, s := range q.match.binders {
-				e.slots[s].node = m[i]
+		for _, m := range e.matches(q.Match, x) {
+			for i, s := range q.Match.Binders {
+				e.Slots[s].Node = m[i]
 			}
 			if !f() {
 				return
@@ -132,17 +140,17 @@ func (e *evaluator) instances(q *cQuant, f func() bool) {
 // the condition for the tree of the match expression (parsed from x's
 // nonterminal, with its nonterminals as open leaves) to be a prefix of x's
 // derivation tree, as ISLa defines matching.
-func (e *evaluator) matches(m *cmatch, x int32) [][]int32 {
+func (e *Evaluator) matches(m *CompiledMatch, x int32) [][]int32 {
 	var out [][]int32
 	seen := map[string]bool{}
-	cur := make([]int32, len(m.binders))
-	node := &e.v.nodes[x]
-	input := e.v.input
-	var pat []pelem
+	cur := make([]int32, len(m.Binders))
+	node := &e.View.Nodes[x]
+	input := e.View.input
+	var pat []MatchPart
 	var rec func(k int, pos, minIdx int32) bool
 	rec = func(k int, pos, minIdx int32) bool {
 		if k == len(pat) {
-			if pos != node.stp {
+			if pos != node.Stop {
 				return true
 			}
 			key := fmt.Sprint(cur)
@@ -154,112 +162,112 @@ func (e *evaluator) matches(m *cmatch, x int32) [][]int32 {
 			return len(cur) > 0 && len(out) < maxMatches
 		}
 		p := pat[k]
-		if p.label < 0 {
-			end := int(pos) + len(p.lit)
-			if end <= int(node.stp) && input[pos:end] == p.lit {
+		if p.Label < 0 {
+			end := int(pos) + len(p.Lit)
+			if end <= int(node.Stop) && input[pos:end] == p.Lit {
 				return rec(k+1, int32(end), minIdx)
 			}
 			return true
 		}
-		for _, c := range e.v.startingAt(pos) {
+		for _, c := range e.View.startingAt(pos) {
 			if c < minIdx {
 				continue
 			}
-			if c >= node.end {
+			if c >= node.End {
 				break
 			}
-			if e.v.nodes[c].label != p.label {
+			if e.View.Nodes[c].Label != p.Label {
 				continue
 			}
-			if p.bind >= 0 {
-				cur[p.bind] = c
+			if p.Bind >= 0 {
+				cur[p.Bind] = c
 			}
-			if !rec(k+1, e.v.nodes[c].stp, e.v.nodes[c].end) {
+			if !rec(k+1, e.View.Nodes[c].Stop, e.View.Nodes[c].End) {
 				return false
 			}
 		}
 		return true
 	}
-	for _, pat = range m.variants {
-		if !rec(0, node.start, x) {
+	for _, pat = range m.Variants {
+		if !rec(0, node.Start, x) {
 			break
 		}
 	}
 	return out
 }
 
-// pred evaluates a predicate formula; the error says why it failed, if it
+// Pred evaluates a predicate formula; the error says why it failed, if it
 // did for a reason other than being false.
-func (e *evaluator) pred(n *cPred) (bool, error) {
-	if n.impl == nil {
+func (e *Evaluator) Pred(n *CompiledPred) (bool, error) {
+	if n.Impl == nil {
 		var a, b int32
 		var num int64
 		k := 0
-		for i, ca := range n.args {
-			switch ca.kind {
+		for i, ca := range n.Args {
+			switch ca.Kind {
 			case TreeParam:
 				if k == 0 {
-					a = e.slots[ca.slot].node
+					a = e.Slots[ca.Slot].Node
 				} else {
-					b = e.slots[ca.slot].node
+					b = e.Slots[ca.Slot].Node
 				}
 				k++
 			case NumParam:
-				s := e.argNum(ca)
+				s := e.ArgNum(ca)
 				v, err := strconv.ParseInt(s, 10, 64)
 				if err != nil {
-					return false, fmt.Errorf("argument %d of %s is not a number: %s", i+1, n.src.Name, quoteBytes(s))
+					return false, fmt.Errorf("argument %d of %s is not a number: %s", i+1, n.Src.Name, smtlib.QuoteBytes(s))
 				}
 				num = v
 			}
 		}
-		return e.v.structuralHolds(n.src.Name, a, b, num, n.level, n.label), nil
+		return e.View.structuralHolds(n.Src.Name, a, b, num, n.level, n.label), nil
 	}
-	args := make([]Arg, len(n.args))
-	for i, ca := range n.args {
-		switch ca.kind {
+	args := make([]Arg, len(n.Args))
+	for i, ca := range n.Args {
+		switch ca.Kind {
 		case TreeParam:
-			args[i].Node = Node{e.v, e.slots[ca.slot].node}
+			args[i].Node = Node{e.View, e.Slots[ca.Slot].Node}
 		case StringParam:
-			args[i].Str = ca.lit
+			args[i].Str = ca.Lit
 		case NumParam:
-			s := e.argNum(ca)
-			if !isDigits(s) {
-				return false, fmt.Errorf("argument %d of %s is not a number: %s", i+1, n.src.Name, quoteBytes(s))
+			s := e.ArgNum(ca)
+			if !smtlib.IsDigits(s) {
+				return false, fmt.Errorf("argument %d of %s is not a number: %s", i+1, n.Src.Name, smtlib.QuoteBytes(s))
 			}
 			args[i].Num = s
 		}
 	}
-	ok, err := n.impl.Eval(args)
+	ok, err := n.Impl.Eval(args)
 	if err != nil {
-		return false, fmt.Errorf("%s: %w", n.src.Name, err)
+		return false, fmt.Errorf("%s: %w", n.Src.Name, err)
 	}
 	return ok, nil
 }
 
-// argNum returns the text of a numeric argument.
-func (e *evaluator) argNum(ca carg) string {
+// ArgNum returns the text of a numeric argument.
+func (e *Evaluator) ArgNum(ca CompiledArg) string {
 	switch {
-	case ca.slot < 0:
-		return ca.lit
-	case ca.isInt:
-		return e.slots[ca.slot].num
+	case ca.Slot < 0:
+		return ca.Lit
+	case ca.IsInt:
+		return e.Slots[ca.Slot].Num
 	}
-	return e.v.bytes(e.slots[ca.slot].node)
+	return e.View.bytes(e.Slots[ca.Slot].Node)
 }
 
-// candidates returns the values a numeric quantifier's variable is tried
+// Candidates returns the values a numeric quantifier's variable is tried
 // with: the values semantic predicates compute for it (count) and the
 // values equations (= n t) or (= (str.to_int n) t) give it, anywhere in the
 // body and under every instance of the quantifiers there, in the order
 // found. A numeric quantifier is thus decided exactly when every value that
 // can make its body true (exists) or false (forall) is among them, as when
 // the body pins the variable with count or an equation.
-func (e *evaluator) candidates(q *cIntQ) []string {
+func (e *Evaluator) Candidates(q *CompiledIntQuantifier) []string {
 	var out []string
 	seen := map[string]bool{}
 	e.steps = maxCandidateSteps
-	e.collect(q.body, q.slot, func(s string) {
+	e.collect(q.Body, q.Slot, func(s string) {
 		if !seen[s] && len(out) < maxCandidates {
 			seen[s] = true
 			out = append(out, s)
@@ -268,47 +276,47 @@ func (e *evaluator) candidates(q *cIntQ) []string {
 	return out
 }
 
-func (e *evaluator) collect(n cnode, slot int, add func(string)) {
+func (e *Evaluator) collect(n Compiled, slot int, add func(string)) {
 	e.steps--
 	if e.steps < 0 {
 		return
 	}
 	switch n := n.(type) {
-	case *cSMT:
+	case *CompiledSMT:
 		if n.pin == nil || n.pin.slot != slot {
 			return
 		}
-		v := n.pin.other.eval(e)
+		v := n.pin.other.Eval(e)
 		switch {
-		case v.undef:
+		case v.Undef:
 		case n.pin.viaInt:
-			if v.i.sign() >= 0 {
-				add(v.i.String())
+			if v.Int.Sign() >= 0 {
+				add(v.Int.String())
 			}
-		case isDigits(v.s):
-			add(v.s)
+		case smtlib.IsDigits(v.Str):
+			add(v.Str)
 		}
-	case *cPred:
-		solver, ok := n.impl.(NumSolver)
+	case *CompiledPred:
+		solver, ok := n.Impl.(NumSolver)
 		if !ok {
 			return
 		}
-		for i, ca := range n.args {
-			if ca.kind != NumParam || !ca.isInt || ca.slot != slot {
+		for i, ca := range n.Args {
+			if ca.Kind != NumParam || !ca.IsInt || ca.Slot != slot {
 				continue
 			}
-			args := make([]Arg, len(n.args))
+			args := make([]Arg, len(n.Args))
 			usable := true
-			for j, cb := range n.args {
+			for j, cb := range n.Args {
 				switch {
 				case j == i:
-				case cb.kind == TreeParam:
-					args[j].Node = Node{e.v, e.slots[cb.slot].node}
-				case cb.kind == StringParam:
-					args[j].Str = cb.lit
+				case cb.Kind == TreeParam:
+					args[j].Node = Node{e.View, e.Slots[cb.Slot].Node}
+				case cb.Kind == StringParam:
+					args[j].Str = cb.Lit
 				default:
-					s := e.argNum(cb)
-					usable = usable && isDigits(s)
+					s := e.ArgNum(cb)
+					usable = usable && smtlib.IsDigits(s)
 					args[j].Num = s
 				}
 			}
@@ -320,33 +328,33 @@ func (e *evaluator) collect(n cnode, slot int, add func(string)) {
 				continue
 			}
 			for _, v := range vals {
-				if isDigits(v) {
+				if smtlib.IsDigits(v) {
 					add(v)
 				}
 			}
 		}
-	case *cNot:
-		e.collect(n.x, slot, add)
-	case *cBin:
-		e.collect(n.x, slot, add)
-		e.collect(n.y, slot, add)
-	case *cQuant:
-		e.instances(n, func() bool {
-			e.collect(n.body, slot, add)
+	case *CompiledNot:
+		e.collect(n.X, slot, add)
+	case *CompiledBinary:
+		e.collect(n.X, slot, add)
+		e.collect(n.Y, slot, add)
+	case *CompiledQuantifier:
+		e.Instances(n, func() bool {
+			e.collect(n.Body, slot, add)
 			return e.steps > 0
 		})
-	case *cIntQ:
+	case *CompiledIntQuantifier:
 		var inner []string
 		seen := map[string]bool{}
-		e.collect(n.body, n.slot, func(s string) {
+		e.collect(n.Body, n.Slot, func(s string) {
 			if !seen[s] && len(inner) < maxCandidates {
 				seen[s] = true
 				inner = append(inner, s)
 			}
 		})
 		for _, c := range inner {
-			e.slots[n.slot].num = c
-			e.collect(n.body, slot, add)
+			e.Slots[n.Slot].Num = c
+			e.collect(n.Body, slot, add)
 		}
 	}
 }
@@ -409,7 +417,7 @@ func (b Binding) String() string {
 	if b.Type == "int" {
 		return b.Var + " = " + b.Text
 	}
-	return fmt.Sprintf("%s = %s (<%s> at %s, bytes %d-%d)", b.Var, quoteBytes(shortenText(b.Text)), b.Type, b.Span, b.Span.Start, b.Span.End)
+	return fmt.Sprintf("%s = %s (<%s> at %s, bytes %d-%d)", b.Var, smtlib.QuoteBytes(shortenText(b.Text)), b.Type, b.Span, b.Span.Start, b.Span.End)
 }
 
 func shortenText(s string) string {
@@ -464,23 +472,23 @@ func shortenFormula(s string) string {
 	return s
 }
 
-func (e *evaluator) binding(v varInfo) Binding {
-	if v.kind == vInt {
-		return Binding{Var: v.name, Type: "int", Text: e.slots[v.slot].num}
+func (e *Evaluator) binding(v Variable) Binding {
+	if v.Kind == IntVar {
+		return Binding{Var: v.Name, Type: "int", Text: e.Slots[v.Slot].Num}
 	}
-	x := e.slots[v.slot].node
-	n := &e.v.nodes[x]
-	typ := v.typ
-	if l := e.v.label(x); l != "" {
+	x := e.Slots[v.Slot].Node
+	n := &e.View.Nodes[x]
+	typ := v.Type
+	if l := e.View.label(x); l != "" {
 		typ = l
 	}
-	sp := Span{Start: int(n.start), End: int(n.stp)}
-	sp.Line, sp.Col = e.v.lineCol(sp.Start)
-	sp.EndLine, sp.EndCol = e.v.lineCol(sp.End)
-	return Binding{Var: v.name, Type: typ, Text: e.v.bytes(x), Span: sp}
+	sp := Span{Start: int(n.Start), End: int(n.Stop)}
+	sp.Line, sp.Col = e.View.lineCol(sp.Start)
+	sp.EndLine, sp.EndCol = e.View.lineCol(sp.End)
+	return Binding{Var: v.Name, Type: typ, Text: e.View.bytes(x), Span: sp}
 }
 
-func (e *evaluator) bindings(vs []varInfo) []Binding {
+func (e *Evaluator) bindings(vs []Variable) []Binding {
 	out := make([]Binding, 0, len(vs))
 	for _, v := range vs {
 		out = append(out, e.binding(v))
@@ -489,72 +497,72 @@ func (e *evaluator) bindings(vs []varInfo) []Binding {
 }
 
 // explain describes why n, which evaluates to false, fails.
-func (e *evaluator) explain(n cnode, path []Instance) *Failure {
-	stop := func(reason string, vars []varInfo) *Failure {
+func (e *Evaluator) explain(n Compiled, path []Instance) *Failure {
+	stop := func(reason string, vars []Variable) *Failure {
 		return &Failure{Path: path, Formula: n.source(), Reason: reason, Bindings: e.bindings(vars)}
 	}
 	switch n := n.(type) {
-	case *cSMT:
-		if v := n.t.eval(e); v.undef {
-			return stop("its value depends on a division by zero, which SMT-LIB leaves unspecified, so it does not hold", n.vars)
+	case *CompiledSMT:
+		if v := n.Term.Eval(e); v.Undef {
+			return stop("its value depends on a division by zero, which SMT-LIB leaves unspecified, so it does not hold", n.Vars)
 		}
-		return stop("this SMT-LIB formula is false", n.vars)
-	case *cPred:
-		if _, err := e.pred(n); err != nil {
-			return stop(err.Error(), n.vars)
+		return stop("this SMT-LIB formula is false", n.Vars)
+	case *CompiledPred:
+		if _, err := e.Pred(n); err != nil {
+			return stop(err.Error(), n.Vars)
 		}
-		return stop("the predicate does not hold", n.vars)
-	case *cNot:
-		return stop("the negated formula holds", n.vars)
-	case *cBin:
-		switch n.src.Op {
+		return stop("the predicate does not hold", n.Vars)
+	case *CompiledNot:
+		return stop("the negated formula holds", n.Vars)
+	case *CompiledBinary:
+		switch n.Src.Op {
 		case And:
-			if !e.eval(n.x) {
-				return e.explain(n.x, path)
+			if !e.Eval(n.X) {
+				return e.explain(n.X, path)
 			}
-			return e.explain(n.y, path)
+			return e.explain(n.Y, path)
 		case Implies:
-			return e.explain(n.y, path)
+			return e.explain(n.Y, path)
 		case Or:
-			return stop("neither side holds", n.vars)
+			return stop("neither side holds", n.Vars)
 		case Xor:
-			if e.eval(n.x) {
-				return stop("both sides hold", n.vars)
+			if e.Eval(n.X) {
+				return stop("both sides hold", n.Vars)
 			}
-			return stop("neither side holds", n.vars)
+			return stop("neither side holds", n.Vars)
 		case Iff:
-			return stop("one side holds and the other does not", n.vars)
+			return stop("one side holds and the other does not", n.Vars)
 		}
-	case *cQuant:
-		if n.exists {
-			return stop(e.noInstance(n), n.vars)
+	case *CompiledQuantifier:
+		if n.Exists {
+			return stop(e.noInstance(n), n.Vars)
 		}
 		var f *Failure
-		e.instances(n, func() bool {
-			if e.eval(n.body) {
+		e.Instances(n, func() bool {
+			if e.Eval(n.Body) {
 				return true
 			}
-			in := Instance{Quantifier: n.src, Bindings: e.bindings(n.bound)}
-			f = e.explain(n.body, append(append([]Instance(nil), path...), in))
+			in := Instance{Quantifier: n.Src, Bindings: e.bindings(n.Bound)}
+			f = e.explain(n.Body, append(append([]Instance(nil), path...), in))
 			return false
 		})
 		if f != nil {
 			return f
 		}
-	case *cIntQ:
-		cands := e.candidates(n)
-		v := varInfo{name: n.src.Var, kind: vInt, slot: n.slot}
-		if n.src.Exists {
+	case *CompiledIntQuantifier:
+		cands := e.Candidates(n)
+		v := Variable{Name: n.Src.Var, Kind: IntVar, Slot: n.Slot}
+		if n.Src.Exists {
 			if len(cands) == 0 {
-				return stop("no candidate value for "+n.src.Var+" was found (values come from count and from equations with "+n.src.Var+")", n.vars)
+				return stop("no candidate value for "+n.Src.Var+" was found (values come from count and from equations with "+n.Src.Var+")", n.Vars)
 			}
-			return stop(fmt.Sprintf("no candidate value of %s satisfies the formula (tried %s)", n.src.Var, strings.Join(cands, ", ")), n.vars)
+			return stop(fmt.Sprintf("no candidate value of %s satisfies the formula (tried %s)", n.Src.Var, strings.Join(cands, ", ")), n.Vars)
 		}
 		for _, c := range cands {
-			e.slots[n.slot].num = c
-			if !e.eval(n.body) {
-				in := Instance{Quantifier: n.src, Bindings: []Binding{e.binding(v)}}
-				return e.explain(n.body, append(append([]Instance(nil), path...), in))
+			e.Slots[n.Slot].Num = c
+			if !e.Eval(n.Body) {
+				in := Instance{Quantifier: n.Src, Bindings: []Binding{e.binding(v)}}
+				return e.explain(n.Body, append(append([]Instance(nil), path...), in))
 			}
 		}
 	}
@@ -563,30 +571,30 @@ func (e *evaluator) explain(n cnode, path []Instance) *Failure {
 
 // noInstance describes why an existential quantifier has no satisfying
 // instance.
-func (e *evaluator) noInstance(q *cQuant) string {
-	in := e.slots[q.in].node
-	where := fmt.Sprintf("in %s", q.src.In)
-	if q.child > 0 {
-		if e.v.nthChildOf(in, q.label, q.child) < 0 {
-			return fmt.Sprintf("%s has no child <%s> number %d", q.src.In, q.src.Type, q.child)
+func (e *Evaluator) noInstance(q *CompiledQuantifier) string {
+	in := e.Slots[q.In].Node
+	where := fmt.Sprintf("in %s", q.Src.In)
+	if q.Child > 0 {
+		if e.View.NthChildOf(in, q.Label, q.Child) < 0 {
+			return fmt.Sprintf("%s has no child <%s> number %d", q.Src.In, q.Src.Type, q.Child)
 		}
-		return fmt.Sprintf("child <%s> number %d of %s does not satisfy the formula", q.src.Type, q.child, q.src.In)
+		return fmt.Sprintf("child <%s> number %d of %s does not satisfy the formula", q.Src.Type, q.Child, q.Src.In)
 	}
-	nodes := e.v.inRange(q.label, in, e.v.nodes[in].end)
+	nodes := e.View.InRange(q.Label, in, e.View.Nodes[in].End)
 	if len(nodes) == 0 {
-		return fmt.Sprintf("there is no <%s> %s", q.src.Type, where)
+		return fmt.Sprintf("there is no <%s> %s", q.Src.Type, where)
 	}
-	if q.match == nil {
-		return fmt.Sprintf("none of the %d <%s> %s satisfies the formula", len(nodes), q.src.Type, where)
+	if q.Match == nil {
+		return fmt.Sprintf("none of the %d <%s> %s satisfies the formula", len(nodes), q.Src.Type, where)
 	}
 	matched := 0
 	for _, x := range nodes {
-		if len(e.matches(q.match, x)) > 0 {
+		if len(e.matches(q.Match, x)) > 0 {
 			matched++
 		}
 	}
 	if matched == 0 {
-		return fmt.Sprintf("none of the %d <%s> %s matches the match expression", len(nodes), q.src.Type, where)
+		return fmt.Sprintf("none of the %d <%s> %s matches the match expression", len(nodes), q.Src.Type, where)
 	}
-	return fmt.Sprintf("none of the %d <%s> %s that match the match expression satisfies the formula", matched, q.src.Type, where)
+	return fmt.Sprintf("none of the %d <%s> %s that match the match expression satisfies the formula", matched, q.Src.Type, where)
 }

@@ -2,6 +2,7 @@ package isla
 
 import (
 	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -53,9 +54,6 @@ type strUnit struct {
 	off  int   // source offset of the unit
 	size int   // source length of the unit (1 for a plain byte)
 }
-
-// maxCodePoint is the largest character of SMT-LIB's string theory.
-const maxCodePoint = 0x2FFFF
 
 // lexer splits a constraint source into tokens.
 type lexer struct {
@@ -325,7 +323,7 @@ func (lx *lexer) stringLit(i int) token {
 				}
 				i += 4
 			}
-			if v > maxCodePoint {
+			if v > smtlib.MaxCodePoint {
 				lx.errorf(esc, "character \\u{%x} is beyond the largest SMT-LIB character \\u{2ffff}", v)
 				continue
 			}
@@ -371,7 +369,7 @@ func (su *strUnits) text() string {
 	var b strings.Builder
 	var run []byte
 	flush := func() {
-		b.WriteString(fromBytes(string(run)))
+		b.WriteString(smtlib.FromBytes(string(run)))
 		run = run[:0]
 	}
 	for _, u := range su.units {
@@ -380,7 +378,7 @@ func (su *strUnits) text() string {
 			continue
 		}
 		flush()
-		b.WriteString(encodeRune(rune(u.cp)))
+		b.WriteString(smtlib.EncodeRune(rune(u.cp)))
 	}
 	flush()
 	return b.String()

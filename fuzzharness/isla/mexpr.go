@@ -2,6 +2,7 @@ package isla
 
 import (
 	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"strings"
 	"unicode/utf8"
 )
@@ -40,9 +41,9 @@ func parseMatchExpr(lx *lexer, t token) *MatchExpr {
 		}
 		r := rune(u.cp)
 		switch {
-		case r >= escapedLo && r <= escapedHi:
-			bs = append(bs, mbyte{byte(r - escapedLo + 0x80), u.off})
-		case r >= surrLo && r <= surrHi || !utf8.ValidRune(r):
+		case r >= smtlib.EscapedLo && r <= smtlib.EscapedHi:
+			bs = append(bs, mbyte{byte(r - smtlib.EscapedLo + 0x80), u.off})
+		case r >= smtlib.SurrogateLo && r <= smtlib.SurrogateHi || !utf8.ValidRune(r):
 			lx.errorf(u.off, "character \\u{%x} cannot occur in a match expression, which matches bytes", r)
 		default:
 			for _, b := range []byte(string(r)) {
@@ -264,4 +265,4 @@ func writeMatchText(b *strings.Builder, s string, inOpt bool) {
 // quoteMatchBytes quotes the bytes s as an ISLa string literal that parses
 // back to the same bytes: quoteBytes, with the bytes of characters that are
 // not printable escaped one by one.
-func quoteMatchBytes(s string) string { return quote(s, true) }
+func quoteMatchBytes(s string) string { return smtlib.Quote(s, true) }

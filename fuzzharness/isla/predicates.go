@@ -2,6 +2,7 @@ package isla
 
 import (
 	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"strconv"
 	"strings"
 
@@ -84,7 +85,7 @@ type Arg struct {
 // it: a nonterminal or a terminal leaf, without the synthetic nodes of the
 // grammar graph. The zero Node is invalid.
 type Node struct {
-	v *view
+	v *View
 	i int32
 }
 
@@ -99,10 +100,10 @@ func (n Node) Nonterminal() string { return n.v.label(n.i) }
 func (n Node) Text() string { return n.v.bytes(n.i) }
 
 // Offset returns the byte offset of the node's text in the input.
-func (n Node) Offset() int { return int(n.v.nodes[n.i].start) }
+func (n Node) Offset() int { return int(n.v.Nodes[n.i].Start) }
 
 // End returns the byte offset just after the node's text.
-func (n Node) End() int { return int(n.v.nodes[n.i].stp) }
+func (n Node) End() int { return int(n.v.Nodes[n.i].Stop) }
 
 // Tree returns the grammar tree node the node stands for: the reference for
 // a nonterminal, the literal or class node for a terminal. The root of the
@@ -111,7 +112,7 @@ func (n Node) Tree() *grammar.Tree { return n.v.treeAt(n.i) }
 
 // Parent returns the parent node, or an invalid Node for the root.
 func (n Node) Parent() Node {
-	p := n.v.nodes[n.i].parent
+	p := n.v.Nodes[n.i].Parent
 	if p < 0 {
 		return Node{}
 	}
@@ -121,7 +122,7 @@ func (n Node) Parent() Node {
 // Children returns the node's children in order.
 func (n Node) Children() []Node {
 	var out []Node
-	for c := n.v.nodes[n.i].firstKid; c >= 0; c = n.v.nodes[c].next {
+	for c := n.v.Nodes[n.i].FirstKid; c >= 0; c = n.v.Nodes[c].Next {
 		out = append(out, Node{n.v, c})
 	}
 	return out
@@ -131,7 +132,7 @@ func (n Node) Children() []Node {
 // n included, in pre-order.
 func (n Node) Find(name string) []Node {
 	var out []Node
-	for i := n.i; i < n.v.nodes[n.i].end; i++ {
+	for i := n.i; i < n.v.Nodes[n.i].End; i++ {
 		if n.v.label(i) == name {
 			out = append(out, Node{n.v, i})
 		}
@@ -145,9 +146,9 @@ func (n Node) String() string {
 		return "<invalid node>"
 	}
 	if nt := n.Nonterminal(); nt != "" {
-		return "<" + nt + "> " + quoteBytes(n.Text())
+		return "<" + nt + "> " + smtlib.QuoteBytes(n.Text())
 	}
-	return quoteBytes(n.Text())
+	return smtlib.QuoteBytes(n.Text())
 }
 
 // Count is the built-in semantic predicate count(tree, "<needle>", n): the
@@ -215,44 +216,44 @@ var structural = map[string][]Param{
 // structuralHolds evaluates a structural predicate. Nodes are view indices;
 // n is the numeric argument (nth, nth_child), pred and label the string
 // arguments of level.
-func (v *view) structuralHolds(name string, a, b int32, n int64, pred string, label int32) bool {
-	nd := v.nodes
+func (v *View) structuralHolds(name string, a, b int32, n int64, pred string, label int32) bool {
+	nd := v.Nodes
 	switch name {
 	case "before":
-		return nd[a].end <= b
+		return nd[a].End <= b
 	case "after":
-		return nd[b].end <= a
+		return nd[b].End <= a
 	case "consecutive":
-		if nd[a].end > b {
+		if nd[a].End > b {
 			return false
 		}
-		for i := nd[a].end; i < b; i++ {
-			if nd[i].firstKid < 0 {
+		for i := nd[a].End; i < b; i++ {
+			if nd[i].FirstKid < 0 {
 				return false
 			}
 		}
 		return true
 	case "inside":
-		return v.isAncestor(b, a)
+		return v.IsAncestor(b, a)
 	case "direct_child":
-		return nd[a].parent == b
+		return nd[a].Parent == b
 	case "same_position":
 		return a == b
 	case "different_position":
 		return a != b
 	case "nth":
-		if !v.isAncestor(b, a) || nd[a].label < 0 {
+		if !v.IsAncestor(b, a) || nd[a].Label < 0 {
 			return false
 		}
-		k := int64(len(v.inRange(nd[a].label, b, a))) + 1
+		k := int64(len(v.InRange(nd[a].Label, b, a))) + 1
 		return k == n
 	case nthChild:
-		if nd[a].parent != b || nd[a].label < 0 {
+		if nd[a].Parent != b || nd[a].Label < 0 {
 			return false
 		}
 		k := int64(0)
-		for c := nd[b].firstKid; c >= 0; c = nd[c].next {
-			if nd[c].label == nd[a].label {
+		for c := nd[b].FirstKid; c >= 0; c = nd[c].Next {
+			if nd[c].Label == nd[a].Label {
 				k++
 			}
 			if c == a {
@@ -266,10 +267,10 @@ func (v *view) structuralHolds(name string, a, b int32, n int64, pred string, la
 	return false
 }
 
-// nthChildOf returns the k-th child of p labeled label, or -1.
-func (v *view) nthChildOf(p int32, label int32, k int) int32 {
-	for c := v.nodes[p].firstKid; c >= 0; c = v.nodes[c].next {
-		if v.nodes[c].label == label {
+// NthChildOf returns the k-th child of p labeled label, or -1.
+func (v *View) NthChildOf(p int32, label int32, k int) int32 {
+	for c := v.Nodes[p].FirstKid; c >= 0; c = v.Nodes[c].Next {
+		if v.Nodes[c].Label == label {
 			k--
 			if k == 0 {
 				return c
@@ -280,9 +281,9 @@ func (v *view) nthChildOf(p int32, label int32, k int) int32 {
 }
 
 // ancestors returns the path from the root to x, both included.
-func (v *view) ancestors(x int32) []int32 {
+func (v *View) ancestors(x int32) []int32 {
 	var out []int32
-	for ; x >= 0; x = v.nodes[x].parent {
+	for ; x >= 0; x = v.Nodes[x].Parent {
 		out = append(out, x)
 	}
 	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
@@ -296,18 +297,18 @@ func (v *view) ancestors(x int32) []int32 {
 // nodes labeled NONTERMINAL strictly between P and a (occs1) and between P
 // and b (occs2) are related as PRED says: EQ both empty, GE occs1 empty, LE
 // occs2 empty, GT occs1 empty and occs2 not, LT occs2 empty and occs1 not.
-func (v *view) level(pred string, label int32, a, b int32) bool {
+func (v *View) level(pred string, label int32, a, b int32) bool {
 	pa, pb := v.ancestors(a), v.ancestors(b)
 	prefixes := []int{0} // depths of the candidate common ancestors
 	for d := 1; d < len(pa) && d < len(pb) && pa[d] == pb[d]; d++ {
-		if v.nodes[pa[d]].label == label {
+		if v.Nodes[pa[d]].Label == label {
 			prefixes = append(prefixes, d)
 		}
 	}
 	count := func(path []int32, d int) int {
 		n := 0
 		for k := d + 1; k < len(path)-1; k++ {
-			if v.nodes[path[k]].label == label {
+			if v.Nodes[path[k]].Label == label {
 				n++
 			}
 		}

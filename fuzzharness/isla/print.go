@@ -1,6 +1,7 @@
 package isla
 
 import (
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"strconv"
 	"strings"
 )
@@ -101,7 +102,7 @@ func writeTerm(b *strings.Builder, t Term) {
 	case *Var:
 		b.WriteString(t.Name)
 	case *StrLit:
-		b.WriteString(quoteString(t.Value))
+		b.WriteString(smtlib.QuoteString(t.Value))
 	case *IntLit:
 		b.WriteString(t.Value.String())
 	case *BoolLit:
@@ -112,7 +113,7 @@ func writeTerm(b *strings.Builder, t Term) {
 			return
 		}
 		b.WriteByte('(')
-		writeOp(b, t)
+		b.WriteString(t.Head())
 		for _, a := range t.Args {
 			b.WriteByte(' ')
 			writeTerm(b, a)
@@ -151,16 +152,66 @@ func writeTerm(b *strings.Builder, t Term) {
 	}
 }
 
-// writeOp writes the function of an application in SMT-LIB: its name, or
-// (_ name i ...) for an indexed function such as re.loop.
-func writeOp(b *strings.Builder, t *App) {
+// Head returns the function of the application as SMT-LIB writes it: its
+// name, or (_ name i ...) for an indexed function such as re.loop.
+func (t *App) Head() string {
 	if len(t.Indices) == 0 {
-		b.WriteString(t.Op)
-		return
+		return t.Op
 	}
+	var b strings.Builder
 	b.WriteString("(_ " + t.Op)
 	for _, n := range t.Indices {
 		b.WriteString(" " + strconv.Itoa(n))
 	}
 	b.WriteByte(')')
+	return b.String()
+}
+
+// writeSMT writes an SMT-LIB term with variables replaced by subst (let
+// names shadow it).
+func WriteSMTLIB(b *strings.Builder, t Term, subst map[string]string) {
+	switch t := t.(type) {
+	case *Var:
+		if v, ok := subst[t.Name]; ok {
+			b.WriteString(v)
+		} else {
+			b.WriteString(t.Name)
+		}
+	case *StrLit:
+		b.WriteString(smtlib.QuoteSMT(t.Value))
+	case *IntLit:
+		b.WriteString(t.Value.String())
+	case *BoolLit:
+		b.WriteString(strconv.FormatBool(t.Value))
+	case *App:
+		if len(t.Args) == 0 && len(t.Indices) == 0 {
+			b.WriteString(t.Op)
+			return
+		}
+		b.WriteByte('(')
+		b.WriteString(t.Head())
+		for _, a := range t.Args {
+			b.WriteByte(' ')
+			WriteSMTLIB(b, a, subst)
+		}
+		b.WriteByte(')')
+	case *Let:
+		inner := map[string]string{}
+		for k, v := range subst {
+			inner[k] = v
+		}
+		b.WriteString("(let (")
+		for i, x := range t.Binds {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString("(" + x.Name + " ")
+			WriteSMTLIB(b, x.Value, subst)
+			b.WriteByte(')')
+			delete(inner, x.Name)
+		}
+		b.WriteString(") ")
+		WriteSMTLIB(b, t.Body, inner)
+		b.WriteByte(')')
+	}
 }

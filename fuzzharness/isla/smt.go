@@ -1,11 +1,10 @@
 package isla
 
 import (
-	"fmt"
 	"math"
-	"math/big"
-	"math/bits"
 	"strings"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 )
 
 // SMT-LIB terms are evaluated natively, with the semantics of the SMT-LIB
@@ -34,283 +33,124 @@ import (
 //     shortest match (possibly empty), str.replace_re_all every leftmost
 //     shortest non-empty match, left to right.
 
-// srt is an SMT-LIB sort.
-type srt uint8
-
-const (
-	sBool srt = iota
-	sInt
-	sString
-	sRegLan
-)
-
-var srtNames = [...]string{"Bool", "Int", "String", "RegLan"}
-
-// String returns the sort's SMT-LIB name.
-func (s srt) String() string { return srtNames[s] }
-
-// value is the value of a term of some sort.
-type value struct {
-	b     bool
-	i     bigint
-	s     string // internal string form
-	re    *regex
-	undef bool // depends on a value SMT-LIB leaves unspecified
-}
-
-var undefValue = value{undef: true}
-
-// bigint is an integer: v unless b is set.
-type bigint struct {
-	v int64
-	b *big.Int
-}
-
-func smallInt(v int64) bigint { return bigint{v: v} }
-
-func fromBig(b *big.Int) bigint {
-	if b.IsInt64() {
-		return bigint{v: b.Int64()}
-	}
-	return bigint{b: b}
-}
-
-func (x bigint) big() *big.Int {
-	if x.b != nil {
-		return x.b
-	}
-	return big.NewInt(x.v)
-}
-
-func (x bigint) isSmall() bool { return x.b == nil }
-
-func (x bigint) int64() (int64, bool) {
-	if x.b == nil {
-		return x.v, true
-	}
-	return 0, false
-}
-
-func (x bigint) sign() int {
-	if x.b != nil {
-		return x.b.Sign()
-	}
-	switch {
-	case x.v < 0:
-		return -1
-	case x.v > 0:
-		return 1
-	}
-	return 0
-}
-
-func (x bigint) cmp(y bigint) int {
-	if x.b == nil && y.b == nil {
-		switch {
-		case x.v < y.v:
-			return -1
-		case x.v > y.v:
-			return 1
-		}
-		return 0
-	}
-	return x.big().Cmp(y.big())
-}
-
-// String returns the number in decimal.
-func (x bigint) String() string {
-	if x.b != nil {
-		return x.b.String()
-	}
-	return fmt.Sprint(x.v)
-}
-
-func addInt(x, y bigint) bigint {
-	if x.b == nil && y.b == nil {
-		s := x.v + y.v
-		if (s > x.v) == (y.v > 0) {
-			return smallInt(s)
-		}
-	}
-	return fromBig(new(big.Int).Add(x.big(), y.big()))
-}
-
-func negInt(x bigint) bigint {
-	if x.b == nil && x.v != math.MinInt64 {
-		return smallInt(-x.v)
-	}
-	return fromBig(new(big.Int).Neg(x.big()))
-}
-
-func subInt(x, y bigint) bigint { return addInt(x, negInt(y)) }
-
-func mulInt(x, y bigint) bigint {
-	if x.b == nil && y.b == nil {
-		hi, lo := bits.Mul64(uint64(abs64(x.v)), uint64(abs64(y.v)))
-		if hi == 0 && lo <= math.MaxInt64 && x.v != math.MinInt64 && y.v != math.MinInt64 {
-			p := int64(lo)
-			if (x.v < 0) != (y.v < 0) {
-				p = -p
-			}
-			return smallInt(p)
-		}
-	}
-	return fromBig(new(big.Int).Mul(x.big(), y.big()))
-}
-
-func abs64(v int64) int64 {
-	if v < 0 {
-		return -v
-	}
-	return v
-}
-
-func absInt(x bigint) bigint {
-	if x.sign() < 0 {
-		return negInt(x)
-	}
-	return x
-}
-
-// divModInt returns the Euclidean quotient and remainder; d must not be 0.
-func divModInt(n, d bigint) (bigint, bigint) {
-	if n.b == nil && d.b == nil && n.v != math.MinInt64 && d.v != math.MinInt64 {
-		// Go truncates; a negative remainder moves the quotient one step
-		// away from zero. (Computing (n-r)/d instead overflows when n is
-		// near math.MinInt64 and r near math.MaxInt64.)
-		q, r := n.v/d.v, n.v%d.v
-		if r < 0 {
-			if d.v > 0 {
-				q--
-			} else {
-				q++
-			}
-			r += abs64(d.v)
-		}
-		return smallInt(q), smallInt(r)
-	}
-	q, r := new(big.Int).DivMod(n.big(), d.big(), new(big.Int))
-	return fromBig(q), fromBig(r)
-}
-
-// cterm is a compiled term: its sort, and a function computing its value.
-type cterm struct {
-	sort  srt
-	eval  func(e *evaluator) value
-	konst bool // the term has no variables
+// CompiledTerm is a compiled term: its sort, and a function computing its value.
+type CompiledTerm struct {
+	Sort  smtlib.Sort
+	Eval  func(e *Evaluator) smtlib.Value // its value under e's variables
+	Const bool                            // the term has no variables
 }
 
 // funcSig describes an SMT-LIB function for the sort checker: fixed
 // argument sorts (args), or a repeated sort (rest) with a minimum count.
 type funcSig struct {
-	args    []srt
-	rest    srt
+	args    []smtlib.Sort
+	rest    smtlib.Sort
 	hasRest bool
 	minArgs int
-	result  srt
+	result  smtlib.Sort
 }
 
-func sig(result srt, args ...srt) funcSig {
+func sig(result smtlib.Sort, args ...smtlib.Sort) funcSig {
 	return funcSig{args: args, result: result, minArgs: len(args)}
 }
 
-func varSig(result, rest srt, minArgs int) funcSig {
+func varSig(result, rest smtlib.Sort, minArgs int) funcSig {
 	return funcSig{rest: rest, hasRest: true, minArgs: minArgs, result: result}
 }
 
 // funcSigs are the signatures of all functions except the polymorphic =,
 // distinct and ite, and the indexed re.loop and re.^.
 var funcSigs = map[string]funcSig{
-	"not": sig(sBool, sBool), "and": varSig(sBool, sBool, 1), "or": varSig(sBool, sBool, 1),
-	"xor": varSig(sBool, sBool, 2), "=>": varSig(sBool, sBool, 2),
-	"+": varSig(sInt, sInt, 2), "-": varSig(sInt, sInt, 1), "*": varSig(sInt, sInt, 2),
-	"div": varSig(sInt, sInt, 2), "mod": sig(sInt, sInt, sInt), "abs": sig(sInt, sInt),
-	"<=": varSig(sBool, sInt, 2), "<": varSig(sBool, sInt, 2), ">=": varSig(sBool, sInt, 2), ">": varSig(sBool, sInt, 2),
-	"str.++": varSig(sString, sString, 1), "str.len": sig(sInt, sString),
-	"str.<": varSig(sBool, sString, 2), "str.<=": varSig(sBool, sString, 2),
-	"str.at": sig(sString, sString, sInt), "str.substr": sig(sString, sString, sInt, sInt),
-	"str.prefixof": sig(sBool, sString, sString), "str.suffixof": sig(sBool, sString, sString),
-	"str.contains": sig(sBool, sString, sString), "str.indexof": sig(sInt, sString, sString, sInt),
-	"str.replace": sig(sString, sString, sString, sString), "str.replace_all": sig(sString, sString, sString, sString),
-	"str.replace_re": sig(sString, sString, sRegLan, sString), "str.replace_re_all": sig(sString, sString, sRegLan, sString),
-	"str.is_digit": sig(sBool, sString), "str.to_code": sig(sInt, sString), "str.from_code": sig(sString, sInt),
-	"str.to_int": sig(sInt, sString), "str.to.int": sig(sInt, sString),
-	"str.from_int": sig(sString, sInt), "int.to.str": sig(sString, sInt),
-	"str.in_re": sig(sBool, sString, sRegLan), "str.in.re": sig(sBool, sString, sRegLan),
-	"str.to_re": sig(sRegLan, sString), "str.to.re": sig(sRegLan, sString),
-	"re.none": sig(sRegLan), "re.all": sig(sRegLan), "re.allchar": sig(sRegLan),
-	"re.++": varSig(sRegLan, sRegLan, 1), "re.union": varSig(sRegLan, sRegLan, 1), "re.inter": varSig(sRegLan, sRegLan, 1),
-	"re.*": sig(sRegLan, sRegLan), "re.+": sig(sRegLan, sRegLan), "re.opt": sig(sRegLan, sRegLan),
-	"re.comp": sig(sRegLan, sRegLan), "re.diff": varSig(sRegLan, sRegLan, 2),
-	"re.range": sig(sRegLan, sString, sString),
+	"not": sig(smtlib.SortBool, smtlib.SortBool), "and": varSig(smtlib.SortBool, smtlib.SortBool, 1), "or": varSig(smtlib.SortBool, smtlib.SortBool, 1),
+	"xor": varSig(smtlib.SortBool, smtlib.SortBool, 2), "=>": varSig(smtlib.SortBool, smtlib.SortBool, 2),
+	"+": varSig(smtlib.SortInt, smtlib.SortInt, 2), "-": varSig(smtlib.SortInt, smtlib.SortInt, 1), "*": varSig(smtlib.SortInt, smtlib.SortInt, 2),
+	"div": varSig(smtlib.SortInt, smtlib.SortInt, 2), "mod": sig(smtlib.SortInt, smtlib.SortInt, smtlib.SortInt), "abs": sig(smtlib.SortInt, smtlib.SortInt),
+	"<=": varSig(smtlib.SortBool, smtlib.SortInt, 2), "<": varSig(smtlib.SortBool, smtlib.SortInt, 2), ">=": varSig(smtlib.SortBool, smtlib.SortInt, 2), ">": varSig(smtlib.SortBool, smtlib.SortInt, 2),
+	"str.++": varSig(smtlib.SortString, smtlib.SortString, 1), "str.len": sig(smtlib.SortInt, smtlib.SortString),
+	"str.<": varSig(smtlib.SortBool, smtlib.SortString, 2), "str.<=": varSig(smtlib.SortBool, smtlib.SortString, 2),
+	"str.at": sig(smtlib.SortString, smtlib.SortString, smtlib.SortInt), "str.substr": sig(smtlib.SortString, smtlib.SortString, smtlib.SortInt, smtlib.SortInt),
+	"str.prefixof": sig(smtlib.SortBool, smtlib.SortString, smtlib.SortString), "str.suffixof": sig(smtlib.SortBool, smtlib.SortString, smtlib.SortString),
+	"str.contains": sig(smtlib.SortBool, smtlib.SortString, smtlib.SortString), "str.indexof": sig(smtlib.SortInt, smtlib.SortString, smtlib.SortString, smtlib.SortInt),
+	"str.replace": sig(smtlib.SortString, smtlib.SortString, smtlib.SortString, smtlib.SortString), "str.replace_all": sig(smtlib.SortString, smtlib.SortString, smtlib.SortString, smtlib.SortString),
+	"str.replace_re": sig(smtlib.SortString, smtlib.SortString, smtlib.SortRegLan, smtlib.SortString), "str.replace_re_all": sig(smtlib.SortString, smtlib.SortString, smtlib.SortRegLan, smtlib.SortString),
+	"str.is_digit": sig(smtlib.SortBool, smtlib.SortString), "str.to_code": sig(smtlib.SortInt, smtlib.SortString), "str.from_code": sig(smtlib.SortString, smtlib.SortInt),
+	"str.to_int": sig(smtlib.SortInt, smtlib.SortString), "str.to.int": sig(smtlib.SortInt, smtlib.SortString),
+	"str.from_int": sig(smtlib.SortString, smtlib.SortInt), "int.to.str": sig(smtlib.SortString, smtlib.SortInt),
+	"str.in_re": sig(smtlib.SortBool, smtlib.SortString, smtlib.SortRegLan), "str.in.re": sig(smtlib.SortBool, smtlib.SortString, smtlib.SortRegLan),
+	"str.to_re": sig(smtlib.SortRegLan, smtlib.SortString), "str.to.re": sig(smtlib.SortRegLan, smtlib.SortString),
+	"re.none": sig(smtlib.SortRegLan), "re.all": sig(smtlib.SortRegLan), "re.allchar": sig(smtlib.SortRegLan),
+	"re.++": varSig(smtlib.SortRegLan, smtlib.SortRegLan, 1), "re.union": varSig(smtlib.SortRegLan, smtlib.SortRegLan, 1), "re.inter": varSig(smtlib.SortRegLan, smtlib.SortRegLan, 1),
+	"re.*": sig(smtlib.SortRegLan, smtlib.SortRegLan), "re.+": sig(smtlib.SortRegLan, smtlib.SortRegLan), "re.opt": sig(smtlib.SortRegLan, smtlib.SortRegLan),
+	"re.comp": sig(smtlib.SortRegLan, smtlib.SortRegLan), "re.diff": varSig(smtlib.SortRegLan, smtlib.SortRegLan, 2),
+	"re.range": sig(smtlib.SortRegLan, smtlib.SortString, smtlib.SortString),
 }
 
 // applyFunc builds the evaluation of function op over compiled arguments
 // whose sorts have been checked. ix holds the indices of an indexed
 // function.
-func applyFunc(op string, ix []int, args []cterm) func(e *evaluator) value {
-	arg := func(e *evaluator, i int) value { return args[i].eval(e) }
+func applyFunc(op string, ix []int, args []CompiledTerm) func(e *Evaluator) smtlib.Value {
+	arg := func(e *Evaluator, i int) smtlib.Value { return args[i].Eval(e) }
 	// strict wraps a function of all argument values, propagating undefined
 	// arguments.
-	strict := func(f func(vs []value) value) func(e *evaluator) value {
-		return func(e *evaluator) value {
-			vs := make([]value, len(args))
+	strict := func(f func(vs []smtlib.Value) smtlib.Value) func(e *Evaluator) smtlib.Value {
+		return func(e *Evaluator) smtlib.Value {
+			vs := make([]smtlib.Value, len(args))
 			for i := range args {
-				vs[i] = args[i].eval(e)
-				if vs[i].undef {
-					return undefValue
+				vs[i] = args[i].Eval(e)
+				if vs[i].Undef {
+					return smtlib.Undefined
 				}
 			}
 			return f(vs)
 		}
 	}
-	boolv := func(b bool) value { return value{b: b} }
-	intv := func(x bigint) value { return value{i: x} }
-	strv := func(s string) value { return value{s: s} }
-	rev := func(r *regex) value { return value{re: r} }
+	boolv := func(b bool) smtlib.Value { return smtlib.Value{Bool: b} }
+	intv := func(x smtlib.Integer) smtlib.Value { return smtlib.Value{Int: x} }
+	strv := func(s string) smtlib.Value { return smtlib.Value{Str: s} }
+	rev := func(r *smtlib.Regex) smtlib.Value { return smtlib.Value{Re: r} }
 
 	switch op {
 	case "not":
-		return func(e *evaluator) value {
+		return func(e *Evaluator) smtlib.Value {
 			v := arg(e, 0)
-			return value{b: !v.b, undef: v.undef}
+			return smtlib.Value{Bool: !v.Bool, Undef: v.Undef}
 		}
 	case "and", "or":
 		stop := op == "or" // the value that decides the result
-		return func(e *evaluator) value {
+		return func(e *Evaluator) smtlib.Value {
 			undef := false
 			for i := range args {
 				v := arg(e, i)
-				if v.undef {
+				if v.Undef {
 					undef = true
-				} else if v.b == stop {
+				} else if v.Bool == stop {
 					return boolv(stop)
 				}
 			}
 			if undef {
-				return undefValue
+				return smtlib.Undefined
 			}
 			return boolv(!stop)
 		}
 	case "xor":
-		return strict(func(vs []value) value {
+		return strict(func(vs []smtlib.Value) smtlib.Value {
 			r := false
 			for _, v := range vs {
-				r = r != v.b
+				r = r != v.Bool
 			}
 			return boolv(r)
 		})
 	case "=>":
 		// right-associative: a => (b => c)
-		return func(e *evaluator) value {
+		return func(e *Evaluator) smtlib.Value {
 			last := arg(e, len(args)-1)
 			for i := len(args) - 2; i >= 0; i-- {
 				a := arg(e, i)
 				switch {
-				case !a.undef && !a.b, !last.undef && last.b:
+				case !a.Undef && !a.Bool, !last.Undef && last.Bool:
 					last = boolv(true)
-				case a.undef || last.undef:
-					last = undefValue
+				case a.Undef || last.Undef:
+					last = smtlib.Undefined
 				default:
 					last = boolv(false)
 				}
@@ -318,17 +158,17 @@ func applyFunc(op string, ix []int, args []cterm) func(e *evaluator) value {
 			return last
 		}
 	case "=", "distinct":
-		eq := func(a, b value) bool {
-			switch args[0].sort {
-			case sBool:
-				return a.b == b.b
-			case sInt:
-				return a.i.cmp(b.i) == 0
+		eq := func(a, b smtlib.Value) bool {
+			switch args[0].Sort {
+			case smtlib.SortBool:
+				return a.Bool == b.Bool
+			case smtlib.SortInt:
+				return a.Int.Cmp(b.Int) == 0
 			}
-			return a.s == b.s
+			return a.Str == b.Str
 		}
 		if op == "=" {
-			return strict(func(vs []value) value {
+			return strict(func(vs []smtlib.Value) smtlib.Value {
 				for i := 1; i < len(vs); i++ {
 					if !eq(vs[0], vs[i]) {
 						return boolv(false)
@@ -337,7 +177,7 @@ func applyFunc(op string, ix []int, args []cterm) func(e *evaluator) value {
 				return boolv(true)
 			})
 		}
-		return strict(func(vs []value) value {
+		return strict(func(vs []smtlib.Value) smtlib.Value {
 			for i := range vs {
 				for j := i + 1; j < len(vs); j++ {
 					if eq(vs[i], vs[j]) {
@@ -348,51 +188,51 @@ func applyFunc(op string, ix []int, args []cterm) func(e *evaluator) value {
 			return boolv(true)
 		})
 	case "ite":
-		return func(e *evaluator) value {
+		return func(e *Evaluator) smtlib.Value {
 			c := arg(e, 0)
-			if c.undef {
-				return undefValue
+			if c.Undef {
+				return smtlib.Undefined
 			}
-			if c.b {
+			if c.Bool {
 				return arg(e, 1)
 			}
 			return arg(e, 2)
 		}
 	case "+":
-		return strict(func(vs []value) value {
-			s := vs[0].i
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			s := vs[0].Int
 			for _, v := range vs[1:] {
-				s = addInt(s, v.i)
+				s = smtlib.AddInt(s, v.Int)
 			}
 			return intv(s)
 		})
 	case "-":
-		return strict(func(vs []value) value {
+		return strict(func(vs []smtlib.Value) smtlib.Value {
 			if len(vs) == 1 {
-				return intv(negInt(vs[0].i))
+				return intv(smtlib.NegInt(vs[0].Int))
 			}
-			s := vs[0].i
+			s := vs[0].Int
 			for _, v := range vs[1:] {
-				s = subInt(s, v.i)
+				s = smtlib.SubInt(s, v.Int)
 			}
 			return intv(s)
 		})
 	case "*":
-		return strict(func(vs []value) value {
-			s := vs[0].i
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			s := vs[0].Int
 			for _, v := range vs[1:] {
-				s = mulInt(s, v.i)
+				s = smtlib.MulInt(s, v.Int)
 			}
 			return intv(s)
 		})
 	case "div", "mod":
-		return strict(func(vs []value) value {
-			q := vs[0].i
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			q := vs[0].Int
 			for _, v := range vs[1:] {
-				if v.i.sign() == 0 {
-					return undefValue
+				if v.Int.Sign() == 0 {
+					return smtlib.Undefined
 				}
-				d, m := divModInt(q, v.i)
+				d, m := smtlib.DivModInt(q, v.Int)
 				if op == "mod" {
 					return intv(m)
 				}
@@ -401,15 +241,15 @@ func applyFunc(op string, ix []int, args []cterm) func(e *evaluator) value {
 			return intv(q)
 		})
 	case "abs":
-		return strict(func(vs []value) value { return intv(absInt(vs[0].i)) })
+		return strict(func(vs []smtlib.Value) smtlib.Value { return intv(smtlib.AbsInt(vs[0].Int)) })
 	case "<=", "<", ">=", ">":
 		ok := map[string]func(int) bool{
 			"<=": func(c int) bool { return c <= 0 }, "<": func(c int) bool { return c < 0 },
 			">=": func(c int) bool { return c >= 0 }, ">": func(c int) bool { return c > 0 },
 		}[op]
-		return strict(func(vs []value) value {
+		return strict(func(vs []smtlib.Value) smtlib.Value {
 			for i := 0; i+1 < len(vs); i++ {
-				if !ok(vs[i].i.cmp(vs[i+1].i)) {
+				if !ok(vs[i].Int.Cmp(vs[i+1].Int)) {
 					return boolv(false)
 				}
 			}
@@ -417,9 +257,9 @@ func applyFunc(op string, ix []int, args []cterm) func(e *evaluator) value {
 		})
 	case "str.<", "str.<=":
 		strictLess := op == "str.<"
-		return strict(func(vs []value) value {
+		return strict(func(vs []smtlib.Value) smtlib.Value {
 			for i := 0; i+1 < len(vs); i++ {
-				c := strings.Compare(vs[i].s, vs[i+1].s)
+				c := strings.Compare(vs[i].Str, vs[i+1].Str)
 				if c > 0 || c == 0 && strictLess {
 					return boolv(false)
 				}
@@ -427,135 +267,137 @@ func applyFunc(op string, ix []int, args []cterm) func(e *evaluator) value {
 			return boolv(true)
 		})
 	case "str.++":
-		return strict(func(vs []value) value {
+		return strict(func(vs []smtlib.Value) smtlib.Value {
 			var b strings.Builder
 			for _, v := range vs {
-				b.WriteString(v.s)
+				b.WriteString(v.Str)
 			}
 			return strv(b.String())
 		})
 	case "str.len":
-		return strict(func(vs []value) value { return intv(smallInt(int64(runeCount(vs[0].s)))) })
+		return strict(func(vs []smtlib.Value) smtlib.Value { return intv(smtlib.SmallInt(int64(smtlib.RuneCount(vs[0].Str)))) })
 	case "str.at":
-		return strict(func(vs []value) value {
-			return strv(substr(vs[0].s, vs[1].i, smallInt(1)))
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			return strv(smtlib.Substr(vs[0].Str, vs[1].Int, smtlib.SmallInt(1)))
 		})
 	case "str.substr":
-		return strict(func(vs []value) value { return strv(substr(vs[0].s, vs[1].i, vs[2].i)) })
+		return strict(func(vs []smtlib.Value) smtlib.Value { return strv(smtlib.Substr(vs[0].Str, vs[1].Int, vs[2].Int)) })
 	case "str.prefixof":
-		return strict(func(vs []value) value { return boolv(strings.HasPrefix(vs[1].s, vs[0].s)) })
+		return strict(func(vs []smtlib.Value) smtlib.Value { return boolv(strings.HasPrefix(vs[1].Str, vs[0].Str)) })
 	case "str.suffixof":
-		return strict(func(vs []value) value { return boolv(strings.HasSuffix(vs[1].s, vs[0].s)) })
+		return strict(func(vs []smtlib.Value) smtlib.Value { return boolv(strings.HasSuffix(vs[1].Str, vs[0].Str)) })
 	case "str.contains":
-		return strict(func(vs []value) value { return boolv(strings.Contains(vs[0].s, vs[1].s)) })
+		return strict(func(vs []smtlib.Value) smtlib.Value { return boolv(strings.Contains(vs[0].Str, vs[1].Str)) })
 	case "str.indexof":
-		return strict(func(vs []value) value { return intv(smallInt(int64(indexOf(vs[0].s, vs[1].s, vs[2].i)))) })
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			return intv(smtlib.SmallInt(int64(smtlib.IndexOf(vs[0].Str, vs[1].Str, vs[2].Int))))
+		})
 	case "str.replace":
-		return strict(func(vs []value) value { return strv(strings.Replace(vs[0].s, vs[1].s, vs[2].s, 1)) })
+		return strict(func(vs []smtlib.Value) smtlib.Value { return strv(strings.Replace(vs[0].Str, vs[1].Str, vs[2].Str, 1)) })
 	case "str.replace_all":
-		return strict(func(vs []value) value {
-			if vs[1].s == "" {
-				return strv(vs[0].s)
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			if vs[1].Str == "" {
+				return strv(vs[0].Str)
 			}
-			return strv(strings.ReplaceAll(vs[0].s, vs[1].s, vs[2].s))
+			return strv(strings.ReplaceAll(vs[0].Str, vs[1].Str, vs[2].Str))
 		})
 	case "str.replace_re", "str.replace_re_all":
 		all := op == "str.replace_re_all"
-		return strict(func(vs []value) value {
-			var m reMatcher
-			rs := runes(vs[0].s)
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			var m smtlib.Matcher
+			rs := smtlib.Runes(vs[0].Str)
 			var out []rune
 			from := 0
 			for from <= len(rs) {
-				i, j, ok := m.find(vs[1].re, rs, from, all)
+				i, j, ok := m.Find(vs[1].Re, rs, from, all)
 				if !ok {
 					break
 				}
 				out = append(out, rs[from:i]...)
-				out = append(out, runes(vs[2].s)...)
+				out = append(out, smtlib.Runes(vs[2].Str)...)
 				from = j
 				if !all {
 					break
 				}
 			}
 			out = append(out, rs[min(from, len(rs)):]...)
-			return strv(fromRunes(out))
+			return strv(smtlib.FromRunes(out))
 		})
 	case "str.is_digit":
-		return strict(func(vs []value) value {
-			return boolv(len(vs[0].s) == 1 && vs[0].s[0] >= '0' && vs[0].s[0] <= '9')
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			return boolv(len(vs[0].Str) == 1 && vs[0].Str[0] >= '0' && vs[0].Str[0] <= '9')
 		})
 	case "str.to_code":
-		return strict(func(vs []value) value {
-			r, size := decodeRune(vs[0].s)
-			if size == 0 || size != len(vs[0].s) {
-				return intv(smallInt(-1))
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			r, size := smtlib.DecodeRune(vs[0].Str)
+			if size == 0 || size != len(vs[0].Str) {
+				return intv(smtlib.SmallInt(-1))
 			}
-			return intv(smallInt(int64(r)))
+			return intv(smtlib.SmallInt(int64(r)))
 		})
 	case "str.from_code":
-		return strict(func(vs []value) value {
-			n, ok := vs[0].i.int64()
-			if !ok || n < 0 || n > maxCodePoint {
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			n, ok := vs[0].Int.Int64()
+			if !ok || n < 0 || n > smtlib.MaxCodePoint {
 				return strv("")
 			}
-			return strv(encodeRune(rune(n)))
+			return strv(smtlib.EncodeRune(rune(n)))
 		})
 	case "str.to_int", "str.to.int":
-		return strict(func(vs []value) value { return intv(strToInt(vs[0].s)) })
+		return strict(func(vs []smtlib.Value) smtlib.Value { return intv(smtlib.StrToInt(vs[0].Str)) })
 	case "str.from_int", "int.to.str":
-		return strict(func(vs []value) value {
-			if vs[0].i.sign() < 0 {
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			if vs[0].Int.Sign() < 0 {
 				return strv("")
 			}
-			return strv(vs[0].i.String())
+			return strv(vs[0].Int.String())
 		})
 	case "str.in_re", "str.in.re":
-		return strict(func(vs []value) value {
-			var m reMatcher
-			return boolv(m.matches(vs[1].re, vs[0].s))
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			var m smtlib.Matcher
+			return boolv(m.Matches(vs[1].Re, vs[0].Str))
 		})
 	case "str.to_re", "str.to.re":
-		return strict(func(vs []value) value { return rev(mkStr(vs[0].s)) })
+		return strict(func(vs []smtlib.Value) smtlib.Value { return rev(smtlib.Literal(vs[0].Str)) })
 	case "re.none":
-		return func(*evaluator) value { return rev(reNoneV) }
+		return func(*Evaluator) smtlib.Value { return rev(smtlib.NoneRegex) }
 	case "re.all":
-		return func(*evaluator) value { return rev(reAllV) }
+		return func(*Evaluator) smtlib.Value { return rev(smtlib.AllRegex) }
 	case "re.allchar":
-		return func(*evaluator) value { return rev(reAllChr) }
+		return func(*Evaluator) smtlib.Value { return rev(smtlib.AllChar) }
 	case "re.++", "re.union", "re.inter":
-		mk := map[string]func(...*regex) *regex{"re.++": mkCat, "re.union": mkOr, "re.inter": mkAnd}[op]
-		return strict(func(vs []value) value {
-			rs := make([]*regex, len(vs))
+		mk := map[string]func(...*smtlib.Regex) *smtlib.Regex{"re.++": smtlib.Concat, "re.union": smtlib.Union, "re.inter": smtlib.Inter}[op]
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			rs := make([]*smtlib.Regex, len(vs))
 			for i, v := range vs {
-				rs[i] = v.re
+				rs[i] = v.Re
 			}
 			return rev(mk(rs...))
 		})
 	case "re.*":
-		return strict(func(vs []value) value { return rev(mkStar(vs[0].re)) })
+		return strict(func(vs []smtlib.Value) smtlib.Value { return rev(smtlib.Star(vs[0].Re)) })
 	case "re.+":
-		return strict(func(vs []value) value { return rev(mkCat(vs[0].re, mkStar(vs[0].re))) })
+		return strict(func(vs []smtlib.Value) smtlib.Value { return rev(smtlib.Concat(vs[0].Re, smtlib.Star(vs[0].Re))) })
 	case "re.opt":
-		return strict(func(vs []value) value { return rev(mkOr(reEpsV, vs[0].re)) })
+		return strict(func(vs []smtlib.Value) smtlib.Value { return rev(smtlib.Union(smtlib.EpsRegex, vs[0].Re)) })
 	case "re.comp":
-		return strict(func(vs []value) value { return rev(mkNot(vs[0].re)) })
+		return strict(func(vs []smtlib.Value) smtlib.Value { return rev(smtlib.Complement(vs[0].Re)) })
 	case "re.diff":
-		return strict(func(vs []value) value {
-			r := vs[0].re
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			r := vs[0].Re
 			for _, v := range vs[1:] {
-				r = mkAnd(r, mkNot(v.re))
+				r = smtlib.Inter(r, smtlib.Complement(v.Re))
 			}
 			return rev(r)
 		})
 	case "re.range":
-		return strict(func(vs []value) value {
-			a, sa := decodeRune(vs[0].s)
-			b, sb := decodeRune(vs[1].s)
-			if sa == 0 || sb == 0 || sa != len(vs[0].s) || sb != len(vs[1].s) {
-				return rev(reNoneV)
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			a, sa := smtlib.DecodeRune(vs[0].Str)
+			b, sb := smtlib.DecodeRune(vs[1].Str)
+			if sa == 0 || sb == 0 || sa != len(vs[0].Str) || sb != len(vs[1].Str) {
+				return rev(smtlib.NoneRegex)
 			}
-			return rev(mkSet([]crange{{a, b}}))
+			return rev(smtlib.CharSet([]smtlib.Range{{Lo: a, Hi: b}}))
 		})
 	case "re.loop", "re.^":
 		if len(ix) > 0 {
@@ -563,99 +405,28 @@ func applyFunc(op string, ix []int, args []cterm) func(e *evaluator) value {
 			if op == "re.loop" {
 				hi = ix[1]
 			}
-			return strict(func(vs []value) value { return rev(mkLoop(vs[0].re, lo, hi)) })
+			return strict(func(vs []smtlib.Value) smtlib.Value { return rev(smtlib.Loop(vs[0].Re, lo, hi)) })
 		}
 		// Z3's form: (re.loop r lo [hi]) and (re.^ r n) with the counts as
 		// arguments.
-		return strict(func(vs []value) value {
-			lo, ok := vs[1].i.int64()
+		return strict(func(vs []smtlib.Value) smtlib.Value {
+			lo, ok := vs[1].Int.Int64()
 			if !ok || lo < 0 || lo > math.MaxInt32 {
-				return rev(reNoneV)
+				return rev(smtlib.NoneRegex)
 			}
 			hi := lo
 			if op == "re.loop" {
 				hi = -1
 				if len(vs) > 2 {
-					h, ok := vs[2].i.int64()
+					h, ok := vs[2].Int.Int64()
 					if !ok || h < 0 || h > math.MaxInt32 {
-						return rev(reNoneV)
+						return rev(smtlib.NoneRegex)
 					}
 					hi = h
 				}
 			}
-			return rev(mkLoop(vs[0].re, int(lo), int(hi)))
+			return rev(smtlib.Loop(vs[0].Re, int(lo), int(hi)))
 		})
 	}
 	panic("isla: no implementation of SMT-LIB function " + op)
-}
-
-// substr implements str.substr on characters.
-func substr(s string, i, n bigint) string {
-	iv, ok1 := i.int64()
-	nv, ok2 := n.int64()
-	if !ok1 || iv < 0 || n.sign() <= 0 {
-		return ""
-	}
-	if !ok2 {
-		nv = math.MaxInt64
-	}
-	// walk characters
-	pos := 0
-	for k := int64(0); k < iv; k++ {
-		_, size := decodeRune(s[pos:])
-		if size == 0 {
-			return ""
-		}
-		pos += size
-	}
-	if pos >= len(s) {
-		return ""
-	}
-	end := pos
-	for k := int64(0); k < nv && end < len(s); k++ {
-		_, size := decodeRune(s[end:])
-		end += size
-	}
-	return s[pos:end]
-}
-
-// indexOf implements str.indexof on characters.
-func indexOf(s, t string, i bigint) int {
-	iv, ok := i.int64()
-	n := runeCount(s)
-	if !ok || iv < 0 || iv > int64(n) {
-		return -1
-	}
-	// byte offset of character iv
-	pos := 0
-	for k := int64(0); k < iv; k++ {
-		_, size := decodeRune(s[pos:])
-		pos += size
-	}
-	j := strings.Index(s[pos:], t)
-	if j < 0 {
-		return -1
-	}
-	return int(iv) + runeCount(s[pos:pos+j])
-}
-
-// strToInt implements str.to_int.
-func strToInt(s string) bigint {
-	if s == "" {
-		return smallInt(-1)
-	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return smallInt(-1)
-		}
-	}
-	if len(s) <= 18 {
-		var v int64
-		for i := 0; i < len(s); i++ {
-			v = v*10 + int64(s[i]-'0')
-		}
-		return smallInt(v)
-	}
-	b, _ := new(big.Int).SetString(s, 10)
-	return fromBig(b)
 }

@@ -3,6 +3,7 @@ package isla
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"hash/fnv"
 	"math/big"
 	"math/rand/v2"
@@ -18,15 +19,15 @@ import (
 // evaluated: it compiles the term, reporting unknown functions and sort
 // errors, and returns its value and sort. The value's undef field says that
 // it depends on a value SMT-LIB leaves unspecified (div or mod by zero).
-func closedValue(t Term) (value, srt, error) {
+func closedValue(t Term) (smtlib.Value, smtlib.Sort, error) {
 	s := &Spec{nslots: 1}
-	cp := &compiler{s: s, scope: map[string][]varInfo{}}
+	cp := &compiler{s: s, scope: map[string][]Variable{}}
 	ct, ok := cp.term(t)
 	if !ok {
 		cp.errs.Sort()
-		return value{}, 0, cp.errs
+		return smtlib.Value{}, 0, cp.errs
 	}
-	return ct.eval(newEvaluator(s, nil)), ct.sort, nil
+	return ct.Eval(NewEvaluator(s, nil)), ct.Sort, nil
 }
 
 // evalClosed evaluates a closed SMT-LIB term of sort Bool. defined is false
@@ -37,10 +38,10 @@ func evalClosed(t Term) (val, defined bool, err error) {
 	if err != nil {
 		return false, false, err
 	}
-	if sort != sBool {
+	if sort != smtlib.SortBool {
 		return false, false, fmt.Errorf("%s is of sort %s, not Bool", shorten(FormatTerm(t)), sort)
 	}
-	return v.b, !v.undef, nil
+	return v.Bool, !v.Undef, nil
 }
 
 // termGen generates random well-sorted closed SMT-LIB terms over Bool, Int,
@@ -61,7 +62,7 @@ type termGen struct {
 // genVar is a let-bound name and its sort.
 type genVar struct {
 	name string
-	sort srt
+	sort smtlib.Sort
 }
 
 // newTermGen returns a generator drawing its choices from src.
@@ -156,7 +157,7 @@ func (g *termGen) strLit() Term {
 			rs[i] = genChars[g.r.IntN(len(genChars))]
 		}
 	}
-	return &StrLit{Value: fromRunes(rs)}
+	return &StrLit{Value: smtlib.FromRunes(rs)}
 }
 
 // charLit returns a one-character string literal, or rarely another.
@@ -164,12 +165,12 @@ func (g *termGen) charLit() Term {
 	if g.r.IntN(10) == 0 {
 		return g.strLit()
 	}
-	return &StrLit{Value: encodeRune(genChars[g.r.IntN(len(genChars))])}
+	return &StrLit{Value: smtlib.EncodeRune(genChars[g.r.IntN(len(genChars))])}
 }
 
 // scoped returns a let-bound variable of sort s, if there is one and the
 // dice say so.
-func (g *termGen) scoped(s srt) (Term, bool) {
+func (g *termGen) scoped(s smtlib.Sort) (Term, bool) {
 	var vs []string
 	for i := len(g.scope) - 1; i >= 0; i-- {
 		v := g.scope[i]
@@ -193,10 +194,10 @@ func shadowed(inner []genVar, name string) bool {
 }
 
 // Bool returns a random term of sort Bool of at most the given depth.
-func (g *termGen) Bool(depth int) Term { return g.term(sBool, depth) }
+func (g *termGen) Bool(depth int) Term { return g.term(smtlib.SortBool, depth) }
 
 // term returns a random term of sort s of at most the given depth.
-func (g *termGen) term(s srt, depth int) Term {
+func (g *termGen) term(s smtlib.Sort, depth int) Term {
 	if v, ok := g.scoped(s); ok {
 		return v
 	}
@@ -208,26 +209,26 @@ func (g *termGen) term(s srt, depth int) Term {
 		return g.let(s, d)
 	}
 	if g.r.IntN(20) == 0 {
-		return app("ite", g.term(sBool, d), g.term(s, d), g.term(s, d))
+		return app("ite", g.term(smtlib.SortBool, d), g.term(s, d), g.term(s, d))
 	}
 	switch s {
-	case sBool:
+	case smtlib.SortBool:
 		return g.boolApp(d)
-	case sInt:
+	case smtlib.SortInt:
 		return g.intApp(d)
-	case sString:
+	case smtlib.SortString:
 		return g.strApp(d)
 	}
 	return g.reApp(d)
 }
 
-func (g *termGen) leaf(s srt) Term {
+func (g *termGen) leaf(s smtlib.Sort) Term {
 	switch s {
-	case sBool:
+	case smtlib.SortBool:
 		return &BoolLit{Value: g.r.IntN(2) == 0}
-	case sInt:
+	case smtlib.SortInt:
 		return g.intLit()
-	case sString:
+	case smtlib.SortString:
 		return g.strLit()
 	}
 	switch g.r.IntN(8) {
@@ -244,7 +245,7 @@ func (g *termGen) leaf(s srt) Term {
 }
 
 // let binds one to three fresh or reused names in parallel.
-func (g *termGen) let(s srt, d int) Term {
+func (g *termGen) let(s smtlib.Sort, d int) Term {
 	n := 1 + g.r.IntN(2)
 	l := &Let{}
 	var vs []genVar
@@ -259,7 +260,7 @@ func (g *termGen) let(s srt, d int) Term {
 		if shadowed(vs, name) {
 			continue
 		}
-		vs = append(vs, genVar{name, []srt{sBool, sInt, sString}[g.r.IntN(3)]})
+		vs = append(vs, genVar{name, []smtlib.Sort{smtlib.SortBool, smtlib.SortInt, smtlib.SortString}[g.r.IntN(3)]})
 	}
 	for _, v := range vs {
 		l.Binds = append(l.Binds, LetBind{Name: v.name, Value: g.term(v.sort, d)})
@@ -271,7 +272,7 @@ func (g *termGen) let(s srt, d int) Term {
 }
 
 // terms returns n terms of sort s.
-func (g *termGen) terms(s srt, n, d int) []Term {
+func (g *termGen) terms(s smtlib.Sort, n, d int) []Term {
 	ts := make([]Term, n)
 	for i := range ts {
 		ts[i] = g.term(s, d)
@@ -283,7 +284,7 @@ func (g *termGen) terms(s srt, n, d int) []Term {
 // positions, lengths and counts.
 func (g *termGen) smallIntTerm(d int) Term {
 	if g.r.IntN(3) == 0 {
-		return g.term(sInt, d)
+		return g.term(smtlib.SortInt, d)
 	}
 	return intTerm(big.NewInt(int64(g.r.IntN(7) - 1)))
 }
@@ -303,135 +304,135 @@ func (g *termGen) edgyInt(d int) Term {
 	if g.r.IntN(2) == 0 {
 		return intTerm(specialInts[g.r.IntN(len(specialInts))])
 	}
-	return g.term(sInt, d)
+	return g.term(smtlib.SortInt, d)
 }
 
 func (g *termGen) boolApp(d int) Term {
 	switch g.r.IntN(22) {
 	case 0:
-		return app("not", g.term(sBool, d))
+		return app("not", g.term(smtlib.SortBool, d))
 	case 1:
-		return app("and", g.terms(sBool, 1+g.r.IntN(3), d)...)
+		return app("and", g.terms(smtlib.SortBool, 1+g.r.IntN(3), d)...)
 	case 2:
-		return app("or", g.terms(sBool, 1+g.r.IntN(3), d)...)
+		return app("or", g.terms(smtlib.SortBool, 1+g.r.IntN(3), d)...)
 	case 3:
-		return app("=>", g.terms(sBool, 2+g.r.IntN(2), d)...)
+		return app("=>", g.terms(smtlib.SortBool, 2+g.r.IntN(2), d)...)
 	case 4:
-		return app("xor", g.terms(sBool, 2, d)...)
+		return app("xor", g.terms(smtlib.SortBool, 2, d)...)
 	case 5, 6:
 		op := []string{"=", "distinct"}[g.r.IntN(2)]
-		s := []srt{sBool, sInt, sString, sString}[g.r.IntN(4)]
+		s := []smtlib.Sort{smtlib.SortBool, smtlib.SortInt, smtlib.SortString, smtlib.SortString}[g.r.IntN(4)]
 		return app(op, g.terms(s, 2+g.r.IntN(2), d)...)
 	case 7, 8:
 		op := []string{"<", "<=", ">", ">="}[g.r.IntN(4)]
-		return app(op, g.terms(sInt, 2+g.r.IntN(2), d)...)
+		return app(op, g.terms(smtlib.SortInt, 2+g.r.IntN(2), d)...)
 	case 9:
-		return app("str.prefixof", g.terms(sString, 2, d)...)
+		return app("str.prefixof", g.terms(smtlib.SortString, 2, d)...)
 	case 10:
-		return app("str.suffixof", g.terms(sString, 2, d)...)
+		return app("str.suffixof", g.terms(smtlib.SortString, 2, d)...)
 	case 11:
-		return app("str.contains", g.terms(sString, 2, d)...)
+		return app("str.contains", g.terms(smtlib.SortString, 2, d)...)
 	case 12:
 		op := []string{"str.<", "str.<="}[g.r.IntN(2)]
-		return app(op, g.terms(sString, 2, d)...)
+		return app(op, g.terms(smtlib.SortString, 2, d)...)
 	case 13:
 		if g.r.IntN(2) == 0 {
 			return app("str.is_digit", g.charLit())
 		}
-		return app("str.is_digit", g.term(sString, d))
+		return app("str.is_digit", g.term(smtlib.SortString, d))
 	}
 	op := []string{"str.in_re", "str.in.re"}[g.r.IntN(2)]
-	return app(op, g.term(sString, d), g.term(sRegLan, d))
+	return app(op, g.term(smtlib.SortString, d), g.term(smtlib.SortRegLan, d))
 }
 
 func (g *termGen) intApp(d int) Term {
 	switch g.r.IntN(14) {
 	case 0:
-		return app("+", g.terms(sInt, 2+g.r.IntN(2), d)...)
+		return app("+", g.terms(smtlib.SortInt, 2+g.r.IntN(2), d)...)
 	case 1:
-		return app("-", g.terms(sInt, 1+g.r.IntN(3), d)...)
+		return app("-", g.terms(smtlib.SortInt, 1+g.r.IntN(3), d)...)
 	case 2:
-		return app("*", g.terms(sInt, 2, d)...)
+		return app("*", g.terms(smtlib.SortInt, 2, d)...)
 	case 3:
 		return app("div", g.edgyInt(d), g.edgyInt(d))
 	case 4:
 		return app("mod", g.edgyInt(d), g.edgyInt(d))
 	case 5:
-		return app("abs", g.term(sInt, d))
+		return app("abs", g.term(smtlib.SortInt, d))
 	case 6, 7:
-		return app("str.len", g.term(sString, d))
+		return app("str.len", g.term(smtlib.SortString, d))
 	case 8, 9:
-		return app("str.indexof", g.term(sString, d), g.term(sString, d), g.smallIntTerm(d))
+		return app("str.indexof", g.term(smtlib.SortString, d), g.term(smtlib.SortString, d), g.smallIntTerm(d))
 	case 10, 11:
 		op := []string{"str.to_int", "str.to.int"}[g.r.IntN(2)]
-		return app(op, g.term(sString, d))
+		return app(op, g.term(smtlib.SortString, d))
 	}
 	if g.r.IntN(2) == 0 {
 		return app("str.to_code", g.charLit())
 	}
-	return app("str.to_code", g.term(sString, d))
+	return app("str.to_code", g.term(smtlib.SortString, d))
 }
 
 func (g *termGen) strApp(d int) Term {
 	switch g.r.IntN(12) {
 	case 0, 1:
-		return app("str.++", g.terms(sString, 1+g.r.IntN(3), d)...)
+		return app("str.++", g.terms(smtlib.SortString, 1+g.r.IntN(3), d)...)
 	case 2:
-		return app("str.at", g.term(sString, d), g.smallIntTerm(d))
+		return app("str.at", g.term(smtlib.SortString, d), g.smallIntTerm(d))
 	case 3, 4:
-		return app("str.substr", g.term(sString, d), g.smallIntTerm(d), g.smallIntTerm(d))
+		return app("str.substr", g.term(smtlib.SortString, d), g.smallIntTerm(d), g.smallIntTerm(d))
 	case 5:
-		return app("str.replace", g.terms(sString, 3, d)...)
+		return app("str.replace", g.terms(smtlib.SortString, 3, d)...)
 	case 6:
-		return app("str.replace_all", g.terms(sString, 3, d)...)
+		return app("str.replace_all", g.terms(smtlib.SortString, 3, d)...)
 	case 7:
 		if g.noReplaceRe {
-			return app("str.replace", g.terms(sString, 3, d)...)
+			return app("str.replace", g.terms(smtlib.SortString, 3, d)...)
 		}
 		op := []string{"str.replace_re", "str.replace_re_all"}[g.r.IntN(2)]
-		return app(op, g.term(sString, d), g.term(sRegLan, d), g.term(sString, d))
+		return app(op, g.term(smtlib.SortString, d), g.term(smtlib.SortRegLan, d), g.term(smtlib.SortString, d))
 	case 8, 9:
 		op := []string{"str.from_int", "int.to.str"}[g.r.IntN(2)]
-		return app(op, g.term(sInt, d))
+		return app(op, g.term(smtlib.SortInt, d))
 	}
 	if g.r.IntN(2) == 0 {
 		return app("str.from_code", g.smallIntTerm(d))
 	}
-	return app("str.from_code", g.term(sInt, d))
+	return app("str.from_code", g.term(smtlib.SortInt, d))
 }
 
 func (g *termGen) reApp(d int) Term {
 	switch g.r.IntN(14) {
 	case 0:
-		return app("str.to_re", g.term(sString, d))
+		return app("str.to_re", g.term(smtlib.SortString, d))
 	case 1:
 		return app("re.range", g.charLit(), g.charLit())
 	case 2:
-		return app("re.union", g.terms(sRegLan, 1+g.r.IntN(3), d)...)
+		return app("re.union", g.terms(smtlib.SortRegLan, 1+g.r.IntN(3), d)...)
 	case 3:
-		return app("re.++", g.terms(sRegLan, 1+g.r.IntN(3), d)...)
+		return app("re.++", g.terms(smtlib.SortRegLan, 1+g.r.IntN(3), d)...)
 	case 4:
-		return app("re.inter", g.terms(sRegLan, 1+g.r.IntN(3), d)...)
+		return app("re.inter", g.terms(smtlib.SortRegLan, 1+g.r.IntN(3), d)...)
 	case 5:
-		return app("re.*", g.term(sRegLan, d))
+		return app("re.*", g.term(smtlib.SortRegLan, d))
 	case 6:
-		return app("re.+", g.term(sRegLan, d))
+		return app("re.+", g.term(smtlib.SortRegLan, d))
 	case 7:
-		return app("re.opt", g.term(sRegLan, d))
+		return app("re.opt", g.term(smtlib.SortRegLan, d))
 	case 8:
-		return app("re.comp", g.term(sRegLan, d))
+		return app("re.comp", g.term(smtlib.SortRegLan, d))
 	case 9:
-		return app("re.diff", g.terms(sRegLan, 2, d)...)
+		return app("re.diff", g.terms(smtlib.SortRegLan, 2, d)...)
 	case 10:
 		lo, hi := g.r.IntN(4), g.r.IntN(4)
-		return &App{Op: "re.loop", Indices: []int{lo, hi}, Args: []Term{g.term(sRegLan, d)}}
+		return &App{Op: "re.loop", Indices: []int{lo, hi}, Args: []Term{g.term(smtlib.SortRegLan, d)}}
 	case 11:
-		return &App{Op: "re.^", Indices: []int{g.r.IntN(4)}, Args: []Term{g.term(sRegLan, d)}}
+		return &App{Op: "re.^", Indices: []int{g.r.IntN(4)}, Args: []Term{g.term(smtlib.SortRegLan, d)}}
 	case 12:
 		// Z3's re.loop with counts as arguments: at least lo, or lo to
 		// hi. Z3 4.8.12 says unknown for negative counts, so there are
 		// none.
-		args := []Term{g.term(sRegLan, d), g.count()}
+		args := []Term{g.term(smtlib.SortRegLan, d), g.count()}
 		if g.r.IntN(3) > 0 {
 			args = append(args, g.count())
 		}

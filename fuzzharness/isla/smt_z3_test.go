@@ -39,7 +39,7 @@ var (
 // interface sends to Z3.
 func z3Text(t Term) string {
 	var b strings.Builder
-	writeSMT(&b, t, nil)
+	WriteSMTLIB(&b, t, nil)
 	return b.String()
 }
 
@@ -89,7 +89,7 @@ func compareWithZ3(t testing.TB, term Term) (res z3.Result, defined bool) {
 func TestSMTAgainstZ3(t *testing.T) {
 	n := *z3Terms
 	if testing.Short() {
-		n = min(n, 200)
+		n = min(n, 60)
 	}
 	g := seededTermGen(*z3Seed)
 	g.noReplaceRe = true

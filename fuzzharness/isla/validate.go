@@ -96,10 +96,17 @@ func (s *Spec) EvalTree(t *grammar.Tree) *Result {
 	return &Result{Valid: ok, Derivations: 1, Total: 1, Failure: fail}
 }
 
+// Holds reports whether the constraint holds on a complete derivation tree,
+// as EvalTree does, without explaining a failure.
+func (s *Spec) Holds(t *grammar.Tree) bool {
+	v := NewView(t.Bytes(), t, s.lb, s.rootLabel, s.virtual)
+	return NewEvaluator(s, v).Eval(s.root)
+}
+
 func (s *Spec) evalTree(input []byte, t *grammar.Tree) (bool, *Failure) {
-	v := newView(input, t, s.lb, s.rootLabel, s.virtual)
-	e := newEvaluator(s, v)
-	if e.eval(s.root) {
+	v := NewView(input, t, s.lb, s.rootLabel, s.virtual)
+	e := NewEvaluator(s, v)
+	if e.Eval(s.root) {
 		return true, nil
 	}
 	return false, e.explain(s.root, nil)

@@ -4,59 +4,61 @@ import (
 	"sort"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 )
 
-// A view is the derivation tree of one input as ISLa sees it: only
+// A View is the derivation tree of one input as ISLa sees it: only
 // symbolic nodes (nonterminals and terminal leaves), the synthetic nodes of
 // the grammar graph (alternations, concatenations, quantifiers) skipped. The
 // nodes are numbered in pre-order; a node's subtree is the index range
 // [i, end). Node 0 is the root, the tree of the constant.
-type view struct {
-	input string // the input bytes
-	text  string // the input in the internal string form, if it differs; "" otherwise
-	nodes []vnode
-	// byLabel lists, per nonterminal label, its nodes in pre-order.
-	byLabel [][]int32
+type View struct {
+	input string     // the input bytes
+	text  string     // the input in the internal string form, if it differs; "" otherwise
+	Nodes []ViewNode // in pre-order
+	// ByLabel lists, per nonterminal label, its nodes in pre-order.
+	ByLabel [][]int32
 	// nodes starting at byte offset p: atStart[startIdx[p]:startIdx[p+1]],
 	// in pre-order (nonterminals only).
 	startIdx []int32
 	atStart  []int32
 	lines    []int // offsets of line starts
 	names    []string
-	// Views the solver builds from its own trees (newSolverView) leave
-	// vnode.tree nil until Node.Tree asks for it: src holds the solver's
-	// node per view node, from which materialize builds the grammar trees.
-	src   []*stree
-	first int32 // view nodes before first stand for the root (src[i] unused)
-	// buffers index reuses when the solver rebuilds a view
+	// Views built from trees other than grammar trees (a solver's) may leave
+	// ViewNode.Tree nil; the first time Node.Tree asks for one, Materialize
+	// sets the trees of all nodes.
+	Materialize func()
+	// buffers index reuses when a view is rebuilt
 	all, scratch, last []int32
-	buf                []byte
 }
 
-// vnode is one node of a view.
-type vnode struct {
-	label      int32 // nonterminal label, or -1 for a terminal
-	parent     int32 // -1 for the root
-	end        int32 // index after the last node of the subtree
-	start, stp int32 // byte span [start, stp)
-	firstKid   int32 // -1 if none
-	next       int32 // next sibling, -1 if none
-	open       bool  // the node is an open slot (a leaf if firstKid < 0)
-	tree       *grammar.Tree
+// ViewNode is one node of a view.
+type ViewNode struct {
+	Label       int32 // nonterminal label, or -1 for a terminal
+	Parent      int32 // -1 for the root
+	End         int32 // index after the last node of the subtree
+	Start, Stop int32 // byte span [Start, Stop)
+	FirstKid    int32 // -1 if none
+	Next        int32 // next sibling, -1 if none
+	Open        bool  // the node is an open slot (a leaf if FirstKid < 0)
+	// Tree is the grammar tree node the view node stands for (see
+	// Node.Tree); nil until View.Materialize sets it, if that is set.
+	Tree *grammar.Tree
 }
 
-// labels numbers the nonterminals of a graph for views.
-type labels struct {
-	ids   map[string]int32
-	names []string
+// Labels numbers the nonterminals of a graph for views.
+type Labels struct {
+	IDs   map[string]int32 // label by nonterminal name
+	Names []string         // nonterminal name by label
 }
 
-func newLabels(gr *grammar.Graph, extra ...string) *labels {
-	l := &labels{ids: map[string]int32{}}
+// NewLabels numbers the nonterminals of gr and the extra names.
+func NewLabels(gr *grammar.Graph, extra ...string) *Labels {
+	l := &Labels{IDs: map[string]int32{}}
 	add := func(n string) {
-		if _, ok := l.ids[n]; !ok {
-			l.ids[n] = int32(len(l.names))
-			l.names = append(l.names, n)
+		if _, ok := l.IDs[n]; !ok {
+			l.IDs[n] = int32(len(l.Names))
+			l.Names = append(l.Names, n)
 		}
 	}
 	for _, n := range gr.Nonterminals() {
@@ -68,42 +70,35 @@ func newLabels(gr *grammar.Graph, extra ...string) *labels {
 	return l
 }
 
-// newView builds the view of tree t, the derivation of input. The root node
+// NewView builds the view of tree t, the derivation of input. The root node
 // is labeled rootLabel; if virtual is set, it is a node of its own above a
 // node labeled with the rule t derives (as ISLa's <start> above the start
 // symbol), otherwise it is that node.
-func newView(input []byte, t *grammar.Tree, lb *labels, rootLabel string, virtual bool) *view {
-	v, b := newViewBuilder(input, lb, 2*len(input)+16)
-	root := b.add(lb.ids[rootLabel], -1, t.Open, t)
+func NewView(input []byte, t *grammar.Tree, lb *Labels, rootLabel string, virtual bool) *View {
+	_, b := NewViewBuilder(nil, input, lb, 2*len(input)+16)
+	root := b.Add(lb.IDs[rootLabel], -1, t.Open, t)
 	if virtual {
-		top := b.add(lb.ids[t.Node.Rule], root, t.Open, t)
+		top := b.Add(lb.IDs[t.Node.Rule], root, t.Open, t)
 		b.rhs(t, top)
-		b.finish(top)
+		b.Finish(top)
 	} else {
 		b.rhs(t, root)
 	}
-	b.finish(root)
-	v.index(len(lb.names))
-	return v
+	b.Finish(root)
+	return b.Done()
 }
 
-// newViewBuilder returns an empty view of input and its builder, with room
-// for about capacity nodes (append grows it).
-func newViewBuilder(input []byte, lb *labels, capacity int) (*view, *viewBuilder) {
-	return reuseViewBuilder(nil, input, lb, capacity)
-}
-
-// reuseViewBuilder is newViewBuilder reusing the slices of an earlier view
-// (nil: none), which must not be used any more.
-func reuseViewBuilder(old *view, input []byte, lb *labels, capacity int) (*view, *viewBuilder) {
-	v := &view{input: string(input), names: lb.names}
-	b := &viewBuilder{v: v, lb: lb}
+// NewViewBuilder returns an empty view of input and its builder, with room
+// for about capacity nodes (append grows it). It reuses the memory of an
+// earlier view old (nil: none), which must not be used any more.
+func NewViewBuilder(old *View, input []byte, lb *Labels, capacity int) (*View, *ViewBuilder) {
+	v := &View{input: string(input), names: lb.Names}
+	b := &ViewBuilder{v: v, lb: lb}
 	if old != nil {
 		v.lines = old.lines[:0]
-		v.nodes = old.nodes[:0]
-		v.src = old.src[:0]
+		v.Nodes = old.Nodes[:0]
 		v.all, v.scratch = old.all, old.scratch
-		v.byLabel, v.startIdx, v.atStart = old.byLabel, old.startIdx, old.atStart
+		v.ByLabel, v.startIdx, v.atStart = old.ByLabel, old.startIdx, old.atStart
 		b.last = old.last[:0]
 	}
 	v.lines = append(v.lines, 0)
@@ -112,11 +107,11 @@ func reuseViewBuilder(old *view, input []byte, lb *labels, capacity int) (*view,
 			v.lines = append(v.lines, i+1)
 		}
 	}
-	if s := fromBytes(v.input); s != v.input {
+	if s := smtlib.FromBytes(v.input); s != v.input {
 		v.text = s
 	}
-	if cap(v.nodes) < capacity {
-		v.nodes = make([]vnode, 0, capacity)
+	if cap(v.Nodes) < capacity {
+		v.Nodes = make([]ViewNode, 0, capacity)
 	}
 	if cap(b.last) < capacity {
 		b.last = make([]int32, 0, capacity)
@@ -124,36 +119,62 @@ func reuseViewBuilder(old *view, input []byte, lb *labels, capacity int) (*view,
 	return v, b
 }
 
-type viewBuilder struct {
-	v    *view
-	lb   *labels
-	pos  int32
+// A ViewBuilder builds a view node by node, in pre-order: Add a node below
+// its parent, advance Pos over the text of terminals, Finish a node after
+// its subtree, and Done at the end.
+type ViewBuilder struct {
+	v    *View
+	lb   *Labels
+	Pos  int32   // the byte offset of the next node's text
 	last []int32 // last child added, per node, for the sibling links
-	src  []*stree
 }
 
-func (b *viewBuilder) add(label int32, parent int32, open bool, t *grammar.Tree) int32 {
-	i := int32(len(b.v.nodes))
-	b.v.nodes = append(b.v.nodes, vnode{label: label, parent: parent, start: b.pos, firstKid: -1, next: -1, open: open, tree: t})
+// Add adds a node with the given label (-1 for a terminal) below parent
+// (-1 for the root), starting at Pos, and returns its index. t is its
+// grammar tree node, nil if the view materializes trees later.
+func (b *ViewBuilder) Add(label int32, parent int32, open bool, t *grammar.Tree) int32 {
+	i := int32(len(b.v.Nodes))
+	b.v.Nodes = append(b.v.Nodes, ViewNode{Label: label, Parent: parent, Start: b.Pos, FirstKid: -1, Next: -1, Open: open, Tree: t})
 	b.last = append(b.last, -1)
 	if parent >= 0 {
 		if l := b.last[parent]; l >= 0 {
-			b.v.nodes[l].next = i
+			b.v.Nodes[l].Next = i
 		} else {
-			b.v.nodes[parent].firstKid = i
+			b.v.Nodes[parent].FirstKid = i
 		}
 		b.last[parent] = i
 	}
 	return i
 }
 
-func (b *viewBuilder) finish(i int32) {
-	b.v.nodes[i].end = int32(len(b.v.nodes))
-	b.v.nodes[i].stp = b.pos
+// Done indexes the view and returns it. The builder must not be used any
+// more.
+func (b *ViewBuilder) Done() *View {
+	b.v.last = b.last
+	b.v.index(len(b.lb.Names))
+	return b.v
+}
+
+// Index returns the index of node n in v, or false if n is not a node of
+// v.
+func (v *View) Index(n Node) (int32, bool) {
+	if n.v != v {
+		return 0, false
+	}
+	return n.i, true
+}
+
+// Node returns view node i as a Node, as semantic predicates see it.
+func (v *View) Node(i int32) Node { return Node{v, i} }
+
+// Finish ends node i: its subtree and text end here.
+func (b *ViewBuilder) Finish(i int32) {
+	b.v.Nodes[i].End = int32(len(b.v.Nodes))
+	b.v.Nodes[i].Stop = b.Pos
 }
 
 // rhs adds the right-hand side tree t of a nonterminal below parent.
-func (b *viewBuilder) rhs(t *grammar.Tree, parent int32) {
+func (b *ViewBuilder) rhs(t *grammar.Tree, parent int32) {
 	if t.Node.Symbolic() {
 		b.one(t, parent)
 		return
@@ -165,18 +186,18 @@ func (b *viewBuilder) rhs(t *grammar.Tree, parent int32) {
 
 // one adds tree node t below parent: a symbolic node as a child, a
 // synthetic node as its symbolic descendants.
-func (b *viewBuilder) one(t *grammar.Tree, parent int32) {
+func (b *ViewBuilder) one(t *grammar.Tree, parent int32) {
 	switch t.Node.Kind {
 	case grammar.KindRef:
-		i := b.add(b.lb.ids[t.Node.Name], parent, t.Open, t)
+		i := b.Add(b.lb.IDs[t.Node.Name], parent, t.Open, t)
 		for _, c := range t.Children {
 			b.rhs(c, i)
 		}
-		b.finish(i)
+		b.Finish(i)
 	case grammar.KindLit, grammar.KindClass:
-		i := b.add(-1, parent, t.Open, t)
-		b.pos += int32(len(t.Value))
-		b.finish(i)
+		i := b.Add(-1, parent, t.Open, t)
+		b.Pos += int32(len(t.Value))
+		b.Finish(i)
 	default:
 		for _, c := range t.Children {
 			b.one(c, parent)
@@ -186,32 +207,32 @@ func (b *viewBuilder) one(t *grammar.Tree, parent int32) {
 
 // index builds byLabel and the start-offset index, reusing the slices of
 // an earlier index of v where they are large enough.
-func (v *view) index(nlabels int) {
+func (v *View) index(nlabels int) {
 	perLabel := zeroed(v.scratch, nlabels)
 	counts := zeroed(v.startIdx, len(v.input)+2)
-	for i := range v.nodes {
-		n := &v.nodes[i]
-		if n.label < 0 {
+	for i := range v.Nodes {
+		n := &v.Nodes[i]
+		if n.Label < 0 {
 			continue
 		}
-		perLabel[n.label]++
-		counts[n.start+1]++
+		perLabel[n.Label]++
+		counts[n.Start+1]++
 	}
 	// one backing array for all label lists
-	all := zeroed(v.all, int(counts[len(counts)-1])+len(v.nodes))[:0]
+	all := zeroed(v.all, int(counts[len(counts)-1])+len(v.Nodes))[:0]
 	v.all = all
-	if cap(v.byLabel) >= nlabels {
-		v.byLabel = v.byLabel[:nlabels]
+	if cap(v.ByLabel) >= nlabels {
+		v.ByLabel = v.ByLabel[:nlabels]
 	} else {
-		v.byLabel = make([][]int32, nlabels)
+		v.ByLabel = make([][]int32, nlabels)
 	}
 	for l, c := range perLabel {
-		v.byLabel[l] = all[len(all) : len(all) : len(all)+int(c)]
+		v.ByLabel[l] = all[len(all) : len(all) : len(all)+int(c)]
 		all = all[:len(all)+int(c)]
 	}
-	for i := range v.nodes {
-		if l := v.nodes[i].label; l >= 0 {
-			v.byLabel[l] = append(v.byLabel[l], int32(i))
+	for i := range v.Nodes {
+		if l := v.Nodes[i].Label; l >= 0 {
+			v.ByLabel[l] = append(v.ByLabel[l], int32(i))
 		}
 	}
 	for p := 1; p < len(counts); p++ {
@@ -222,13 +243,13 @@ func (v *view) index(nlabels int) {
 	fill := zeroed(perLabel, len(counts))
 	v.scratch = fill
 	copy(fill, counts)
-	for i := range v.nodes {
-		n := &v.nodes[i]
-		if n.label < 0 {
+	for i := range v.Nodes {
+		n := &v.Nodes[i]
+		if n.Label < 0 {
 			continue
 		}
-		v.atStart[fill[n.start]] = int32(i)
-		fill[n.start]++
+		v.atStart[fill[n.Start]] = int32(i)
+		fill[n.Start]++
 	}
 }
 
@@ -244,78 +265,64 @@ func zeroed(s []int32, n int) []int32 {
 
 // startingAt returns the nonterminal nodes whose text starts at byte offset
 // p, in pre-order.
-func (v *view) startingAt(p int32) []int32 {
+func (v *View) startingAt(p int32) []int32 {
 	if p < 0 || int(p)+1 >= len(v.startIdx) {
 		return nil
 	}
 	return v.atStart[v.startIdx[p]:v.startIdx[p+1]]
 }
 
-// inRange returns the nodes labeled label with index in [lo, hi), in
+// InRange returns the nodes labeled label with index in [lo, hi), in
 // pre-order.
-func (v *view) inRange(label int32, lo, hi int32) []int32 {
-	if label < 0 || int(label) >= len(v.byLabel) {
+func (v *View) InRange(label int32, lo, hi int32) []int32 {
+	if label < 0 || int(label) >= len(v.ByLabel) {
 		return nil
 	}
-	s := v.byLabel[label]
+	s := v.ByLabel[label]
 	a := sort.Search(len(s), func(i int) bool { return s[i] >= lo })
 	b := sort.Search(len(s), func(i int) bool { return s[i] >= hi })
 	return s[a:b]
 }
 
 // bytes returns the input bytes node i derives.
-func (v *view) bytes(i int32) string {
-	n := &v.nodes[i]
-	return v.input[n.start:n.stp]
+func (v *View) bytes(i int32) string {
+	n := &v.Nodes[i]
+	return v.input[n.Start:n.Stop]
 }
 
 // str returns the text of node i as an SMT-LIB string (internal form).
-func (v *view) str(i int32) string {
+func (v *View) str(i int32) string {
 	s := v.bytes(i)
 	if v.text == "" {
 		return s
 	}
-	return fromBytes(s)
+	return smtlib.FromBytes(s)
 }
 
 // label returns the name of node i's nonterminal, or "" for a terminal.
-func (v *view) label(i int32) string {
-	if l := v.nodes[i].label; l >= 0 {
+func (v *View) label(i int32) string {
+	if l := v.Nodes[i].Label; l >= 0 {
 		return v.names[l]
 	}
 	return ""
 }
 
 // lineCol converts a byte offset into a 1-based line and column.
-func (v *view) lineCol(off int) (int, int) {
+func (v *View) lineCol(off int) (int, int) {
 	i := sort.Search(len(v.lines), func(i int) bool { return v.lines[i] > off }) - 1
 	return i + 1, off - v.lines[i] + 1
 }
 
-// isAncestor reports whether a is b or an ancestor of b.
-func (v *view) isAncestor(a, b int32) bool {
-	return a <= b && b < v.nodes[a].end
+// IsAncestor reports whether a is b or an ancestor of b.
+func (v *View) IsAncestor(a, b int32) bool {
+	return a <= b && b < v.Nodes[a].End
 }
 
 // treeAt returns the grammar tree node of view node i (see Node.Tree).
-func (v *view) treeAt(i int32) *grammar.Tree {
-	if v.nodes[i].tree == nil && v.src != nil {
-		v.materialize()
+func (v *View) treeAt(i int32) *grammar.Tree {
+	if v.Nodes[i].Tree == nil && v.Materialize != nil {
+		v.Materialize()
+		v.Materialize = nil
 	}
-	return v.nodes[i].tree
-}
-
-// materialize builds the grammar tree of a view made from a solver tree
-// and links every view node to its node in it.
-func (v *view) materialize() {
-	root := v.src[v.first-1]
-	trees := make(map[*stree]*grammar.Tree, len(v.nodes))
-	t := root.kids[0].toGrammarTree(trees)
-	for i := range v.nodes {
-		if int32(i) < v.first {
-			v.nodes[i].tree = t
-		} else {
-			v.nodes[i].tree = trees[v.src[i]]
-		}
-	}
+	return v.Nodes[i].Tree
 }

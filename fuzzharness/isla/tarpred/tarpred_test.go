@@ -12,6 +12,7 @@ import (
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/tarpred"
 )
 
@@ -146,10 +147,13 @@ func checkArchive(t *testing.T, tr *grammar.Tree) {
 // and archive/tar reads it: the same entries, names, sizes, modes and data.
 func TestSolveArchives(t *testing.T) {
 	spec := compile(t, tarpred.Constraint)
-	const n = 40
+	n := 40
+	if testing.Short() {
+		n = 12
+	}
 	got, multi, data := 0, 0, 0
 	for _, seed := range []uint64{1, 2, 3, 4} {
-		s, err := isla.NewSolver(spec, isla.SolverSeed(seed))
+		s, err := solver.New(spec, solver.Seed(seed))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -187,7 +191,7 @@ func TestSolveArchives(t *testing.T) {
 // a header byte or the size field changes.
 func TestCheckSolved(t *testing.T) {
 	spec := compile(t, tarpred.Constraint)
-	s, err := isla.NewSolver(spec, isla.SolverSeed(9))
+	s, err := solver.New(spec, solver.Seed(9))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +279,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	s, err := isla.NewSolver(spec, isla.SolverSeed(3))
+	s, err := solver.New(spec, solver.Seed(3))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -322,7 +326,7 @@ func Example() {
 // Constraint, each validated by the solver.
 func BenchmarkSolve(b *testing.B) {
 	spec := compile(b, tarpred.Constraint)
-	s, err := isla.NewSolver(spec, isla.SolverSeed(1))
+	s, err := solver.New(spec, solver.Seed(1))
 	if err != nil {
 		b.Fatal(err)
 	}

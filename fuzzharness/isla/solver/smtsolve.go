@@ -1,0 +1,658 @@
+package solver
+
+import (
+	"context"
+	"errors"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
+	"maps"
+	"slices"
+	"strconv"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+// Once no quantifier is left, a state holds atoms only: SMT-LIB formulas
+// and predicates over the tree's open leaves and numeric constants. The
+// solver solves them together (finish): first in Go (csp), by assigning
+// the variables one after the other — a value given by a pin when there
+// is one, otherwise a random one guided by the hints — and checking every
+// atom whose variables all have values; then, if that fails, with the SMT
+// solver, if there is one.
+
+// Limits of solving atoms in Go.
+const (
+	choiceTries   = 8  // random values tried for one variable
+	hintTries     = 24 // random derivations tried to meet a variable's hints
+	maxSemSolves  = 3  // times one semantic predicate is solved in one run
+	maxCSPActions = 4096
+)
+
+// finish solves the atoms of a state without quantifiers, several times
+// for several solutions, and closes the rest of the tree at random.
+func (s *Solver) finish(ctx context.Context, c *evalCtx, st *state) ([]*grammar.Tree, error) {
+	var outs []*grammar.Tree
+	for range s.cfg.models {
+		root, ok := s.csp(st)
+		if !ok {
+			break
+		}
+		s.stats.GoSolved++
+		if t, ok := s.closeTree(root); ok {
+			outs = append(outs, t)
+		}
+	}
+	if len(outs) > 0 {
+		return outs, nil
+	}
+	return s.finishSMT(ctx, c, st)
+}
+
+// closeTree closes every open leaf at random and returns the complete
+// grammar tree.
+func (s *Solver) closeTree(root *stree) (*grammar.Tree, bool) {
+	subs := map[int32]*stree{}
+	for _, l := range root.openLeaves() {
+		t, err := s.gen.GenerateFrom(l.g.Children[0])
+		if err != nil {
+			s.incomplete("an open leaf could not be closed within the size limit")
+			return nil, false
+		}
+		subs[l.id] = mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, nil)}, "", false)
+	}
+	if len(subs) > 0 {
+		root = root.replace(subs)
+	}
+	return root.kids[0].toTree(nil), true
+}
+
+// parse parses the bytes text from the nonterminal of reference node g and
+// returns the open leaf l derived: a node with l's id.
+func (s *Solver) parseLeaf(l *stree, text string) (*stree, bool) {
+	key := l.g.Name + "\x00" + text
+	t, ok := s.parsed[key]
+	if !ok {
+		p, err := s.parser(l.g.Name)
+		if err != nil {
+			return nil, false
+		}
+		if f, err := p.Parse([]byte(text)); err == nil {
+			t = f.Tree()
+		}
+		if len(s.parsed) >= maxParsed {
+			clear(s.parsed)
+		}
+		s.parsed[key] = t // nil: no parse
+	}
+	if t == nil {
+		return nil, false
+	}
+	return mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, nil)}, "", false), true
+}
+
+// maxParsed bounds the parse trees parseLeaf keeps: the same values (an
+// identifier, a length) are parsed again and again.
+const maxParsed = 1 << 12
+
+func (s *Solver) parser(name string) (*grammar.Parser, error) {
+	if p, ok := s.parsers[name]; ok {
+		return p, nil
+	}
+	p, err := grammar.NewParser(s.spec.Graph(), grammar.ParseFrom(name))
+	if err != nil {
+		return nil, err
+	}
+	s.parsers[name] = p
+	return p, nil
+}
+
+// cspRun is one attempt to solve the atoms of a state in Go.
+type cspRun struct {
+	s      *Solver
+	base   *state
+	items  []item
+	vals   map[int32]*stree // open leaf id -> its derivation
+	cur    *stree           // the tree with vals applied but for fresh
+	fresh  map[int32]*stree // the values assigned since cur was made
+	ints   []string
+	c      *evalCtx
+	dirty  bool
+	solved map[string]int // semantic predicates solved, by instance
+	random bool           // a value was chosen at random
+}
+
+// csp solves the atoms of st in Go; it returns the tree with the leaves the
+// atoms depend on derived.
+func (s *Solver) csp(st *state) (*stree, bool) {
+	for range s.cfg.attempts {
+		// The memory of the last run's evaluation context is reused.
+		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
+			cur: st.root, fresh: map[int32]*stree{}, c: s.spareCtx,
+			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{}}
+		s.spareCtx = nil
+		ok := r.run()
+		s.spareCtx = r.c
+		if ok {
+			return r.tree(), true
+		}
+		if !r.random {
+			return nil, false // no choice was random: trying again is futile
+		}
+	}
+	s.incomplete("random values for the atoms' variables did not satisfy them")
+	return nil, false
+}
+
+// tree returns the base tree with the values assigned so far.
+func (r *cspRun) tree() *stree {
+	if len(r.fresh) > 0 {
+		r.cur = r.cur.replace(r.fresh)
+		clear(r.fresh)
+	}
+	return r.cur
+}
+
+// ctx returns the evaluation context of the current tree. It reuses the
+// memory of the previous one: a context is valid until the next call.
+func (r *cspRun) ctx() *evalCtx {
+	if r.dirty {
+		r.c = r.s.reuseEvalCtx(r.c, &state{root: r.tree(), ints: r.ints})
+		r.dirty = false
+	}
+	return r.c
+}
+
+func (r *cspRun) assignLeaf(l *stree, n *stree) {
+	r.vals[l.id] = n
+	r.fresh[l.id] = n
+	r.dirty = true
+}
+
+func (r *cspRun) assignInt(i int32, v string) {
+	r.ints[i] = v
+	r.dirty = true
+}
+
+type snapshot struct {
+	vals map[int32]*stree
+	tree *stree
+	ints []string
+}
+
+func (r *cspRun) snapshot() snapshot {
+	return snapshot{maps.Clone(r.vals), r.tree(), slices.Clone(r.ints)}
+}
+
+func (r *cspRun) restore(sn snapshot) {
+	r.vals = maps.Clone(sn.vals)
+	r.cur = sn.tree
+	clear(r.fresh)
+	r.ints = slices.Clone(sn.ints)
+	r.dirty = true
+}
+
+func (r *cspRun) run() bool {
+	for range maxCSPActions {
+		und, ok := r.settle()
+		if !ok {
+			return false
+		}
+		if len(und) == 0 {
+			return true
+		}
+		leaf, iv := r.pickVar(und)
+		if leaf == nil && iv < 0 {
+			r.s.incomplete("atoms the solver cannot assign in Go")
+			return false
+		}
+		sn := r.snapshot()
+		success := false
+		for range choiceTries {
+			r.restore(sn)
+			if !r.assignFree(leaf, iv, und) {
+				continue
+			}
+			if _, ok := r.settle(); ok {
+				success = true
+				break
+			}
+		}
+		if !success {
+			return false
+		}
+	}
+	return false
+}
+
+// settle applies pins until none applies; it returns the undecided atoms,
+// and false on a conflict.
+func (r *cspRun) settle() ([]item, bool) {
+	for range maxCSPActions {
+		und, ok := r.check()
+		if !ok {
+			return nil, false
+		}
+		progress, conflict := r.propagate(und)
+		if conflict {
+			return nil, false
+		}
+		if !progress {
+			return und, true
+		}
+	}
+	return nil, false
+}
+
+// check decides the atoms: it returns the undecided ones, and false if one
+// is false (unless a semantic predicate can still fix it).
+func (r *cspRun) check() ([]item, bool) {
+	c := r.ctx()
+	var und []item
+	for _, it := range r.items {
+		switch c.decide(it) {
+		case triFalse:
+			if p, ok := it.n.(*isla.CompiledPred); ok && !it.neg && r.fixable(c, it, p) {
+				und = append(und, it)
+				continue
+			}
+			return nil, false
+		case triUnknown:
+			und = append(und, it)
+		}
+	}
+	return und, true
+}
+
+// fixable reports whether a false semantic predicate may still be solved:
+// it is a TreeSolver whose written nodes were assigned in this run, and it
+// was not solved too often.
+func (r *cspRun) fixable(c *evalCtx, it item, p *isla.CompiledPred) bool {
+	if _, ok := p.Impl.(isla.TreeSolver); !ok || r.solved[r.s.key(it)] >= maxSemSolves {
+		return false
+	}
+	_, ok := r.semReady(c, it, p)
+	return ok
+}
+
+// propagate applies pins: the equations that give a variable its value,
+// all of them that apply on the current tree, or else one number a
+// semantic predicate computes or one subtree a tree solver makes.
+//
+// Equations are applied together on one evaluation of the tree: a pin
+// whose other variables are closed (or known numbers) computes the same
+// value before and after another pin fills a different open leaf, so only
+// the leaves and numbers assigned in this pass are skipped (they are
+// picked up in the next pass, on the new tree). Numbers need no such care:
+// the evaluation reads them from r.ints, which assignInt updates in place.
+func (r *cspRun) propagate(und []item) (progress, conflict bool) {
+	c := r.ctx()
+	for _, it := range und {
+		switch n := it.n.(type) {
+		case *isla.CompiledSMT:
+			if it.neg {
+				continue
+			}
+			for _, p := range r.s.atoms[n].pins {
+				x, ok := it.env.lookup(p.slot)
+				if !ok || !c.readyExcept(it, n.Vars, p.slot) {
+					continue
+				}
+				if r.s.slotKind[p.slot] == isla.IntVar {
+					if r.ints[x] != "" {
+						continue
+					}
+					c.bind(it)
+					v, ok := p.compute(c.e)
+					if !ok || !smtlib.IsDigits(v) {
+						return false, true
+					}
+					r.assignInt(x, v)
+					progress = true
+					continue
+				}
+				l := c.node(x)
+				if l == nil || !l.open || r.vals[x] != nil {
+					continue
+				}
+				c.bind(it)
+				v, ok := p.compute(c.e)
+				if !ok {
+					return false, true
+				}
+				text, ok := smtlib.ToBytes(v)
+				if !ok {
+					return false, true
+				}
+				sub, ok := r.s.parseLeaf(l, text)
+				if !ok {
+					return false, true
+				}
+				r.assignLeaf(l, sub)
+				progress = true
+			}
+		case *isla.CompiledPred:
+			if progress || n.Impl == nil || it.neg {
+				continue
+			}
+			if ns, ok := n.Impl.(isla.NumSolver); ok {
+				if progress, conflict := r.solveNum(c, it, n, ns); progress || conflict {
+					return progress, conflict
+				}
+			}
+			if ts, ok := n.Impl.(isla.TreeSolver); ok {
+				if progress, conflict := r.solveTree(c, it, n, ts); progress || conflict {
+					return progress, conflict
+				}
+			}
+		}
+	}
+	return progress, false
+}
+
+// solveNum computes an unknown numeric argument of a predicate whose other
+// arguments are known.
+func (r *cspRun) solveNum(c *evalCtx, it item, n *isla.CompiledPred, ns isla.NumSolver) (progress, conflict bool) {
+	target := -1
+	for i, a := range n.Args {
+		if a.Kind == isla.NumParam && a.IsInt {
+			if x, ok := it.env.lookup(a.Slot); ok && r.ints[x] == "" {
+				if target >= 0 {
+					return false, false
+				}
+				target = i
+			}
+		}
+	}
+	if target < 0 || !c.readyExcept(it, n.Vars, n.Args[target].Slot) {
+		return false, false
+	}
+	c.bind(it)
+	args, ok := c.predArgs(n, target)
+	if !ok {
+		return false, false
+	}
+	vals, err := ns.SolveNum(args, target)
+	if err != nil || len(vals) == 0 {
+		return false, true
+	}
+	v := vals[r.s.rng.IntN(len(vals))]
+	if !smtlib.IsDigits(v) {
+		return false, true
+	}
+	x, _ := it.env.lookup(n.Args[target].Slot)
+	r.assignInt(x, v)
+	return true, false
+}
+
+// predArgs builds the arguments of a predicate from the bound slots;
+// argument skip (a number being solved) is left empty.
+func (c *evalCtx) predArgs(n *isla.CompiledPred, skip int) ([]isla.Arg, bool) {
+	args := make([]isla.Arg, len(n.Args))
+	for i, a := range n.Args {
+		if i == skip {
+			continue
+		}
+		switch a.Kind {
+		case isla.TreeParam:
+			args[i].Node = c.v.Node(c.e.Slots[a.Slot].Node)
+		case isla.StringParam:
+			args[i].Str = a.Lit
+		case isla.NumParam:
+			s := c.e.ArgNum(a)
+			if !smtlib.IsDigits(s) {
+				return nil, false
+			}
+			args[i].Num = s
+		}
+	}
+	return args, true
+}
+
+// semReady reports whether a tree solver can be asked: the open leaves and
+// the leaves derived in this run inside its tree arguments are all inside
+// nodes it writes, or (open leaves only) inside nodes another tree solver
+// writes. It returns the leaves inside nodes it writes.
+func (r *cspRun) semReady(c *evalCtx, it item, n *isla.CompiledPred) ([]int32, bool) {
+	ts := n.Impl.(isla.TreeSolver)
+	writes := map[int32]bool{}
+	for _, w := range ts.Writes() {
+		if id, ok := r.s.spec.Labels().IDs[w]; ok {
+			writes[id] = true
+		}
+	}
+	var targets []int32
+	for _, a := range n.Args {
+		if a.Kind != isla.TreeParam {
+			continue
+		}
+		x, ok := it.env.lookup(a.Slot)
+		if !ok {
+			return nil, false
+		}
+		i := c.idx[x]
+		for j := i; j < c.v.Nodes[i].End; j++ {
+			id := c.ids[j]
+			_, derived := r.vals[id]
+			if !c.isOpen(j) && !derived {
+				continue
+			}
+			inside, other := false, false
+			for k := j; k >= i && k >= 0; k = c.v.Nodes[k].Parent {
+				if writes[c.v.Nodes[k].Label] {
+					inside = true
+					break
+				}
+				other = other || r.s.semWrites[c.v.Nodes[k].Label]
+			}
+			if !inside {
+				// An open leaf that another tree solver writes does not
+				// stop this one: it returns ErrNotReady if it reads it.
+				if c.isOpen(j) && !other {
+					return nil, false
+				}
+				continue
+			}
+			targets = append(targets, id)
+		}
+	}
+	return targets, len(targets) > 0
+}
+
+// solveTree asks a tree solver for the texts of the nodes it writes.
+func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.TreeSolver) (progress, conflict bool) {
+	key := r.s.key(it)
+	if r.solved[key] >= maxSemSolves {
+		return false, false
+	}
+	targets, ok := r.semReady(c, it, n)
+	if !ok {
+		return false, false
+	}
+	c.bind(it)
+	args, ok := c.predArgs(n, -1)
+	if !ok {
+		return false, false
+	}
+	fixes, err := ts.Solve(args)
+	if errors.Is(err, isla.ErrNotReady) {
+		return false, false
+	}
+	r.solved[key]++
+	if err != nil || len(fixes) == 0 {
+		return false, true
+	}
+	for _, f := range fixes {
+		i, ok := c.v.Index(f.Node)
+		if !ok {
+			return false, true
+		}
+		id := c.ids[i]
+		node := c.node(id)
+		if node == nil || node.g.Kind != grammar.KindRef || !slices.Contains(targets, id) && !node.open {
+			return false, true
+		}
+		leaf := node
+		if !node.open {
+			leaf = mkNode(node.id, node.g, nil, "", true)
+		}
+		sub, ok := r.s.parseLeaf(leaf, f.Text)
+		if !ok {
+			return false, true
+		}
+		r.assignLeaf(leaf, sub)
+	}
+	return true, false
+}
+
+// pickVar chooses a variable to give a random value: an open leaf or a
+// numeric constant an undecided atom depends on, preferring those no
+// semantic predicate writes.
+func (r *cspRun) pickVar(und []item) (*stree, int32) {
+	c := r.ctx()
+	deferred := map[int32]bool{}
+	for _, it := range und {
+		if p, ok := it.n.(*isla.CompiledPred); ok {
+			if ts, ok := p.Impl.(isla.TreeSolver); ok {
+				for _, w := range ts.Writes() {
+					if lid, ok := r.s.spec.Labels().IDs[w]; ok {
+						for _, y := range c.v.ByLabel[lid] {
+							deferred[c.ids[y]] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	var leaves, later []*stree
+	var ints []int32
+	seen := map[int32]bool{}
+	for _, it := range und {
+		for b := it.env; b != nil; b = b.next {
+			if r.s.slotKind[b.slot] == isla.IntVar {
+				if r.ints[b.val] == "" && !seen[-1-b.val] {
+					seen[-1-b.val] = true
+					ints = append(ints, b.val)
+				}
+				continue
+			}
+			i, ok := c.idx[b.val]
+			if !ok {
+				continue
+			}
+			for j := i; j < c.v.Nodes[i].End; j++ {
+				if !c.isOpen(j) || seen[c.ids[j]] {
+					continue
+				}
+				seen[c.ids[j]] = true
+				l := c.node(c.ids[j])
+				if l == nil {
+					continue
+				}
+				under := deferred[c.ids[j]]
+				for k := c.v.Nodes[j].Parent; k >= i && k >= 0 && !under; k = c.v.Nodes[k].Parent {
+					under = deferred[c.ids[k]]
+				}
+				if under {
+					later = append(later, l)
+				} else {
+					leaves = append(leaves, l)
+				}
+			}
+		}
+	}
+	switch {
+	case len(leaves) > 0:
+		return leaves[r.s.rng.IntN(len(leaves))], -1
+	case len(ints) > 0:
+		return nil, ints[r.s.rng.IntN(len(ints))]
+	case len(later) > 0:
+		return later[r.s.rng.IntN(len(later))], -1
+	}
+	return nil, -1
+}
+
+// assignFree gives a variable a random value: a number up to 9, or a random
+// derivation of the leaf that meets the length and regular expression
+// hints of the atoms the leaf is bound to.
+func (r *cspRun) assignFree(l *stree, iv int32, und []item) bool {
+	r.random = true
+	if l == nil {
+		r.assignInt(iv, strconv.Itoa(r.s.rng.IntN(10)))
+		return true
+	}
+	c := r.ctx()
+	lo, hi := 0, -1
+	var res []*smtlib.Regex
+	for _, it := range und {
+		n, ok := it.n.(*isla.CompiledSMT)
+		if !ok || it.neg {
+			continue
+		}
+		info := r.s.atoms[n]
+		for _, h := range info.lens {
+			if x, ok := it.env.lookup(h.slot); ok && x == l.id && c.readyExcept(it, n.Vars, h.slot) {
+				c.bind(it)
+				lo, hi = lenBounds(h.op, h.other.Eval(c.e), lo, hi)
+			}
+		}
+		for _, h := range info.res {
+			if x, ok := it.env.lookup(h.slot); ok && x == l.id {
+				res = append(res, h.re)
+			}
+		}
+	}
+	if hi >= 0 && lo > hi {
+		return false
+	}
+	sub, ok := r.s.derive(l, lo, hi, res)
+	if !ok {
+		return false
+	}
+	r.assignLeaf(l, sub)
+	return true
+}
+
+// derive derives the open leaf l at random, within the length bounds (in
+// characters; hi < 0: none) and in the languages of res.
+func (s *Solver) derive(l *stree, lo, hi int, res []*smtlib.Regex) (*stree, bool) {
+	if (lo > 0 || hi >= 0) && len(res) == 0 {
+		if sub, ok := s.deriveLength(l, lo, hi); ok {
+			return sub, true
+		}
+	}
+	if len(res) > 0 {
+		if sub, ok := s.deriveRegex(l, lo, hi, res); ok {
+			return sub, true
+		}
+	}
+	var m smtlib.Matcher
+	for range hintTries {
+		t, err := s.gen.GenerateFrom(l.g.Children[0])
+		if err != nil {
+			return nil, false
+		}
+		text := smtlib.FromBytes(string(t.Bytes()))
+		if n := smtlib.RuneCount(text); n < lo || hi >= 0 && n > hi {
+			continue
+		}
+		ok := true
+		for _, re := range res {
+			ok = ok && m.Matches(re, text)
+		}
+		if ok {
+			return mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, nil)}, "", false), true
+		}
+	}
+	return nil, false
+}
+
+// readyExcept is ready for all variables but the one in slot.
+func (c *evalCtx) readyExcept(it item, vars []isla.Variable, slot int) bool {
+	rest := make([]isla.Variable, 0, len(vars))
+	for _, v := range vars {
+		if v.Slot != slot {
+			rest = append(rest, v)
+		}
+	}
+	return c.ready(it, rest)
+}

@@ -1,0 +1,448 @@
+package solver
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
+	"math/rand/v2"
+	"time"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+// Errors of the solver. ErrUnsatisfiable and ErrGaveUp are distinct
+// verdicts: the first is a proof that no (further) input satisfies the
+// constraint, the second says only that the solver found none within its
+// limits or with its methods.
+var (
+	// ErrUnsatisfiable is returned when the solver has explored every
+	// possibility without dropping any and found no further solution.
+	ErrUnsatisfiable = errors.New("isla: the constraint is unsatisfiable")
+	// ErrGaveUp is returned when the solver stops without a further
+	// solution: a budget ran out, or it dropped possibilities on the way
+	// (sampled expansions, solver time-outs, formulas it cannot solve).
+	ErrGaveUp = errors.New("isla: the solver gave up")
+	// ErrInvalidOutput is wrapped by the error returned when a solution
+	// fails validation. It is a bug in the solver: every solution is
+	// checked with isla.Spec.EvalTree before it is returned.
+	ErrInvalidOutput = errors.New("isla: the solver produced an input that violates the constraint")
+)
+
+// Default settings of a Solver.
+const (
+	DefaultMaxStates     = 20000
+	DefaultSMTTimeout    = 2 * time.Second
+	DefaultModels        = 2
+	DefaultExpansions    = 2
+	DefaultBranches      = 4
+	DefaultCSPAttempts   = 12
+	DefaultMaxTreeSize   = 400
+	DefaultSolverMaxSize = DefaultMaxTreeSize
+)
+
+// Weights are the weights of the solver's cost function, the weighted
+// geometric mean of five cost factors (see the package documentation of
+// Solver). A zero weight switches its factor off.
+type Weights struct {
+	TreeClosing   float64 // the estimated effort to close the tree's open leaves
+	Constraint    float64 // the constraints left, existential quantifiers the most
+	Depth         float64 // the number of transitions from the initial state
+	KPath         float64 // the share of the grammar's k-paths the tree lacks
+	GlobalKPath   float64 // the share of the tree's k-paths earlier solutions had
+	KPathK        int     // k of the k-paths
+	globalRecords bool
+}
+
+// DefaultWeights are the weights of ISLa's reference implementation: tree
+// closing 11, constraint 3, derivation depth 5, k-path coverage 20, global
+// k-path coverage 10, with k = 3.
+var DefaultWeights = Weights{TreeClosing: 11, Constraint: 3, Depth: 5, KPath: 20, GlobalKPath: 10, KPathK: 3}
+
+// A Option configures New.
+type Option func(*config)
+
+type config struct {
+	seed        uint64
+	maxStates   int
+	smt         SMTSolver
+	smtTimeout  time.Duration
+	models      int
+	expansions  int
+	branches    int
+	attempts    int
+	weights     Weights
+	maxSize     int
+	insertion   bool
+	restart     int
+	treeSolvers map[string]isla.TreeSolver
+}
+
+// Seed seeds the solver's random choices (default 1). The same seed,
+// spec and options give the same solutions in the same order.
+func Seed(seed uint64) Option { return func(c *config) { c.seed = seed } }
+
+// MaxStates bounds the states the solver processes while looking for one
+// solution (default DefaultMaxStates); past it, Next returns ErrGaveUp.
+func MaxStates(n int) Option { return func(c *config) { c.maxStates = n } }
+
+// WithSMTSolver sets the SMT solver for the atoms the solver cannot solve in
+// Go (package isla/solver/z3 provides Z3). Without one, such atoms make the solver
+// drop the state (and eventually give up).
+func WithSMTSolver(s SMTSolver) Option { return func(c *config) { c.smt = s } }
+
+// SMTTimeout bounds each query to the SMT solver (default
+// DefaultSMTTimeout).
+func SMTTimeout(d time.Duration) Option { return func(c *config) { c.smtTimeout = d } }
+
+// Models sets how many solutions of the atoms of one state the solver asks
+// for, each a different input (default DefaultModels).
+func Models(n int) Option { return func(c *config) { c.models = n } }
+
+// Expansions sets how many random expansions of the open leaves that matter
+// the solver makes of one state (default DefaultExpansions).
+func Expansions(n int) Option { return func(c *config) { c.expansions = n } }
+
+// Branches bounds the alternatives the solver keeps when it eliminates an
+// existential quantifier, by matching or by tree insertion (default
+// DefaultBranches).
+func Branches(n int) Option { return func(c *config) { c.branches = n } }
+
+// CostWeights sets the weights of the cost function (default
+// DefaultWeights).
+func CostWeights(w Weights) Option { return func(c *config) { c.weights = w } }
+
+// MaxSize bounds the size (in tree nodes) of the subtrees the solver
+// generates when it expands or closes an open leaf (default
+// DefaultSolverMaxSize).
+func MaxSize(n int) Option { return func(c *config) { c.maxSize = n } }
+
+// TreeInsertion switches the elimination of existential quantifiers by tree
+// insertion on or off (default on).
+func TreeInsertion(on bool) Option { return func(c *config) { c.insertion = on } }
+
+// RestartEvery makes the solver start its search over from the initial
+// state after every n solutions (default 0: never), keeping the solutions
+// it returned (never returned again) and its record of covered k-paths.
+// One search tends to stay with the derivations it found first; restarts,
+// each drawing new random choices, spread the solutions over more of the
+// grammar at the price of the work to reach a first solution again. With
+// restarts, a search that runs out of MaxStates also starts over, up to
+// MaxRestartsPerSolution times, before Next gives up.
+func RestartEvery(n int) Option { return func(c *config) { c.restart = n } }
+
+// MaxRestartsPerSolution bounds the restarts, after running out of states,
+// that one call of Next makes when RestartEvery is set.
+const MaxRestartsPerSolution = 8
+
+// A Solver produces inputs that satisfy a compiled constraint. It follows
+// the ISLa solver (Steinhöfel and Zeller, section 4 and the appendix of
+// "Input Invariants"): a priority queue of conditioned derivation trees
+// (a possibly open tree with the formulas it must still satisfy), ordered by
+// a cost function, to which the transition rules of the paper apply:
+//
+//   - formulas are kept in negation normal form, conjunctions split, and one
+//     state made per disjunct; atoms whose value cannot change any more are
+//     decided at once;
+//   - a universal quantifier is instantiated with every node of its type
+//     that matches its match expression (matching is three-valued on open
+//     trees) and eliminated once no open leaf in its range can derive its
+//     type;
+//   - only the open leaves that can still matter to a quantifier are
+//     expanded; an expansion derives such a leaf down at once, at random
+//     (several expansions per state), leaving open the leaves whose text the
+//     atoms constrain;
+//   - an existential quantifier is eliminated by matching (one state per
+//     match) or by tree insertion: a new subtree of its type, built from its
+//     match expression, inserted into a repetition inside its range; after an
+//     insertion the original constraint is added again and checked on the
+//     new tree;
+//   - "exists int" introduces a fresh numeric constant;
+//   - once no quantifier is left, the atoms (SMT-LIB formulas and semantic
+//     predicates) are solved together: in Go where they are simple (a value
+//     given by an equation, a length, a regular expression, a number
+//     computed by a predicate, and random values checked against the rest),
+//     otherwise by the SMT solver (WithSMTSolver), each variable constrained
+//     to its nonterminal's language, several models per query; each value is
+//     parsed back into a subtree;
+//   - the leaves no formula constrains are closed with the grammar's random
+//     generator.
+//
+// Every solution is checked with isla.Spec.EvalTree before Next returns it; a
+// solution that fails is a bug, reported as an error wrapping
+// ErrInvalidOutput. A Solver is not safe for concurrent use.
+type Solver struct {
+	spec *isla.Spec
+	tc   *isla.TermCompiler // for the terms the solver compiles (pins)
+	cfg  config
+	rng  *rand.Rand
+	gen  *grammar.Generator
+	ids  idSource
+
+	rhs     *grammar.Node // the right-hand side of the start symbol
+	rootRef *grammar.Node // a reference to it, for the root of solver trees
+	constID int32         // the node id of the constant
+
+	nodeID    map[isla.Compiled]int
+	freeSlots map[isla.Compiled][]int
+	slotKind  []isla.VarKind
+	patterns  map[*isla.CompiledQuantifier][]*ptree
+	reach     map[int32]map[int32]bool // label -> labels derivable strictly below
+	keepOpen  []bool                   // per graph node id: a reference the solver leaves open
+	semWrites map[int32]bool           // labels of the nodes tree solvers write
+	atoms     map[*isla.CompiledSMT]*atomInfo
+	parsers   map[string]*grammar.Parser
+	parsed    map[string]*grammar.Tree // nonterminal NUL text -> parse tree (nil: none)
+	spareCtx  *evalCtx                 // an evaluation context whose memory is reused
+	closing   map[string]float64       // estimated closing cost per nonterminal
+
+	paths      map[pathKey][]*grammar.Node
+	lengths    map[lengthKey]*lengthTable
+	regexes    map[string]regexEntry
+	partitions map[string][]interval
+	reMatch    smtlib.Matcher
+
+	queue     stateQueue
+	seq       uint64
+	started   bool
+	pending   []*grammar.Tree
+	seen      map[string]bool
+	found     int    // solutions returned since the search (re)started
+	dropped   bool   // possibilities were dropped: no proof of unsatisfiability
+	dropWhy   string // the first reason
+	covered   grammar.PathSet
+	pathTable *grammar.PathTable
+
+	stats Stats
+}
+
+// Stats counts what a Solver did.
+type Stats struct {
+	States     int // states processed
+	Solutions  int // solutions returned
+	Duplicates int // solutions dropped because they were returned before
+	SMTQueries int // queries to the SMT solver
+	GoSolved   int // atom sets solved in Go
+	Insertions int // tree insertions made
+	Restarts   int // searches started over (RestartEvery)
+}
+
+// New returns a solver for the constraint of spec. It fails if the
+// constraint uses a feature the solver does not handle (a match expression
+// on the virtual <start>, or one with too many derivations).
+func New(spec *isla.Spec, opts ...Option) (*Solver, error) {
+	cfg := config{seed: 1, maxStates: DefaultMaxStates, smtTimeout: DefaultSMTTimeout,
+		models: DefaultModels, expansions: DefaultExpansions, branches: DefaultBranches,
+		attempts: DefaultCSPAttempts, weights: DefaultWeights, maxSize: DefaultSolverMaxSize, insertion: true}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	cfg.models = max(cfg.models, 1)
+	cfg.expansions = max(cfg.expansions, 1)
+	cfg.branches = max(cfg.branches, 1)
+	s := &Solver{spec: spec, cfg: cfg, seen: map[string]bool{},
+		nodeID: map[isla.Compiled]int{}, freeSlots: map[isla.Compiled][]int{}, patterns: map[*isla.CompiledQuantifier][]*ptree{},
+		atoms: map[*isla.CompiledSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{},
+		parsed: map[string]*grammar.Tree{}}
+	s.tc = spec.NewTermCompiler()
+	s.rng = rand.New(rand.NewPCG(cfg.seed, 0x69736c61))
+	gr := spec.Graph()
+	s.gen = grammar.NewGenerator(gr, cfg.seed^0x5eed)
+	s.gen.MaxSize = max(cfg.maxSize, 4*gr.Root.MinSize)
+	start := spec.StartSymbol()
+	s.rhs = gr.RHS(start)
+	s.rootRef = &grammar.Node{ID: -1, Kind: grammar.KindRef, Name: start, Children: []*grammar.Node{s.rhs},
+		Rule: start, Sym: -1, MinDepth: s.rhs.MinDepth + 1, MinSize: s.rhs.MinSize + 1, MinLen: s.rhs.MinLen}
+	s.slotKind = make([]isla.VarKind, spec.Slots())
+	if err := s.analyze(); err != nil {
+		return nil, err
+	}
+	if cfg.weights.KPathK > 0 && (cfg.weights.KPath != 0 || cfg.weights.GlobalKPath != 0) {
+		pt, err := gr.PathTable(cfg.weights.KPathK)
+		if err == nil {
+			s.pathTable = pt
+			s.covered = pt.NewPathSet()
+		}
+	}
+	s.closingCosts()
+	return s, nil
+}
+
+// incomplete records that the solver dropped possibilities.
+func (s *Solver) incomplete(format string, args ...any) {
+	if !s.dropped {
+		s.dropped = true
+		s.dropWhy = fmt.Sprintf(format, args...)
+	}
+}
+
+// Stats returns the solver's counts so far.
+func (s *Solver) Stats() Stats { return s.stats }
+
+// Next returns the next solution: a complete derivation tree rooted at the
+// right-hand side of the spec's StartSymbol (as isla.Spec.EvalTree takes them)
+// whose input satisfies the constraint and differs from every earlier
+// solution. When there is none, it returns an error wrapping
+// ErrUnsatisfiable or ErrGaveUp; the context's error if it is done.
+func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
+	if !s.started {
+		s.started = true
+		s.push(s.initial())
+	}
+	if s.cfg.restart > 0 && s.found >= s.cfg.restart && len(s.pending) == 0 {
+		s.restart()
+	}
+	budget := s.cfg.maxStates
+	restarts := 0
+	for {
+		if len(s.pending) > 0 {
+			t := s.pending[0]
+			s.pending = s.pending[1:]
+			s.stats.Solutions++
+			s.found++
+			return t, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if s.queue.Len() == 0 {
+			if s.dropped {
+				return nil, fmt.Errorf("%w: %s", ErrGaveUp, s.dropWhy)
+			}
+			return nil, ErrUnsatisfiable
+		}
+		if budget == 0 {
+			if s.cfg.restart > 0 && restarts < MaxRestartsPerSolution {
+				restarts++
+				s.restart()
+				budget = s.cfg.maxStates
+				continue
+			}
+			return nil, fmt.Errorf("%w: no solution within %d states", ErrGaveUp, s.cfg.maxStates)
+		}
+		budget--
+		st := heap.Pop(&s.queue).(*state)
+		s.stats.States++
+		children, outs, err := s.process(ctx, st)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range children {
+			s.push(c)
+		}
+		for _, t := range outs {
+			if err := s.emit(t); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// restart starts the search over from the initial state.
+func (s *Solver) restart() {
+	clear(s.queue)
+	s.queue = s.queue[:0]
+	s.push(s.initial())
+	s.found = 0
+	s.stats.Restarts++
+}
+
+// Solve returns up to n solutions. It stops early, returning the solutions
+// found and the error, when Next fails.
+func (s *Solver) Solve(ctx context.Context, n int) ([]*grammar.Tree, error) {
+	var out []*grammar.Tree
+	for len(out) < n {
+		t, err := s.Next(ctx)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// emit validates a solution and queues it unless it was seen before.
+func (s *Solver) emit(t *grammar.Tree) error {
+	text := string(t.Bytes())
+	if s.seen[text] {
+		s.stats.Duplicates++
+		return nil
+	}
+	s.seen[text] = true
+	if r := s.spec.EvalTree(t); !r.Valid {
+		return fmt.Errorf("%w: %q\n%s", ErrInvalidOutput, text, r)
+	}
+	if s.pathTable != nil {
+		s.pathTable.AddPaths(s.covered, t)
+		if lo, hi := s.pathTable.Range(s.pathTable.K); s.covered.CountRange(lo, hi) == hi-lo {
+			s.covered = s.pathTable.NewPathSet()
+		}
+	}
+	s.pending = append(s.pending, t)
+	return nil
+}
+
+func (s *Solver) push(st *state) {
+	s.seq++
+	st.seq = s.seq
+	st.cost = s.cost(st)
+	heap.Push(&s.queue, st)
+}
+
+// state is a conditioned derivation tree.
+type state struct {
+	root     *stree
+	forms    []item
+	ints     []string   // values of the numeric constants; "" while unknown
+	resolved []resolved // existential quantifiers eliminated by matching
+	steps    int
+	cost     float64
+	seq      uint64
+}
+
+// resolved records the witness an existential quantifier was eliminated
+// with, so that after a tree insertion the same instance is eliminated the
+// same way if the witness still matches.
+type resolved struct {
+	key   string
+	binds []int32 // the witness and the match expression's binders
+}
+
+func (st *state) clone() *state {
+	c := *st
+	c.forms = append([]item(nil), st.forms...)
+	return &c
+}
+
+func (s *Solver) initial() *state {
+	root := s.ids.openLeaf(s.rootRef)
+	if s.spec.VirtualRoot() {
+		s.constID = 0
+	} else {
+		s.constID = root.id
+	}
+	st := &state{root: root}
+	st.forms = []item{{n: s.spec.Formula(), env: (*env)(nil).bind(0, s.constID)}}
+	return st
+}
+
+// stateQueue is a priority queue of states, cheapest first, then oldest.
+type stateQueue []*state
+
+func (q stateQueue) Len() int { return len(q) }
+func (q stateQueue) Less(i, j int) bool {
+	if q[i].cost != q[j].cost {
+		return q[i].cost < q[j].cost
+	}
+	return q[i].seq < q[j].seq
+}
+func (q stateQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *stateQueue) Push(x any)   { *q = append(*q, x.(*state)) }
+func (q *stateQueue) Pop() any {
+	old := *q
+	x := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return x
+}

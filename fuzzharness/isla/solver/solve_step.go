@@ -1,0 +1,448 @@
+package solver
+
+import (
+	"context"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"slices"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+// process applies the transition rules to one state: it returns the
+// successor states and the solutions the state led to.
+func (s *Solver) process(ctx context.Context, st *state) ([]*state, []*grammar.Tree, error) {
+	c := s.newEvalCtx(st)
+	children, ok := s.simplify(c, st)
+	if !ok {
+		return nil, nil, nil
+	}
+	if children != nil {
+		return children, nil, nil
+	}
+	if matter := s.matterLeaves(c, st); len(matter) > 0 {
+		// The expansions are samples: the state stays in the queue, a
+		// step older, for more of them.
+		st.steps++
+		return append(s.expand(st, matter), st), nil, nil
+	}
+	for i, it := range st.forms {
+		if q, ok := it.n.(*isla.CompiledQuantifier); ok && it.exists() {
+			return s.branchExists(c, st, i, q), nil, nil
+		}
+	}
+	for _, it := range st.forms {
+		if _, ok := it.n.(*isla.CompiledIntQuantifier); ok {
+			s.incomplete("the solver does not eliminate universal numeric quantifiers")
+			return nil, nil, nil
+		}
+	}
+	outs, err := s.finish(ctx, c, st)
+	return nil, outs, err
+}
+
+// simplify brings the formulas of a state into the solver's normal form
+// and applies the deterministic rules: deciding atoms, introducing numeric
+// constants, instantiating (and eliminating) universal quantifiers, and
+// reusing the witnesses of existential quantifiers eliminated before. If a
+// formula splits into several disjuncts, it returns one state per
+// disjunct. ok is false if the state is unsatisfiable.
+func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
+	queue := st.forms
+	var keep []item
+	seen := map[string]bool{}
+	// fork returns the states for the disjuncts d of the formula at
+	// position k of the queue, with done the universal quantifier's item
+	// as far as it got (or nil).
+	fork := func(k int, d dnf, done *item) []*state {
+		var out []*state
+		for _, conj := range d {
+			child := st.clone()
+			forms := append([]item(nil), keep...)
+			if done != nil {
+				forms = append(forms, *done)
+			}
+			forms = append(forms, queue[k+1:]...)
+			child.forms = append(forms, conj...)
+			child.steps++
+			out = append(out, child)
+		}
+		return out
+	}
+	for k := 0; k < len(queue); k++ {
+		it := queue[k]
+		switch n := it.n.(type) {
+		case *isla.CompiledSMT, *isla.CompiledPred:
+			key := s.key(it)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			switch c.decide(it) {
+			case triFalse:
+				return nil, false
+			case triUnknown:
+				keep = append(keep, it)
+			}
+		case *isla.CompiledNot, *isla.CompiledBinary:
+			d := s.normalize(c, it)
+			switch len(d) {
+			case 0:
+				return nil, false
+			case 1:
+				queue = append(queue[:k+1:k+1], append(d[0], queue[k+1:]...)...)
+			default:
+				return fork(k, d, nil), true
+			}
+		case *isla.CompiledIntQuantifier:
+			if !it.exists() {
+				keep = append(keep, it)
+				continue
+			}
+			st.ints = append(slices.Clip(st.ints), "")
+			body := item{n: n.Body, env: it.env.bind(n.Slot, int32(len(st.ints)-1)), neg: it.neg}
+			queue = append(queue[:k+1:k+1], append([]item{body}, queue[k+1:]...)...)
+		case *isla.CompiledQuantifier:
+			if it.exists() {
+				key := s.key(it)
+				if seen[key] {
+					continue
+				}
+				seen[key] = true
+				if inst, found := s.reuseWitness(c, st, it, n, key); found {
+					d := s.normalize(c, inst)
+					switch len(d) {
+					case 0:
+						return nil, false
+					case 1:
+						queue = append(queue[:k+1:k+1], append(d[0], queue[k+1:]...)...)
+					default:
+						return fork(k, d, nil), true
+					}
+					continue
+				}
+				keep = append(keep, it)
+				continue
+			}
+			insts, next, complete := s.instantiate(c, it, n)
+			var added []item
+			for j, inst := range insts {
+				d := s.normalize(c, inst)
+				switch len(d) {
+				case 0:
+					return nil, false
+				case 1:
+					added = append(added, d[0]...)
+				default:
+					// Fork; the other instances go on in every child.
+					rest := append(added, insts[j+1:]...)
+					queue = append(queue[:k+1:k+1], append(rest, queue[k+1:]...)...)
+					var cont *item
+					if !complete {
+						cont = &next
+					}
+					return fork(k, d, cont), true
+				}
+			}
+			if !complete {
+				keep = append(keep, next)
+			}
+			queue = append(queue[:k+1:k+1], append(added, queue[k+1:]...)...)
+		}
+	}
+	st.forms = keep
+	return nil, true
+}
+
+// rangeOf returns the view nodes a quantifier ranges over in the tree of
+// view node in, in pre-order, and whether more can appear: in is open.
+func (c *evalCtx) rangeOf(q *isla.CompiledQuantifier, in int32) []int32 {
+	if q.Child > 0 {
+		if x := c.v.NthChildOf(in, q.Label, q.Child); x >= 0 {
+			return []int32{x}
+		}
+		return nil
+	}
+	return c.v.InRange(q.Label, in, c.v.Nodes[in].End)
+}
+
+// matchNode matches a quantifier's match expression against the node with
+// the given id: the binders of each match (the node itself first) and
+// whether open leaves can still change the outcome.
+func (s *Solver) matchNode(c *evalCtx, q *isla.CompiledQuantifier, id int32) (matches [][]int32, maybe bool) {
+	if q.Match == nil {
+		return [][]int32{{id}}, false
+	}
+	x := c.node(id)
+	if x == nil {
+		return nil, false
+	}
+	if x.open {
+		return nil, true
+	}
+	nb := len(q.Match.Binders)
+	for _, p := range s.patterns[q] {
+		binds := make([]int32, nb+1)
+		binds[0] = id
+		switch matchTree(p, x.kids[0], binds[1:]) {
+		case triTrue:
+			dup := false
+			for _, m := range matches {
+				dup = dup || slices.Equal(m, binds)
+			}
+			if !dup {
+				matches = append(matches, binds)
+			}
+		case triUnknown:
+			maybe = true
+		}
+	}
+	return matches, maybe
+}
+
+// bindMatch binds a quantifier's variable and binders.
+func bindMatch(e *env, q *isla.CompiledQuantifier, binds []int32) *env {
+	e = e.bind(q.Slot, binds[0])
+	if q.Match != nil {
+		for i, slot := range q.Match.Binders {
+			e = e.bind(slot, binds[i+1])
+		}
+	}
+	return e
+}
+
+// instantiate instantiates a universal quantifier with the nodes of its
+// range not done yet whose match is decided. It returns the instances, the
+// quantifier with its done list extended, and whether the quantifier is
+// eliminated: no node is left undecided and no open leaf in its range can
+// derive its type.
+func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (insts []item, next item, complete bool) {
+	next = it
+	inID, _ := it.env.lookup(q.In)
+	in, ok := c.idx[inID]
+	if !ok {
+		return nil, it, true
+	}
+	complete = true
+	done := slices.Clip(it.done)
+	for _, y := range c.rangeOf(q, in) {
+		id := c.ids[y]
+		if slices.Contains(done, id) {
+			continue
+		}
+		matches, maybe := s.matchNode(c, q, id)
+		if maybe {
+			complete = false
+			continue
+		}
+		done = append(done, id)
+		for _, m := range matches {
+			insts = append(insts, item{n: q.Body, env: bindMatch(it.env, q, m), neg: it.neg})
+		}
+	}
+	next.done = done
+	if complete && c.canGrow(q, in) {
+		complete = false
+	}
+	return insts, next, complete
+}
+
+// canGrow reports whether open leaves in the tree of view node in can
+// still derive nodes of the quantifier's type.
+func (c *evalCtx) canGrow(q *isla.CompiledQuantifier, in int32) bool {
+	if c.closed(in) {
+		return false
+	}
+	if q.Child > 0 {
+		return c.isOpen(in) || c.growsChild(q, in)
+	}
+	end := c.v.Nodes[in].End
+	for i := in; i < end; i++ {
+		if c.isOpen(i) && c.s.reach[c.v.Nodes[i].Label][q.Label] {
+			return true
+		}
+	}
+	return false
+}
+
+// growsChild reports whether an open leaf under view node in, not inside a
+// nonterminal child of it, can still add a child of the quantifier's type.
+func (c *evalCtx) growsChild(q *isla.CompiledQuantifier, in int32) bool {
+	for k := c.v.Nodes[in].FirstKid; k >= 0; k = c.v.Nodes[k].Next {
+		if c.isOpen(k) && c.s.reach[c.v.Nodes[k].Label][q.Label] {
+			return true
+		}
+	}
+	return false
+}
+
+// reuseWitness returns the instance of an existential quantifier that an
+// earlier state eliminated with a witness, if the witness still matches.
+func (s *Solver) reuseWitness(c *evalCtx, st *state, it item, q *isla.CompiledQuantifier, key string) (item, bool) {
+	for _, r := range st.resolved {
+		if r.key != key {
+			continue
+		}
+		inID, _ := it.env.lookup(q.In)
+		in, ok := c.idx[inID]
+		w, ok2 := c.idx[r.binds[0]]
+		if !ok || !ok2 || !c.v.IsAncestor(in, w) || !slices.Contains(c.rangeOf(q, in), w) {
+			return item{}, false
+		}
+		matches, _ := s.matchNode(c, q, r.binds[0])
+		for _, m := range matches {
+			if slices.Equal(m, r.binds) {
+				return item{n: q.Body, env: bindMatch(it.env, q, m), neg: it.neg}, true
+			}
+		}
+		return item{}, false
+	}
+	return item{}, false
+}
+
+// matterLeaves returns the open leaves that a pending quantifier needs
+// expanded: leaves in its range that can derive its type, and leaves
+// inside nodes whose match depends on them.
+func (s *Solver) matterLeaves(c *evalCtx, st *state) []*stree {
+	mark := map[int32]bool{}
+	addRange := func(lo, hi int32, label int32, all bool) {
+		for i := lo; i < hi; i++ {
+			if c.isOpen(i) && (all || s.reach[c.v.Nodes[i].Label][label]) {
+				mark[c.ids[i]] = true
+			}
+		}
+	}
+	for _, it := range st.forms {
+		q, ok := it.n.(*isla.CompiledQuantifier)
+		if !ok {
+			continue
+		}
+		inID, _ := it.env.lookup(q.In)
+		in, ok := c.idx[inID]
+		if !ok || c.closed(in) {
+			continue
+		}
+		if q.Child > 0 {
+			if c.isOpen(in) {
+				mark[inID] = true
+			}
+			for k := c.v.Nodes[in].FirstKid; k >= 0; k = c.v.Nodes[k].Next {
+				if c.isOpen(k) && s.reach[c.v.Nodes[k].Label][q.Label] {
+					mark[c.ids[k]] = true
+				}
+			}
+		} else {
+			addRange(in, c.v.Nodes[in].End, q.Label, false)
+		}
+		for _, y := range c.rangeOf(q, in) {
+			if slices.Contains(it.done, c.ids[y]) || c.closed(y) {
+				continue
+			}
+			if _, maybe := s.matchNode(c, q, c.ids[y]); maybe {
+				addRange(y, c.v.Nodes[y].End, 0, true)
+			}
+		}
+	}
+	if len(mark) == 0 {
+		return nil
+	}
+	var out []*stree
+	for _, l := range st.root.openLeaves() {
+		if mark[l.id] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// expand makes states in which the open leaves that matter are derived at
+// random, down to the leaves the solver leaves open.
+func (s *Solver) expand(st *state, leaves []*stree) []*state {
+	var out []*state
+	for range s.cfg.expansions {
+		subs := make(map[int32]*stree, len(leaves))
+		failed := false
+		for _, l := range leaves {
+			t, err := s.gen.GenerateFrom(l.g.Children[0])
+			if err != nil {
+				failed = true
+				break
+			}
+			subs[l.id] = mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, s.keep)}, "", false)
+		}
+		if failed {
+			s.incomplete("an open leaf could not be derived within the size limit")
+			continue
+		}
+		child := st.clone()
+		child.root = st.root.replace(subs)
+		child.steps++
+		out = append(out, child)
+	}
+	return out
+}
+
+// option is one way to eliminate an existential quantifier.
+type option struct {
+	root  *stree // the new tree, or nil if unchanged
+	forms []item
+	res   resolved
+}
+
+// branchExists eliminates the existential quantifier at position i of the
+// state's formulas: one state per match of a node in its range and per tree
+// insertion, at most Branches of them, chosen at random.
+func (s *Solver) branchExists(c *evalCtx, st *state, i int, q *isla.CompiledQuantifier) []*state {
+	it := st.forms[i]
+	key := s.key(it)
+	inID, _ := it.env.lookup(q.In)
+	in := c.idx[inID]
+	var opts []option
+	for _, y := range c.rangeOf(q, in) {
+		matches, _ := s.matchNode(c, q, c.ids[y])
+		for _, m := range matches {
+			inst := item{n: q.Body, env: bindMatch(it.env, q, m), neg: it.neg}
+			for _, conj := range s.normalize(c, inst) {
+				opts = append(opts, option{forms: conj, res: resolved{key: key, binds: m}})
+			}
+		}
+	}
+	s.rng.Shuffle(len(opts), func(a, b int) { opts[a], opts[b] = opts[b], opts[a] })
+	room := s.cfg.branches
+	if s.cfg.insertion {
+		room = max(s.cfg.branches-1, 1)
+		if len(opts) == 0 {
+			room = 0
+		}
+	}
+	if len(opts) > room {
+		s.incomplete("an existential quantifier has more matches than branches")
+		opts = opts[:room]
+	}
+	if s.cfg.insertion {
+		opts = append(opts, s.insertions(c, st, it, q, key, s.cfg.branches-len(opts))...)
+	}
+	var out []*state
+	rest := append(append([]item(nil), st.forms[:i]...), st.forms[i+1:]...)
+	for _, o := range opts {
+		child := st.clone()
+		child.forms = append(append([]item(nil), rest...), o.forms...)
+		child.resolved = append(slices.Clip(st.resolved), o.res)
+		child.steps++
+		if o.root != nil {
+			child.root = o.root
+			s.stats.Insertions++
+			// The original constraint, again: the insertion may have
+			// broken what held before. Universal quantifiers start over.
+			kept := child.forms[:0]
+			for _, f := range child.forms {
+				if _, ok := f.n.(*isla.CompiledQuantifier); ok && !f.exists() {
+					continue
+				}
+				kept = append(kept, f)
+			}
+			child.forms = append(kept, item{n: s.spec.Formula(), env: (*env)(nil).bind(0, s.constID)})
+		}
+		out = append(out, child)
+	}
+	return out
+}

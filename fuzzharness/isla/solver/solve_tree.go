@@ -1,0 +1,185 @@
+package solver
+
+import (
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+// The solver's derivation trees. A stree node is immutable: a change to a
+// tree copies the path from the root to the changed node and shares
+// everything else, so the states of the search share most of their trees.
+// Every node has an id that survives such copies; the formulas of a state
+// refer to nodes by id. Open nodes are references (KindRef) whose rule has
+// not been derived yet: an open leaf of the nonterminal Node.Name.
+
+type stree struct {
+	id    int32
+	g     *grammar.Node
+	kids  []*stree
+	val   string // a literal's or class's text
+	open  bool
+	nopen int32 // open nodes in the subtree
+	size  int32 // nodes in the subtree
+}
+
+// idSource hands out node ids.
+type idSource struct{ next int32 }
+
+func (s *idSource) id() int32 {
+	s.next++
+	return s.next
+}
+
+// mkNode makes a node, computing its derived fields.
+func mkNode(id int32, g *grammar.Node, kids []*stree, val string, open bool) *stree {
+	n := &stree{id: id, g: g, kids: kids, val: val, open: open, size: 1}
+	if open {
+		n.nopen = 1
+	}
+	for _, k := range kids {
+		n.nopen += k.nopen
+		n.size += k.size
+	}
+	return n
+}
+
+// openLeaf returns a new open leaf for the reference node g.
+func (s *idSource) openLeaf(g *grammar.Node) *stree {
+	return mkNode(s.id(), g, nil, "", true)
+}
+
+// fromTree converts a grammar tree into an stree with fresh ids. Complete
+// references whose graph node keepOpen selects (nil: none) become open
+// leaves, as do open references; open synthetic slots are an error of the
+// caller and are closed with their shortest derivation.
+func (s *idSource) fromTree(t *grammar.Tree, keepOpen func(*grammar.Node) bool) *stree {
+	if t.Node.Kind == grammar.KindRef && (t.Open || keepOpen != nil && keepOpen(t.Node)) {
+		return s.openLeaf(t.Node)
+	}
+	if t.Open {
+		t = t.Clone()
+		grammar.CloseShortest(t)
+	}
+	var kids []*stree
+	if len(t.Children) > 0 {
+		kids = make([]*stree, len(t.Children))
+		for i, c := range t.Children {
+			kids[i] = s.fromTree(c, keepOpen)
+		}
+	}
+	return mkNode(s.id(), t.Node, kids, t.Value, false)
+}
+
+// toTree converts an stree into a grammar tree. Open leaves become open
+// reference slots. If ids is not nil, it records the id of every tree node
+// made for a symbolic stree node.
+func (n *stree) toTree(ids map[*grammar.Tree]int32) *grammar.Tree {
+	t := &grammar.Tree{Node: n.g, Value: n.val, Open: n.open}
+	if ids != nil && n.g.Symbolic() {
+		ids[t] = n.id
+	}
+	if len(n.kids) > 0 {
+		t.Children = make([]*grammar.Tree, len(n.kids))
+		for i, k := range n.kids {
+			t.Children[i] = k.toTree(ids)
+		}
+	}
+	return t
+}
+
+// appendText appends the text the tree derives; open leaves derive nothing.
+func (n *stree) appendText(b []byte) []byte {
+	if len(n.kids) == 0 {
+		return append(b, n.val...)
+	}
+	for _, k := range n.kids {
+		b = k.appendText(b)
+	}
+	return b
+}
+
+// text returns the text the tree derives.
+func (n *stree) text() string { return string(n.appendText(nil)) }
+
+// walk calls f in pre-order; f returns false to skip a node's children.
+func (n *stree) walk(f func(*stree) bool) {
+	if !f(n) {
+		return
+	}
+	for _, k := range n.kids {
+		k.walk(f)
+	}
+}
+
+// find returns the node with the given id, or nil.
+func (n *stree) find(id int32) *stree {
+	if n.id == id {
+		return n
+	}
+	for _, k := range n.kids {
+		if r := k.find(id); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// path returns the nodes from n down to the node with the given id, both
+// included, or nil if there is none.
+func (n *stree) path(id int32) []*stree {
+	if n.id == id {
+		return []*stree{n}
+	}
+	for _, k := range n.kids {
+		if p := k.path(id); p != nil {
+			return append([]*stree{n}, p...)
+		}
+	}
+	return nil
+}
+
+// replace returns the tree with the nodes whose ids are keys of subs
+// replaced by their values. Nodes on the paths to replaced nodes are
+// copied with their ids; everything else is shared.
+func (n *stree) replace(subs map[int32]*stree) *stree {
+	if r, ok := subs[n.id]; ok {
+		return r
+	}
+	if len(n.kids) == 0 {
+		return n
+	}
+	var kids []*stree
+	for i, k := range n.kids {
+		r := k.replace(subs)
+		if r != k && kids == nil {
+			kids = make([]*stree, len(n.kids))
+			copy(kids, n.kids[:i])
+		}
+		if kids != nil {
+			kids[i] = r
+		}
+	}
+	if kids == nil {
+		return n
+	}
+	return mkNode(n.id, n.g, kids, n.val, n.open)
+}
+
+// openLeaves returns the open leaves of the tree in pre-order.
+func (n *stree) openLeaves() []*stree {
+	var out []*stree
+	n.walk(func(u *stree) bool {
+		if u.open {
+			out = append(out, u)
+		}
+		return u.nopen > 0
+	})
+	return out
+}
+
+// label returns the nonterminal of a reference node, or "".
+func (n *stree) label() string {
+	if n.g.Kind == grammar.KindRef {
+		return n.g.Name
+	}
+	return ""
+}
