@@ -133,9 +133,12 @@ type interop struct {
 }
 
 // newInterop creates the temporary module, or skips the test if there is no
-// go command.
+// go command or under -short.
 func newInterop(t *testing.T) *interop {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs go test on a temporary module; run without -short")
+	}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("skipping: the go command was not found in $PATH; it is needed to check the format against go test")
 	}
@@ -265,7 +268,9 @@ func TestGoTestReadsEntries(t *testing.T) {
 // testdata/fuzz and its inputs to the fuzz cache, and reads both.
 func TestReadsGoTestEntries(t *testing.T) {
 	m := newInterop(t)
-	out, ok := m.goTest(t, "-run=^FuzzMutate$", "-fuzz=^FuzzMutate$", "-fuzztime=20s", "-fuzzminimizetime=0", "-parallel=1")
+	// FuzzMutate fails on its first mutation; the count only bounds a run
+	// that goes wrong.
+	out, ok := m.goTest(t, "-run=^FuzzMutate$", "-fuzz=^FuzzMutate$", "-fuzztime=100000x", "-fuzzminimizetime=0", "-parallel=1")
 	if ok {
 		t.Fatalf("go test -fuzz passed; FuzzMutate should fail on its first mutation:\n%s", out)
 	}
@@ -294,8 +299,10 @@ func TestReadsGoTestEntries(t *testing.T) {
 		t.Errorf("go test ran %s with\n %s\nwe read\n %s\nfile:\n%s", name, got, repr(e.Values...), e.Data)
 	}
 
-	// The cache: a short run of a target with branches to discover.
-	out, ok = m.goTest(t, "-run=^FuzzBranches$", "-fuzz=^FuzzBranches$", "-fuzztime=2s", "-parallel=1")
+	// The cache: a short run of a target with branches to discover. A count
+	// of executions rather than a duration, so that a busy machine slows
+	// the test down instead of changing what it finds.
+	out, ok = m.goTest(t, "-run=^FuzzBranches$", "-fuzz=^FuzzBranches$", "-fuzztime=5000x", "-parallel=1")
 	if !ok {
 		t.Fatalf("go test -fuzz=FuzzBranches failed:\n%s", out)
 	}

@@ -173,14 +173,14 @@ func TestRoundTripGenerated(t *testing.T) {
 	}
 }
 
-func TestRoundTripCoveringForest(t *testing.T) {
+func TestRoundTripKPathTrees(t *testing.T) {
 	for name, gr := range builtinGraphs(t) {
 		c, err := NewCodec(gr)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for k := 1; k <= 2; k++ {
-			forest, err := gr.CoveringForest(k, nil)
+			forest, err := gr.KPathTrees(k, nil)
 			if err != nil {
 				t.Fatalf("%s: %v", name, err)
 			}

@@ -17,9 +17,13 @@ import (
 
 var execsRE = regexp.MustCompile(`execs: (\d+) \(`)
 
-// goTool returns the path of the go command, or skips the test.
+// goTool returns the path of the go command, or skips the test if there is
+// none or under -short.
 func goTool(t *testing.T) string {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds go test binaries; run without -short")
+	}
 	path, err := exec.LookPath("go")
 	if err != nil {
 		t.Skip("the go command is not available:", err)
@@ -48,10 +52,7 @@ func TestGoTestFuzz(t *testing.T) {
 	gotool := goTool(t)
 	// A number of executions rather than a duration, so that a busy machine
 	// slows the test down instead of making it fail.
-	execsWanted := 20000
-	if testing.Short() {
-		execsWanted = 3000
-	}
+	const execsWanted = 20000
 	fuzztime := strconv.Itoa(execsWanted) + "x"
 	for _, tc := range []struct {
 		pkg, target, grammar string

@@ -27,10 +27,10 @@ func init() {
 		run:   runGen,
 	})
 	register(&command{
-		name:  "cover-set",
+		name:  "kpath-seeds",
 		usage: "-grammar FILE|NAME [-k K] [-close terse|random] [-seed S] [-quote] [-o DIR]",
-		short: "generate inputs that together cover every k-path of a grammar",
-		run:   runCoverSet,
+		short: "generate inputs that together contain every k-path of a grammar (formerly cover-set)",
+		run:   runKPathSeeds,
 	})
 }
 
@@ -177,8 +177,8 @@ func runGen(e *env, args []string) error {
 	return out.close()
 }
 
-func runCoverSet(e *env, args []string) error {
-	c := commands["cover-set"]
+func runKPathSeeds(e *env, args []string) error {
+	c := commands["kpath-seeds"]
 	fs := newFlagSet(e, c)
 	spec := fs.String("grammar", "", "grammar `file` or built-in name")
 	k := fs.Int("k", 2, "path length k")
@@ -202,15 +202,15 @@ func runCoverSet(e *env, args []string) error {
 	default:
 		return fmt.Errorf("-close must be terse or random, not %q", *closeOff)
 	}
-	forest, err := gr.CoveringForest(*k, closeFn)
+	trees, err := gr.KPathTrees(*k, closeFn)
 	if err != nil {
 		return err
 	}
-	out := &output{e: e, dir: *dir, quote: *quote, prefix: "cover-"}
+	out := &output{e: e, dir: *dir, quote: *quote, prefix: "kpath-"}
 	if err := out.init(); err != nil {
 		return err
 	}
-	for _, t := range forest {
+	for _, t := range trees {
 		if err := out.write(t.Bytes()); err != nil {
 			return err
 		}
@@ -222,7 +222,7 @@ func runCoverSet(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	covered, total := pt.Coverage(*k, forest...)
-	fmt.Fprintf(e.stderr, "%d inputs cover %d of %d %d-paths\n", len(forest), covered, total, *k)
+	covered, total := pt.Coverage(*k, trees...)
+	fmt.Fprintf(e.stderr, "%d inputs contain %d of %d %d-paths\n", len(trees), covered, total, *k)
 	return nil
 }

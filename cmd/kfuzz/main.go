@@ -40,6 +40,12 @@ type env struct {
 
 var commands = map[string]*command{}
 
+// renamed maps the old names of renamed commands to their new names. For
+// one release an old name still runs its command, after a notice on stderr.
+var renamed = map[string]string{
+	"cover-set": "kpath-seeds",
+}
+
 func register(c *command) {
 	if _, dup := commands[c.name]; dup {
 		panic("kfuzz: duplicate command " + c.name)
@@ -78,7 +84,8 @@ func run(e *env, args []string) int {
 	}
 	if args[0] == "help" || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" {
 		if len(args) > 1 {
-			if c, _ := lookup(args[1:]); c != nil {
+			if c, _, old := lookup(args[1:]); c != nil {
+				noteRenamed(e, old, c)
 				fmt.Fprintf(e.stdout, "usage: kfuzz %s %s\n\n%s\n", c.name, c.usage, c.short)
 				return 0
 			}
@@ -88,7 +95,8 @@ func run(e *env, args []string) int {
 		printHelp(e.stdout)
 		return 0
 	}
-	c, rest := lookup(args)
+	c, rest, old := lookup(args)
+	noteRenamed(e, old, c)
 	if c == nil {
 		fmt.Fprintf(e.stderr, "kfuzz: unknown command %q\nRun 'kfuzz help' for usage.\n", args[0])
 		return 2
@@ -113,14 +121,27 @@ func run(e *env, args []string) int {
 }
 
 // lookup finds the longest command name that prefixes args ("grammar check"
-// before "grammar").
-func lookup(args []string) (*command, []string) {
+// before "grammar"), old names of renamed commands included; old is the old
+// name args used, if any.
+func lookup(args []string) (c *command, rest []string, old string) {
 	for n := min(2, len(args)); n >= 1; n-- {
-		if c := commands[strings.Join(args[:n], " ")]; c != nil {
-			return c, args[n:]
+		name := strings.Join(args[:n], " ")
+		if c := commands[name]; c != nil {
+			return c, args[n:], ""
+		}
+		if c := commands[renamed[name]]; c != nil {
+			return c, args[n:], name
 		}
 	}
-	return nil, nil
+	return nil, nil, ""
+}
+
+// noteRenamed tells on stderr that the command c was run by its old name,
+// if old is not empty.
+func noteRenamed(e *env, old string, c *command) {
+	if old != "" && c != nil {
+		fmt.Fprintf(e.stderr, "kfuzz %s is now kfuzz %s; the old name goes away in the next release\n", old, c.name)
+	}
 }
 
 func printHelp(w io.Writer) {

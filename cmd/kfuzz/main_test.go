@@ -55,15 +55,36 @@ func TestGenDeterministicAndFiles(t *testing.T) {
 	}
 }
 
-func TestCoverSet(t *testing.T) {
+func TestKPathSeeds(t *testing.T) {
 	dir := t.TempDir()
-	_, errOut, code := kfuzz(t, "cover-set", "-grammar", "expr", "-k", "2", "-o", dir)
-	if code != 0 || !strings.Contains(errOut, "cover 125 of 125 2-paths") {
-		t.Fatalf("cover-set: code %d, stderr %q", code, errOut)
+	_, errOut, code := kfuzz(t, "kpath-seeds", "-grammar", "expr", "-k", "2", "-o", dir)
+	if code != 0 || !strings.Contains(errOut, "contain 125 of 125 2-paths") {
+		t.Fatalf("kpath-seeds: code %d, stderr %q", code, errOut)
 	}
-	files, _ := filepath.Glob(filepath.Join(dir, "cover-*"))
+	files, _ := filepath.Glob(filepath.Join(dir, "kpath-*"))
 	if want := strings.Fields(errOut)[0]; len(files) == 0 || strconv.Itoa(len(files)) != want {
-		t.Fatalf("cover-set wrote %d files, said %s", len(files), want)
+		t.Fatalf("kpath-seeds wrote %d files, said %s", len(files), want)
+	}
+}
+
+// TestRenamedCommand runs kpath-seeds by its old name, cover-set, which
+// works after a notice on stderr, and asks for its help.
+func TestRenamedCommand(t *testing.T) {
+	const notice = "kfuzz cover-set is now kfuzz kpath-seeds; the old name goes away in the next release\n"
+	newOut, newErr, code := kfuzz(t, "kpath-seeds", "-grammar", "expr", "-k", "1", "-quote")
+	if code != 0 || strings.Contains(newErr, "cover-set") {
+		t.Fatalf("kpath-seeds: code %d, stderr %q", code, newErr)
+	}
+	out, errOut, code := kfuzz(t, "cover-set", "-grammar", "expr", "-k", "1", "-quote")
+	if code != 0 || out != newOut || errOut != notice+newErr {
+		t.Errorf("cover-set: code %d, stdout %q, stderr %q; want kpath-seeds' output %q after the notice", code, out, errOut, newOut)
+	}
+	out, errOut, code = kfuzz(t, "help", "cover-set")
+	if code != 0 || errOut != notice || !strings.HasPrefix(out, "usage: kfuzz kpath-seeds ") {
+		t.Errorf("help cover-set: code %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if out, _, _ := kfuzz(t, "help"); strings.Contains(out, "\tcover-set ") || !strings.Contains(out, "\tkpath-seeds ") {
+		t.Errorf("help lists the old name as a command, or not the new one:\n%s", out)
 	}
 }
 

@@ -264,31 +264,36 @@ func BenchmarkGoCommandProcessPerInput(b *testing.B) {
 	b.ReportMetric(perGoTest/inProcess, "gotest/inprocess")
 }
 
-var execsPerSec = regexp.MustCompile(`execs: (\d+) \((\d+)/sec\)`)
-
 // BenchmarkGoCommandFuzz reports go test -fuzz executions per second of
-// FuzzCalc, with every input measured under instrumentation and plain.
+// FuzzCalc, with every input measured under instrumentation and plain. The
+// runs are bounded by counts of executions, never by a duration (Go issue
+// 75804: a -fuzztime duration can fail the run): the rate is the executions
+// of a long run less those of a one-execution run, over the difference of
+// their wall times, which discounts building, starting the workers and
+// gathering the baseline coverage.
 func BenchmarkGoCommandFuzz(b *testing.B) {
 	m := benchSetup(b)
 	calcDir := filepath.Join(m.dir, "calc")
+	const execs = 100000
 	rate := func(ov *Overlay) float64 {
-		args := []string{"test", "-run=^$", "-fuzz=^FuzzCalc$", "-fuzztime=10s", "-parallel=1"}
-		env := goEnv()
-		if ov != nil {
-			args = append(args, "-overlay="+ov.File)
-			env = goEnv("COVTEST_REQUIRE=1")
+		run := func(n int) time.Duration {
+			args := []string{"test", "-run=^$", "-fuzz=^FuzzCalc$", "-fuzztime=" + strconv.Itoa(n) + "x", "-parallel=1"}
+			env := goEnv()
+			if ov != nil {
+				args = append(args, "-overlay="+ov.File)
+				env = goEnv("COVTEST_REQUIRE=1")
+			}
+			start := time.Now()
+			if _, err := runGo(calcDir, env, append(args, ".")...); err != nil {
+				b.Fatal(err)
+			}
+			return time.Since(start)
 		}
-		out, err := runGo(calcDir, env, append(args, ".")...)
-		if err != nil {
-			b.Fatal(err)
+		one, long := run(1), run(execs)
+		if long <= one {
+			b.Fatalf("%d executions took %v, one took %v", execs, long, one)
 		}
-		ms := execsPerSec.FindAllStringSubmatch(out, -1)
-		if len(ms) == 0 {
-			b.Fatalf("no fuzzing statistics:\n%s", out)
-		}
-		// Overall rate: the last execution count over the fuzzing time.
-		n, _ := strconv.ParseFloat(ms[len(ms)-1][1], 64)
-		return n / 10
+		return float64(execs-1) / (long - one).Seconds()
 	}
 	plain := rate(nil)
 	inst := rate(m.ov)

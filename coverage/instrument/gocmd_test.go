@@ -42,6 +42,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
+// skipShort skips a test that builds and runs go test binaries under
+// -short.
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds go test binaries; run without -short")
+	}
+}
+
 // repoRoot returns the root of the kfuzz module.
 func repoRoot() (string, error) {
 	dir, err := os.Getwd()

@@ -114,9 +114,11 @@ var (
 	calcErr  error
 )
 
-// calc returns the shared run of testdata/covtest/calc.
+// calc returns the shared run of testdata/covtest/calc, or skips the test
+// under -short.
 func calc(t *testing.T) *innerRun {
 	t.Helper()
+	skipShort(t)
 	calcOnce.Do(func() {
 		var parent, dir string
 		if parent, calcErr = sharedTempDir("kfuzz-covtest-"); calcErr != nil {
@@ -408,6 +410,7 @@ func TestNotInstrumentedMessage(t *testing.T) {
 // module cache by the go command, and compares with go test -coverprofile
 // -coverpkg.
 func TestThirdPartyModule(t *testing.T) {
+	skipShort(t)
 	parent := t.TempDir()
 	dir, err := newModule(parent, "semvertest")
 	if err != nil {

@@ -30,9 +30,11 @@ var (
 )
 
 // stdLib returns the shared run of testdata/stdtest: the five standard
-// packages instrumented, and go test -coverprofile -coverpkg on them.
+// packages instrumented, and go test -coverprofile -coverpkg on them; it
+// skips the test under -short.
 func stdLib(t *testing.T) *innerRun {
 	t.Helper()
+	skipShort(t)
 	stdOnce.Do(func() {
 		var parent, dir string
 		if parent, stdErr = sharedTempDir("kfuzz-stdtest-"); stdErr != nil {

@@ -708,14 +708,19 @@ func TestParseTinyCRejects(t *testing.T) {
 }
 
 // TestBuiltinDeterministic checks that the same seed gives the same inputs
-// and that another seed gives other ones.
+// and that another seed gives other ones: 200 inputs a grammar, 50 with
+// -short.
 func TestBuiltinDeterministic(t *testing.T) {
 	t.Parallel()
+	inputs := 200
+	if testing.Short() {
+		inputs = 50
+	}
 	for _, name := range BuiltinNames() {
 		gr := MustCompile(MustBuiltin(name))
 		a, b, c := NewGenerator(gr, 42), NewGenerator(MustCompile(MustBuiltin(name)), 42), NewGenerator(gr, 43)
 		differ := false
-		for i := range 200 {
+		for i := range inputs {
 			ta, err := a.Generate()
 			if err != nil {
 				t.Fatal(err)
@@ -728,7 +733,7 @@ func TestBuiltinDeterministic(t *testing.T) {
 			differ = differ || ta.String() != tc.String()
 		}
 		if !differ {
-			t.Errorf("%s: seeds 42 and 43 give the same 200 inputs", name)
+			t.Errorf("%s: seeds 42 and 43 give the same %d inputs", name, inputs)
 		}
 	}
 }
@@ -937,14 +942,19 @@ func (d *derivations) repeat(n *Node, c, i, j int) uint64 {
 
 // TestBuiltinUnambiguous checks that generated inputs of the grammars that
 // are meant to be unambiguous, json and csv, have exactly one derivation
-// each. (TRIBBLE's expr grammar is not: "--1" is "--" 1 or "-" "-" 1.)
+// each (1000 inputs a grammar, 200 with -short). (TRIBBLE's expr grammar is
+// not: "--1" is "--" 1 or "-" "-" 1.)
 func TestBuiltinUnambiguous(t *testing.T) {
 	t.Parallel()
+	inputs := 1000
+	if testing.Short() {
+		inputs = 200
+	}
 	for _, name := range []string{"json", "csv"} {
 		gr := MustCompile(MustBuiltin(name))
 		gen := NewGenerator(gr, 10)
 		gen.MaxSize = 60
-		for i := range 1000 {
+		for i := range inputs {
 			tr, err := gen.Generate()
 			if err != nil {
 				t.Fatal(err)

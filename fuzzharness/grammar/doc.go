@@ -16,8 +16,8 @@
 // graph nodes, possibly with open slots. Generator derives random trees
 // within a depth and a size limit (TRIBBLE's Algorithm 2); Shortest and
 // CloseShortest give the smallest derivations. PathTable holds the k-paths of
-// a graph and finds those of trees and forests; Graph.CoveringForest builds
-// inputs that together cover every k-path (TRIBBLE's Algorithm 1). Parser is
+// a graph and finds those of trees and forests; Graph.KPathTrees builds
+// inputs that together contain every k-path (TRIBBLE's Algorithm 1). Parser is
 // an Earley parser for every grammar the notation accepts; its Forest holds
 // all derivations of an input compactly, and gives their count, one tree or
 // several. Builtin returns the grammars of the catalog.

@@ -209,14 +209,14 @@ func TestGeneratorBoundsAndDeterminism(t *testing.T) {
 	}
 }
 
-func TestCoveringForestExpr(t *testing.T) {
+func TestKPathTreesExpr(t *testing.T) {
 	gr := mustGraph(t, exprSrc)
 	for k := 1; k <= 5; k++ {
 		for _, close := range []struct {
 			name string
 			fn   CloseFunc
 		}{{"terse", CloseTerse}, {"random", NewGenerator(gr, 3).Complete}} {
-			forest, err := gr.CoveringForest(k, close.fn)
+			forest, err := gr.KPathTrees(k, close.fn)
 			if err != nil {
 				t.Fatalf("k=%d %s: %v", k, close.name, err)
 			}

@@ -55,7 +55,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// A fixture is a value built once, on first use, for all tests.
+// A fixture is a value built once, on first use, for all tests. The
+// fixtures build go test binaries: get skips the test under -short.
 type fixture[T any] struct {
 	once  sync.Once
 	val   T
@@ -65,6 +66,7 @@ type fixture[T any] struct {
 
 func (f *fixture[T]) get(t *testing.T) T {
 	t.Helper()
+	skipShort(t)
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go command is not available")
 	}
@@ -599,7 +601,16 @@ func TestNotHarness(t *testing.T) {
 	}
 }
 
+// skipShort skips a test that builds go test binaries under -short.
+func skipShort(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds go test binaries; run without -short")
+	}
+}
+
 func TestDescribe(t *testing.T) {
+	skipShort(t)
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go command is not available")
 	}

@@ -5,9 +5,9 @@ import (
 	"testing"
 )
 
-// TestCoveringForestBuiltins checks Algorithm 1 on every built-in grammar for
-// k = 1..5: the forest covers every k-path, with both close-offs.
-func TestCoveringForestBuiltins(t *testing.T) {
+// TestKPathTreesBuiltins checks Algorithm 1 on every built-in grammar for
+// k = 1..5: the trees contain every k-path, with both close-offs.
+func TestKPathTreesBuiltins(t *testing.T) {
 	for _, name := range BuiltinNames() {
 		gr := MustCompile(MustBuiltin(name))
 		for k := 1; k <= 5; k++ {
@@ -21,7 +21,7 @@ func TestCoveringForestBuiltins(t *testing.T) {
 					name string
 					fn   CloseFunc
 				}{{"terse", CloseTerse}, {"random", gen.Complete}} {
-					forest, err := gr.CoveringForest(k, c.fn)
+					forest, err := gr.KPathTrees(k, c.fn)
 					if err != nil {
 						t.Fatalf("%s: %v", c.name, err)
 					}
@@ -36,6 +36,28 @@ func TestCoveringForestBuiltins(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestCoveringForestAlias checks that the deprecated CoveringForest gives
+// the trees of KPathTrees.
+func TestCoveringForestAlias(t *testing.T) {
+	gr := MustCompile(MustBuiltin("expr"))
+	want, err := gr.KPathTrees(2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := gr.CoveringForest(2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("CoveringForest gives %d trees, KPathTrees %d", len(got), len(want))
+	}
+	for i := range got {
+		if got[i].String() != want[i].String() {
+			t.Errorf("tree %d: CoveringForest %q, KPathTrees %q", i, got[i], want[i])
 		}
 	}
 }

@@ -13,17 +13,18 @@ func CloseTerse(t *Tree) error {
 	return nil
 }
 
-// CoveringForest returns a set of complete trees that together contain every
-// k-path of the graph, built by TRIBBLE's Algorithm 1: for each k-path not yet
-// covered it derives a partial tree along that path, completes the tree with
-// close (CloseTerse if nil), and then drops every k-path the new tree contains
-// ("accidental" coverage) from the agenda. The agenda is the k-paths in PathTable
-// order (by symbol IDs). On the way to the first symbol of a path the
-// derivation follows a shortest graph path from the root; between two symbols
-// of the path it passes synthetic nodes only, so the path really is derived.
-// Every tree is checked to contain its target path, and the forest to cover all
-// k-paths; a failure is an error.
-func (gr *Graph) CoveringForest(k int, close CloseFunc) ([]*Tree, error) {
+// KPathTrees returns a set of complete trees that together contain every
+// k-path of the graph (TRIBBLE's "covering forest"), built by TRIBBLE's
+// Algorithm 1: for each k-path not yet contained it derives a partial tree
+// along that path, completes the tree with close (CloseTerse if nil), and
+// then drops every k-path the new tree contains ("accidental" coverage) from
+// the agenda. The agenda is the k-paths in PathTable order (by symbol IDs).
+// On the way to the first symbol of a path the derivation follows a shortest
+// graph path from the root; between two symbols of the path it passes
+// synthetic nodes only, so the path really is derived. Every tree is checked
+// to contain its target path, and the trees to contain all k-paths; a
+// failure is an error.
+func (gr *Graph) KPathTrees(k int, close CloseFunc) ([]*Tree, error) {
 	if close == nil {
 		close = CloseTerse
 	}
@@ -56,6 +57,14 @@ func (gr *Graph) CoveringForest(k int, close CloseFunc) ([]*Tree, error) {
 		return nil, fmt.Errorf("grammar: internal error: the forest covers %d of %d %d-paths", n, hi-lo, k)
 	}
 	return forest, nil
+}
+
+// CoveringForest returns gr.KPathTrees(k, close).
+//
+// Deprecated: Use [Graph.KPathTrees]; CoveringForest goes away in the next
+// release.
+func (gr *Graph) CoveringForest(k int, close CloseFunc) ([]*Tree, error) {
+	return gr.KPathTrees(k, close)
 }
 
 // derivePath returns a partial tree rooted at the graph's root that contains
