@@ -220,7 +220,7 @@ func seeds(c *Codec, cfg *config) ([]*grammar.Tree, error) {
 		return nil
 	}
 	if cfg.k > 0 {
-		forest, err := c.graph.CoveringForest(cfg.k, c.closeShortest)
+		forest, err := c.graph.KPathTrees(cfg.k, c.closeShortest)
 		if err != nil {
 			return nil, fmt.Errorf("fuzzharness: the %d-path covering forest: %w", cfg.k, err)
 		}

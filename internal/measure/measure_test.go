@@ -710,6 +710,7 @@ func TestPoolsEmptyPerInput(t *testing.T) {
 // without a go.sum line beyond those, since the go command refuses to add
 // lines while it builds (-mod=readonly).
 func TestUserModuleGoSum(t *testing.T) {
+	skipShort(t)
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go command is not available")
 	}
