@@ -3,6 +3,7 @@ package fuzzharness
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"sync/atomic"
 	"testing"
 
@@ -129,32 +130,22 @@ func (h *Harness) Codec() *Codec { return h.codec }
 //
 // Environment variables switch Fuzz into the measure mode described in the
 // package documentation.
-func (h *Harness) Fuzz(fn any) {
-	if hp, ok := h.f.(helper); ok {
-		hp.Helper()
-	}
-	tg, err := newTarget(fn, inputType)
-	if err != nil {
-		fatal(h.f, err.Error())
-	}
-	h.fuzz(tg)
-}
+func (h *Harness) Fuzz(fn any) { h.fuzz(fn, inputType) }
 
 // FuzzString is like Fuzz for a target that only needs the input text: fn
 // is a func(t *testing.T, s string), or the same with the fuzz test's own T.
-func (h *Harness) FuzzString(fn any) {
-	if hp, ok := h.f.(helper); ok {
+func (h *Harness) FuzzString(fn any) { h.fuzz(fn, stringType) }
+
+// fuzz is Fuzz for a target fn whose second parameter has type arg.
+func (h *Harness) fuzz(fn any, arg reflect.Type) {
+	f := h.f
+	if hp, ok := f.(helper); ok {
 		hp.Helper()
 	}
-	tg, err := newTarget(fn, stringType)
+	tg, err := newTarget(fn, arg)
 	if err != nil {
-		fatal(h.f, err.Error())
+		fatal(f, err.Error())
 	}
-	h.fuzz(tg)
-}
-
-func (h *Harness) fuzz(tg *target) {
-	f := h.f
 	if path := os.Getenv(protocol.EnvGrammarOut); path != "" {
 		if err := h.describe(path); err != nil {
 			fatal(f, err.Error())
