@@ -117,3 +117,24 @@ func FuzzStdTypes(f *testing.F) {
 		}
 	})
 }
+
+// stringTarget is a named type of target function.
+type stringTarget func(t *testing.T, s string)
+
+// FuzzNamedTarget checks that a target of a named func type is accepted:
+// it takes the reflective path.
+func FuzzNamedTarget(f *testing.F) {
+	var called bool
+	f.Cleanup(func() {
+		if !called {
+			f.Error("the target was not called")
+		}
+	})
+	h := fuzzharness.New(f, shimGrammar, fuzzharness.WithKPathSeeds(0), fuzzharness.WithExamples("x+x"))
+	h.FuzzString(stringTarget(func(t *testing.T, s string) {
+		called = true
+		if s == "" {
+			t.Error("empty input")
+		}
+	}))
+}

@@ -57,7 +57,11 @@ func newTarget(fn any, arg reflect.Type) (*target, error) {
 		}
 		v.Call([]reflect.Value{reflect.ValueOf(t), a})
 	}
-	return &target{t: ft.In(0), call: call}, nil
+	tg := &target{t: ft.In(0), call: call}
+	if tg.t == stdTType { // a named func type, say
+		tg.std = func(t *testing.T, in Input) { call(t, in) }
+	}
+	return tg, nil
 }
 
 // fuzzFunc returns the function to pass to f.Fuzz: a func(T, []byte) with
