@@ -230,7 +230,10 @@ func gatherWorkerStats(name string) (Stats, int) {
 // them to the file named by EnvStats, if set. The coordinator of go test
 // -fuzz reports the sum of its workers' counts.
 func (h *Harness) reportStats() {
-	f := h.f
+	f, ok := h.f.(reporter)
+	if !ok {
+		return
+	}
 	coordinator, worker := fuzzRole()
 	if worker {
 		if h.workerStats != nil {
@@ -250,10 +253,10 @@ func (h *Harness) reportStats() {
 	}
 	switch {
 	case h.cfg.constraint != nil:
-		f.Logf("fuzzharness: %s (counted in %s)", s, where)
+		f.Log(fmt.Sprintf("fuzzharness: %s (counted in %s)", s, where))
 	case s.Rejected > 0:
-		f.Logf("fuzzharness: the validity predicate rejected %d of %d inputs (%.1f%%)",
-			s.Rejected, s.Inputs, 100*s.RejectRate())
+		f.Log(fmt.Sprintf("fuzzharness: the validity predicate rejected %d of %d inputs (%.1f%%)",
+			s.Rejected, s.Inputs, 100*s.RejectRate()))
 	}
 	if path := os.Getenv(EnvStats); path != "" {
 		data, err := json.MarshalIndent(s, "", "  ")
@@ -261,7 +264,7 @@ func (h *Harness) reportStats() {
 			err = os.WriteFile(path, append(data, '\n'), 0o644)
 		}
 		if err != nil {
-			f.Errorf("fuzzharness: %s: %v", EnvStats, err)
+			f.Error(fmt.Sprintf("fuzzharness: %s: %v", EnvStats, err))
 		}
 	}
 }

@@ -3,6 +3,7 @@ package fuzzharness
 import (
 	"fmt"
 	"os"
+	"reflect"
 	"sync/atomic"
 	"testing"
 
@@ -10,13 +11,50 @@ import (
 	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
+// An F is the fuzz test a harness runs in: *testing.F, or a type with the
+// same methods, such as the *F of the testing package that go-118-fuzz-build
+// (OSS-Fuzz's builder of libFuzzer binaries) puts in place of the standard
+// one. Fatal must not return normally; if it does, the harness panics with
+// the message.
+//
+// The harness also uses these methods of *testing.F when f has them:
+// Helper(), Name() string, Skip(args ...any), Cleanup(func()),
+// Log(args ...any) and Error(args ...any).
+type F interface {
+	Add(args ...any)
+	Fuzz(ff any)
+	Fatal(args ...any)
+}
+
+// The optional methods of an F.
+type (
+	helper   interface{ Helper() }
+	namer    interface{ Name() string }
+	skipper  interface{ Skip(args ...any) }
+	reporter interface {
+		Cleanup(func())
+		Log(args ...any)
+		Error(args ...any)
+	}
+)
+
+// fatal reports the error msg with f.Fatal, and panics with it if Fatal
+// returns (the libFuzzer shim's F.Fatal does nothing).
+func fatal(f F, msg string) {
+	if h, ok := f.(helper); ok {
+		h.Helper()
+	}
+	f.Fatal(msg)
+	panic(msg)
+}
+
 // A Harness adapts a fuzz test (testing.F) to a grammar: the fuzzer mutates
 // bytes, and the harness decodes them into derivation trees of the grammar
 // (see Codec) before calling the target, so the target sees only inputs of
 // the language. Create one with New or NewGraph at the start of a fuzz test
 // and call Fuzz or FuzzString once, in place of f.Fuzz.
 type Harness struct {
-	f     *testing.F
+	f     F
 	codec *Codec
 	cfg   config
 	name  string
@@ -29,31 +67,38 @@ type Harness struct {
 	workerStats *workerStats // in a go test -fuzz worker with a constraint or validity predicate
 }
 
-// New returns a harness for the fuzz test f over the grammar g, which it
-// compiles with its own start symbol. Errors in the grammar or options stop
-// the fuzz test with f.Fatal.
-func New(f *testing.F, g *grammar.Grammar, opts ...Option) *Harness {
-	f.Helper()
-	if g == nil {
-		f.Fatal("fuzzharness: nil grammar")
+// New returns a harness for the fuzz test f, usually a *testing.F, over the
+// grammar g, which it compiles with its own start symbol. Errors in the
+// grammar or options stop the fuzz test with f.Fatal.
+func New(f F, g *grammar.Grammar, opts ...Option) *Harness {
+	if h, ok := f.(helper); ok {
+		h.Helper()
 	}
-	gr, err := grammar.Compile(g)
+	if g == nil {
+		fatal(f, "fuzzharness: nil grammar")
+	}
+	gr, err := compileCached(g)
 	if err != nil {
-		f.Fatalf("fuzzharness: %v", err)
+		fatal(f, fmt.Sprintf("fuzzharness: %v", err))
 	}
 	return NewGraph(f, gr, opts...)
 }
 
 // NewGraph is like New for a compiled grammar graph, for example one
 // compiled from another start symbol with grammar.WithStart.
-func NewGraph(f *testing.F, gr *grammar.Graph, opts ...Option) *Harness {
-	f.Helper()
-	cfg := newConfig(opts)
-	c, err := newCodec(gr, cfg.boundsFor(gr))
-	if err != nil {
-		f.Fatal(err)
+func NewGraph(f F, gr *grammar.Graph, opts ...Option) *Harness {
+	if h, ok := f.(helper); ok {
+		h.Helper()
 	}
-	h := &Harness{f: f, codec: c, cfg: cfg, name: f.Name()}
+	cfg := newConfig(opts)
+	c, err := newCodecCached(gr, cfg.boundsFor(gr))
+	if err != nil {
+		fatal(f, err.Error())
+	}
+	h := &Harness{f: f, codec: c, cfg: cfg}
+	if n, ok := f.(namer); ok {
+		h.name = n.Name()
+	}
 	if _, worker := fuzzRole(); worker && (cfg.constraint != nil || cfg.valid != nil) {
 		h.workerStats = newWorkerStats(h.name)
 	}
@@ -63,13 +108,17 @@ func NewGraph(f *testing.F, gr *grammar.Graph, opts ...Option) *Harness {
 // Codec returns the harness's codec.
 func (h *Harness) Codec() *Codec { return h.codec }
 
-// Fuzz runs the fuzz test with target fn, in place of f.Fuzz. It adds the
-// seeds (the k-path covering forest, the examples and the seed trees; see
-// Seeds) with f.Add, and then calls f.Fuzz with a function that decodes the
-// fuzzer's bytes with the harness's codec and calls fn with the input. So
-// the three modes of go test work as usual: plain go test runs the seeds and
-// the entries of testdata/fuzz/FuzzX as regression tests, go test -fuzz
-// fuzzes, and go test -run=FuzzX/NAME runs one entry.
+// Fuzz runs the fuzz test with target fn, in place of f.Fuzz. fn is a
+// func(t *testing.T, in Input), or the same with the *T of the fuzz test's
+// testing package in place of *testing.T (as with go-118-fuzz-build); Fuzz
+// stops the fuzz test with f.Fatal if it is neither.
+//
+// Fuzz adds the seeds (the k-path covering forest, the examples and the
+// seed trees; see Seeds) with f.Add, and then calls f.Fuzz with a function
+// that decodes the fuzzer's bytes with the harness's codec and calls fn with
+// the input. So the three modes of go test work as usual: plain go test runs
+// the seeds and the entries of testdata/fuzz/FuzzX as regression tests, go
+// test -fuzz fuzzes, and go test -run=FuzzX/NAME runs one entry.
 //
 // An input that violates the constraint (WithConstraint) is repaired
 // before fn runs, and one that cannot be repaired or that the validity
@@ -81,50 +130,67 @@ func (h *Harness) Codec() *Codec { return h.codec }
 //
 // Environment variables switch Fuzz into the measure mode described in the
 // package documentation.
-func (h *Harness) Fuzz(fn func(t *testing.T, in Input)) {
+func (h *Harness) Fuzz(fn any) { h.fuzz(fn, inputType) }
+
+// FuzzString is like Fuzz for a target that only needs the input text: fn
+// is a func(t *testing.T, s string), or the same with the fuzz test's own T.
+func (h *Harness) FuzzString(fn any) { h.fuzz(fn, stringType) }
+
+// fuzz is Fuzz for a target fn whose second parameter has type arg.
+func (h *Harness) fuzz(fn any, arg reflect.Type) {
 	f := h.f
-	f.Helper()
+	if hp, ok := f.(helper); ok {
+		hp.Helper()
+	}
+	tg, err := newTarget(fn, arg)
+	if err != nil {
+		fatal(f, err.Error())
+	}
 	if path := os.Getenv(protocol.EnvGrammarOut); path != "" {
 		if err := h.describe(path); err != nil {
-			f.Fatal(err)
+			fatal(f, err.Error())
 		}
 		if os.Getenv(protocol.EnvInputs) == "" {
-			f.Skipf("fuzzharness: wrote the grammar to %s (%s is set)", path, protocol.EnvGrammarOut)
+			msg := fmt.Sprintf("fuzzharness: wrote the grammar to %s (%s is set)", path, protocol.EnvGrammarOut)
+			if s, ok := f.(skipper); ok {
+				s.Skip(msg)
+			}
+			fatal(f, msg)
 		}
 	}
 	if path := os.Getenv(protocol.EnvInputs); path != "" {
-		f.Cleanup(h.reportStats)
-		h.measure(path, fn)
+		tf, ok := f.(*testing.F)
+		if !ok || tg.std == nil {
+			fatal(f, fmt.Sprintf("fuzzharness: %s is set: the measure mode needs a *testing.F and a target taking *testing.T", protocol.EnvInputs))
+		}
+		tf.Cleanup(h.reportStats)
+		h.measure(tf, path, tg.std)
 		return
 	}
 	var trees []*grammar.Tree
-	if _, worker := fuzzRole(); !worker {
+	if _, worker := fuzzRole(); !worker && !libFuzzer {
 		// A worker of go test -fuzz runs the inputs the coordinator sends
 		// and never its own seeds: it need not make them (the solver's
-		// seeds of a constraint are costly).
+		// seeds of a constraint are costly). Nor does a libFuzzer binary,
+		// whose F.Add does nothing and which runs the fuzz test anew for
+		// every input.
 		var err error
 		if trees, err = seeds(h.codec, &h.cfg); err != nil {
-			f.Fatal(err)
+			fatal(f, err.Error())
 		}
 	}
 	for _, t := range trees {
 		data, err := h.codec.Encode(t)
 		if err != nil {
-			f.Fatalf("fuzzharness: seed %q: %v", t, err) // seeds checks the bounds
+			fatal(f, fmt.Sprintf("fuzzharness: seed %q: %v", t, err)) // seeds checks the bounds
 		}
 		f.Add(data)
 		h.seeds.Add(1)
 	}
-	f.Cleanup(h.reportStats)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		h.run(t, data, fn)
-	})
-}
-
-// FuzzString is like Fuzz for a target that only needs the input text.
-func (h *Harness) FuzzString(fn func(t *testing.T, s string)) {
-	h.f.Helper()
-	h.Fuzz(func(t *testing.T, in Input) { fn(t, in.String()) })
+	if r, ok := f.(reporter); ok {
+		r.Cleanup(h.reportStats)
+	}
+	f.Fuzz(tg.fuzzFunc(func(t tb, data []byte) { h.run(t, data, tg.call) }))
 }
 
 // decode decodes data, building the tree right away only if the validity
@@ -138,29 +204,32 @@ func (h *Harness) decode(data []byte) Input {
 
 // run decodes data, checks (and repairs) the input and calls fn on it,
 // reporting failures.
-func (h *Harness) run(t *testing.T, data []byte, fn func(*testing.T, Input)) {
+func (h *Harness) run(t tb, data []byte, fn func(tb, Input)) {
 	in, o := h.check(h.decode(data), data)
 	h.count(o)
-	defer report(t, in)
 	if o == outcomeRejected {
 		msg := "fuzzharness: the input does not satisfy the validity predicate"
 		if h.cfg.constraint != nil {
 			msg = "fuzzharness: the input violates the constraint and could not be repaired, or the validity predicate rejects it"
 		}
 		t.Skip(msg)
+		return // the libFuzzer shim's T.Skip panics; a T that returns skips too
 	}
+	defer report(t, in)
 	fn(t, in)
 }
 
 // report logs the input if the target failed or panicked, and raises a panic
 // again. It must be called directly by defer.
-func report(t *testing.T, in Input) {
+func report(t tb, in Input) {
 	if r := recover(); r != nil {
-		t.Logf("fuzzharness: the target panicked on this %s", in.Describe())
+		t.Log(fmt.Sprintf("fuzzharness: the target panicked on this %s", in.Describe()))
 		panic(r)
 	}
-	if t.Failed() {
-		t.Logf("fuzzharness: the target failed on this %s", in.Describe())
+	// Only a *testing.T says whether it failed: the libFuzzer shim's T
+	// panics in Failed, and in Error and Fatal, which report catches above.
+	if st, ok := t.(*testing.T); ok && st.Failed() {
+		t.Log(fmt.Sprintf("fuzzharness: the target failed on this %s", in.Describe()))
 	}
 }
 

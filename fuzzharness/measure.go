@@ -59,8 +59,7 @@ type measurer struct {
 // measure is Fuzz in measure mode: it adds the inputs as the only seeds and
 // runs fn over each of them, recording the outcome. Inputs that f.Fuzz also
 // reads from testdata/fuzz are ignored.
-func (h *Harness) measure(path string, fn func(*testing.T, Input)) {
-	f := h.f
+func (h *Harness) measure(f *testing.F, path string, fn func(*testing.T, Input)) {
 	f.Helper()
 	ins, err := protocol.ReadInputs(path)
 	if err != nil {
