@@ -1,0 +1,64 @@
+package mineeval
+
+// AcceptExpr reports whether input is an arithmetic expression of the
+// TRIBBLE paper's grammar (kfuzz's built-in grammar expr): identifiers x, y
+// and z, decimal digits, the binary operators + - * / %, the prefix
+// operators + - ++ -- and parentheses, without spaces. It is a
+// recursive-descent recognizer; a prefix "++" or "--" reads as two prefix
+// signs, which accepts the same language.
+func AcceptExpr(input []byte) bool {
+	r := &reader{s: input}
+	return exprAdd(r) && r.done()
+}
+
+// exprAdd reads MultExpr (("+" | "-") MultExpr)*.
+func exprAdd(r *reader) bool {
+	if !r.enter() {
+		return false
+	}
+	defer r.leave()
+	if !exprMult(r) {
+		return false
+	}
+	for r.eatIf(func(c byte) bool { return c == '+' || c == '-' }) {
+		if !exprMult(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// exprMult reads UnaryExpr (("*" | "/" | "%") UnaryExpr)*.
+func exprMult(r *reader) bool {
+	if !exprUnary(r) {
+		return false
+	}
+	for r.eatIf(func(c byte) bool { return c == '*' || c == '/' || c == '%' }) {
+		if !exprUnary(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// exprUnary reads a signed identifier, number or parenthesized expression.
+func exprUnary(r *reader) bool {
+	signs := 0
+	for r.eatIf(func(c byte) bool { return c == '+' || c == '-' }) {
+		if signs++; signs > maxNesting {
+			return false
+		}
+	}
+	switch c := r.peek(); {
+	case c == 'x' || c == 'y' || c == 'z':
+		r.i++
+		return true
+	case isDigit(c):
+		r.eatAll(isDigit)
+		return true
+	case c == '(':
+		r.i++
+		return exprAdd(r) && r.eat(")")
+	}
+	return false
+}

@@ -1,0 +1,71 @@
+package mineeval
+
+// maxNesting bounds the nesting of the hand-written recognizers, so that no
+// input, however deep, exhausts the stack; deeper inputs are rejected. It is
+// far above what the reference grammars generate within their depth bound.
+const maxNesting = 1000
+
+// A reader is the cursor of the hand-written recognizers.
+type reader struct {
+	s     []byte
+	i     int
+	depth int
+}
+
+// peek returns the next byte, or 0 at the end.
+func (r *reader) peek() byte {
+	if r.i < len(r.s) {
+		return r.s[r.i]
+	}
+	return 0
+}
+
+// at reports whether the input continues with lit.
+func (r *reader) at(lit string) bool {
+	return len(r.s)-r.i >= len(lit) && string(r.s[r.i:r.i+len(lit)]) == lit
+}
+
+// eat consumes lit if the input continues with it.
+func (r *reader) eat(lit string) bool {
+	if r.at(lit) {
+		r.i += len(lit)
+		return true
+	}
+	return false
+}
+
+// eatIf consumes one byte for which ok holds.
+func (r *reader) eatIf(ok func(byte) bool) bool {
+	if r.i < len(r.s) && ok(r.s[r.i]) {
+		r.i++
+		return true
+	}
+	return false
+}
+
+// eatAll consumes bytes while ok holds and returns how many.
+func (r *reader) eatAll(ok func(byte) bool) int {
+	n := 0
+	for r.eatIf(ok) {
+		n++
+	}
+	return n
+}
+
+// done reports whether the whole input was consumed.
+func (r *reader) done() bool { return r.i == len(r.s) }
+
+// enter counts one level of nesting and reports whether it is allowed;
+// leave undoes it.
+func (r *reader) enter() bool {
+	r.depth++
+	return r.depth <= maxNesting
+}
+
+func (r *reader) leave() { r.depth-- }
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isAlpha(c byte) bool { return isLower(c) || isUpper(c) }
+func isHex(c byte) bool   { return isDigit(c) || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F' }
