@@ -1,0 +1,40 @@
+// Package glade synthesizes a context-free grammar from a few valid inputs
+// and a membership oracle, after GLADE (Bastani, Sharma, Aiken and Liang,
+// "Synthesizing Program Input Grammars", PLDI 2017).
+//
+// Synthesize runs the phases of the paper on every seed:
+//
+//   - Phase one (section 4) generalizes the seed into a regular expression.
+//     It starts from [seed]rep and resolves one bracketed string per step:
+//     a repetition step turns [α]rep into α1([α2]alt)*[α3]rep, an
+//     alternation step turns [α]alt into [α1]rep+[α2]alt; the candidates
+//     are tried in the paper's order of preference and the first whose
+//     checks the oracle all accepts is taken. A check is γρδ: a residual ρ
+//     of the candidate (α1α3 and α1α2α2α3 for a repetition, α1 and α2 for
+//     an alternation) in the context (γ, δ) of the bracket; checks already
+//     in the current language are left out, and a candidate left without
+//     checks is not taken (it adds no string the oracle vetted; this is why
+//     steps R3 and R7 of Figure 2 do not star a star's body again).
+//   - Character generalization (section 6.2) tries every other character
+//     of the alphabet in place of each terminal.
+//   - Phase two (section 5) equates pairs of repetition subexpressions
+//     (A'i, A'j) when the checks γi ρj δi and γj ρi δj pass, which makes
+//     the grammar recursive.
+//
+// Several seeds are generalized one after the other (section 6.1); a seed
+// already in the language of the earlier ones is skipped, and phase two
+// merges across seeds.
+//
+// The result is a grammar in kfuzz's notation (package
+// fuzzharness/grammar): <start> derives the union of the seeds'
+// expressions, and each class of merged stars is a nonterminal <repN>.
+// For the paper's example (seed <a>hi</a>, Figures 2 and 3):
+//
+//	<start> ::= <rep1> ;
+//	<rep1> ::= ("<a>" <rep1> "</a>")* | ("h" | "i")* ;
+//
+// WithTrace records every step, its candidates and checks, for tests and
+// for understanding a result. The oracle is wrapped in a cache and a
+// counter; every batch of checks is answered on all cores, and the result
+// does not depend on their number.
+package glade

@@ -1,0 +1,233 @@
+package glade
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+// phaseTwo merges repetition subexpressions (section 5 of the paper): for
+// every pair of stars (A'i, A'j), in the order of their steps, it equates
+// the two if the checks γi ρj δi and γj ρi δj pass, where (γ, δ) is the
+// context of a star's body and ρ its body's string repeated twice.
+func (s *synth) phaseTwo() error {
+	s.class = make([]int, len(s.stars))
+	for i := range s.class {
+		s.class[i] = i
+	}
+	k := 0
+	for i := range s.stars {
+		for j := i + 1; j < len(s.stars); j++ {
+			if s.find(i) == s.find(j) {
+				continue
+			}
+			a, b := s.stars[i], s.stars[j]
+			ab := a.star.ctx.pre + b.star.ex + b.star.ex + a.star.ctx.post
+			ba := b.star.ctx.pre + a.star.ex + a.star.ex + b.star.ctx.post
+			k++
+			step := Step{Name: fmt.Sprintf("C%d", k)}
+			if s.cfg.trace {
+				step.Bracket = "(" + starName(a) + ", " + starName(b) + ")"
+			}
+			i, j := i, j
+			merge := cand{gen: "merge " + starName(a) + " " + starName(b), checks: []string{ab, ba}, apply: func() {
+				s.class[s.find(j)] = s.find(i)
+				s.stats.Merges++
+			}}
+			keep := cand{gen: "keep", last: true, apply: func() {}}
+			n := 0
+			err := s.choose(step, func() (cand, bool) {
+				n++
+				switch n {
+				case 1:
+					return merge, true
+				case 2:
+					return keep, true
+				}
+				return cand{}, false
+			})
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (s *synth) find(i int) int {
+	for s.class[i] != i {
+		s.class[i] = s.class[s.class[i]]
+		i = s.class[i]
+	}
+	return i
+}
+
+// starName names the repetition subexpression of a star as the paper does:
+// A'R<step>, with the seed number for seeds after the first.
+func starName(n *node) string {
+	if n.seed > 0 {
+		return fmt.Sprintf("A'S%dR%d", n.seed+1, n.step)
+	}
+	return fmt.Sprintf("A'R%d", n.step)
+}
+
+// regexGrammar translates the merged expressions into a grammar: <start>
+// derives the union of the seeds' expressions, and each class of merged
+// stars is a nonterminal <repN> deriving the union of its stars.
+func (s *synth) regexGrammar() *grammar.Grammar {
+	names := map[int]string{}
+	var order []int
+	for i := range s.stars {
+		c := s.find(i)
+		if _, ok := names[c]; !ok {
+			names[c] = "rep" + strconv.Itoa(len(order)+1)
+			order = append(order, c)
+		}
+	}
+	index := map[*node]int{}
+	for i, st := range s.stars {
+		index[st] = i
+	}
+	var expr func(n *node) grammar.Expr
+	expr = func(n *node) grammar.Expr {
+		switch n.kind {
+		case kindSeq:
+			var xs []grammar.Expr
+			xs = append(xs, setsExprs(n.pre)...)
+			if n.star != nil {
+				xs = append(xs, &grammar.Ref{Name: names[s.find(index[n])]})
+			}
+			if n.rest != nil {
+				xs = append(xs, expr(n.rest))
+			}
+			return seq(xs)
+		case kindAlt:
+			var xs []grammar.Expr
+			for m := n; ; m = m.second {
+				if m.kind != kindAlt {
+					xs = append(xs, expr(m))
+					break
+				}
+				xs = append(xs, expr(m.first))
+			}
+			return alt(xs)
+		}
+		return &grammar.Lit{S: n.ex}
+	}
+	g := &grammar.Grammar{Start: "start"}
+	var starts []grammar.Expr
+	for _, r := range s.roots {
+		starts = append(starts, expr(r))
+	}
+	g.Rules = append(g.Rules, &grammar.Rule{Name: "start", Expr: alt(starts)})
+	for _, c := range order {
+		var xs []grammar.Expr
+		for i, st := range s.stars {
+			if s.find(i) == c {
+				xs = append(xs, &grammar.Repeat{X: expr(st.star), Min: 0, Max: grammar.Unbounded})
+			}
+		}
+		g.Rules = append(g.Rules, &grammar.Rule{Name: names[c], Expr: alt(xs)})
+	}
+	return g
+}
+
+// setsExprs turns terminal sets into literals (runs of single characters)
+// and classes.
+func setsExprs(sets []charSet) []grammar.Expr {
+	var out []grammar.Expr
+	var lit []byte
+	flush := func() {
+		if len(lit) > 0 {
+			out = append(out, &grammar.Lit{S: string(lit)})
+			lit = nil
+		}
+	}
+	for _, set := range sets {
+		if c, ok := set.only(); ok {
+			lit = append(lit, c)
+			continue
+		}
+		flush()
+		out = append(out, classOf(set))
+	}
+	flush()
+	return out
+}
+
+func classOf(set charSet) *grammar.Class {
+	c := &grammar.Class{}
+	for b := 0; b < 256; b++ {
+		if !set.has(byte(b)) {
+			continue
+		}
+		if b > 0x7f {
+			c.Bytes = true
+		}
+		if n := len(c.Ranges); n > 0 && c.Ranges[n-1].Hi == rune(b-1) {
+			c.Ranges[n-1].Hi = rune(b)
+			continue
+		}
+		c.Ranges = append(c.Ranges, grammar.Range{Lo: rune(b), Hi: rune(b)})
+	}
+	return c
+}
+
+// seq makes a concatenation of xs, flattening nested ones and dropping empty
+// literals; one element is itself, none the empty literal.
+func seq(xs []grammar.Expr) grammar.Expr {
+	var out []grammar.Expr
+	for _, x := range xs {
+		switch x := x.(type) {
+		case *grammar.Seq:
+			out = append(out, x.X...)
+			continue
+		case *grammar.Lit:
+			if x.S == "" {
+				continue
+			}
+			if n := len(out); n > 0 {
+				if l, ok := out[n-1].(*grammar.Lit); ok {
+					out[n-1] = &grammar.Lit{S: l.S + x.S}
+					continue
+				}
+			}
+		}
+		out = append(out, x)
+	}
+	switch len(out) {
+	case 0:
+		return &grammar.Lit{}
+	case 1:
+		return out[0]
+	}
+	return &grammar.Seq{X: out}
+}
+
+// alt makes an alternation of xs without duplicates, flattening nested
+// ones; one alternative is itself.
+func alt(xs []grammar.Expr) grammar.Expr {
+	var out []grammar.Expr
+	add := func(x grammar.Expr) {
+		for _, y := range out {
+			if grammar.EqualExpr(x, y) {
+				return
+			}
+		}
+		out = append(out, x)
+	}
+	for _, x := range xs {
+		if a, ok := x.(*grammar.Alt); ok {
+			for _, y := range a.X {
+				add(y)
+			}
+			continue
+		}
+		add(x)
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return &grammar.Alt{X: out}
+}

@@ -1,0 +1,205 @@
+package glade
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/seed72891827/kfuzz/learn/oracle"
+)
+
+// synth is the state of one Synthesize call.
+type synth struct {
+	ctx     context.Context
+	cfg     *config
+	counter *oracle.Counter
+	cache   *oracle.Cache
+	start   time.Time
+	stats   Stats
+	trace   []Step
+	phase   string
+	seed    int
+	seeds   int
+
+	roots []*node // the phase-one expression of each generalized seed
+	steps int     // phase-one steps so far (names R1, R2, ...)
+	// stars are the seq nodes with a star, in the order of their steps:
+	// the repetition subexpressions that phase two merges.
+	stars []*node
+	// class maps each star to its merge class (union-find by index).
+	class []int
+	// the recursion stage's grammar
+	rec *recGrammar
+}
+
+func newSynth(ctx context.Context, o oracle.Oracle, cfg *config, seeds int) *synth {
+	counter := oracle.Counted(o)
+	return &synth{
+		ctx: ctx, cfg: cfg, counter: counter, cache: oracle.Cached(counter),
+		start: time.Now(), seeds: seeds,
+	}
+}
+
+// query answers inputs through the cache, failing once the query limit is
+// reached.
+func (s *synth) query(inputs [][]byte) ([]bool, error) {
+	if err := s.ctx.Err(); err != nil {
+		return nil, err
+	}
+	if q := s.counter.Stats().Queries; s.cfg.maxQueries > 0 && q >= int64(s.cfg.maxQueries) {
+		return nil, &ErrMaxQueries{Limit: s.cfg.maxQueries}
+	}
+	return oracle.AcceptAll(s.ctx, s.cache, inputs)
+}
+
+// A cand is a candidate under evaluation: its printed form, its checks and
+// what choosing it does.
+type cand struct {
+	gen    string
+	checks []string
+	apply  func()
+	last   bool // the candidate that keeps the language, taken when no other is
+}
+
+// choose checks the candidates in order of preference, in batches of
+// cfg.batch candidates, and applies the first whose checks all pass. The
+// last candidate must be the one that keeps the language (it has no checks
+// and always passes). It records a Step with the candidates up to the
+// chosen one.
+func (s *synth) choose(step Step, next func() (cand, bool)) error {
+	var pending []cand
+	done := false
+	for {
+		for !done && len(pending) < s.cfg.batch {
+			c, ok := next()
+			if !ok {
+				done = true
+				break
+			}
+			if c.checks == nil && !c.last {
+				// All its checks are in the current language: nothing
+				// the oracle could vet, so it is not taken.
+				continue
+			}
+			pending = append(pending, c)
+		}
+		if len(pending) == 0 {
+			return fmt.Errorf("glade: internal error: no candidate left in step %s", step.Name)
+		}
+		var inputs [][]byte
+		for _, c := range pending {
+			for _, ch := range c.checks {
+				inputs = append(inputs, []byte(ch))
+			}
+		}
+		var oks []bool
+		if len(inputs) > 0 {
+			var err error
+			if oks, err = s.query(inputs); err != nil {
+				return err
+			}
+		}
+		k := 0
+		for _, c := range pending {
+			pass := true
+			cc := Candidate{Generalization: c.gen}
+			for _, ch := range c.checks {
+				cc.Checks = append(cc.Checks, Check{Input: ch, Accepted: oks[k]})
+				pass = pass && oks[k]
+				k++
+			}
+			if s.cfg.trace {
+				step.Candidates = append(step.Candidates, cc)
+			}
+			if pass {
+				c.apply()
+				step.Chosen = c.gen
+				s.record(step)
+				return nil
+			}
+		}
+		pending = pending[:0]
+	}
+}
+
+func (s *synth) record(step Step) {
+	s.stats.Steps++
+	if s.cfg.trace {
+		s.trace = append(s.trace, step)
+	}
+	if s.cfg.progress != nil {
+		st := s.counter.Stats()
+		s.cfg.progress(Progress{
+			Phase: s.phase, Seed: s.seed, Seeds: s.seeds, Steps: s.stats.Steps,
+			Queries: st.Queries, CacheHits: s.cache.Hits(), Elapsed: time.Since(s.start),
+		})
+	}
+}
+
+// run runs all phases.
+func (s *synth) run(seeds [][]byte) error {
+	for i, seed := range seeds {
+		s.seed = i
+		if s.inLanguage(string(seed)) {
+			continue
+		}
+		s.stats.SeedsUsed++
+		q0 := s.queries()
+		s.phase = "regex"
+		root, err := s.phaseOne(i, string(seed))
+		if err != nil {
+			return err
+		}
+		q1 := s.queries()
+		s.stats.RegexQuery += q1 - q0
+		if s.cfg.chars {
+			s.phase = "chars"
+			if err := s.generalizeChars(root); err != nil {
+				return err
+			}
+			s.stats.CharsQuery += s.queries() - q1
+		}
+		s.roots = append(s.roots, root)
+	}
+	s.phase = "merge"
+	q := s.queries()
+	if err := s.phaseTwo(); err != nil {
+		return err
+	}
+	s.stats.MergeQuery = s.queries() - q
+	if s.cfg.recursion {
+		s.phase = "recursion"
+		q = s.queries()
+		if err := s.recursionStage(seeds); err != nil {
+			return err
+		}
+		s.stats.RecurQuery = s.queries() - q
+	}
+	return nil
+}
+
+func (s *synth) queries() int64 { return s.counter.Stats().Queries }
+
+// inLanguage reports whether str is in the union of the expressions of the
+// seeds generalized so far.
+func (s *synth) inLanguage(str string) bool {
+	for _, r := range s.roots {
+		if r.matches(str) {
+			return true
+		}
+	}
+	return false
+}
+
+func (s *synth) result() *Result {
+	g := s.buildGrammar()
+	st := s.counter.Stats()
+	s.stats.Queries = st.Queries
+	s.stats.Accepted = st.Accepted
+	s.stats.OracleTime = st.Time
+	s.stats.CacheHits = s.cache.Hits()
+	s.stats.Duration = time.Since(s.start)
+	s.stats.Seeds = s.seeds
+	s.stats.Rules = len(g.Rules)
+	return &Result{Grammar: g, Stats: s.stats, Trace: s.trace}
+}
