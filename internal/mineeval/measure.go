@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
@@ -118,34 +121,64 @@ func Measure(ctx context.Context, mined, reference *grammar.Grammar, oracle func
 	if err != nil {
 		return nil, fmt.Errorf("generating from the mined grammar: %w", err)
 	}
-	for _, in := range fromMined {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	accepted, err := forEach(ctx, fromMined, func(in []byte) int {
 		if safeAccept(oracle, in) {
-			sc.PrecisionAccepted++
+			return 1
 		}
+		return 0
+	})
+	if err != nil {
+		return nil, err
 	}
+	sc.PrecisionAccepted = accepted[1]
 
 	fromRef, err := Sample(refGraph, opts.N, opts.Seed, opts.MaxSize)
 	if err != nil {
 		return nil, fmt.Errorf("generating from the reference grammar: %w", err)
 	}
-	for _, in := range fromRef {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
+	parsed, err := forEach(ctx, fromRef, func(in []byte) int {
 		switch err := parser.Recognize(in); {
 		case err == nil:
-			sc.RecallAccepted++
+			return 1
 		case errors.Is(err, grammar.ErrItemLimit):
-			sc.ItemLimit++
+			return 2
 		}
+		return 0
+	})
+	if err != nil {
+		return nil, err
 	}
+	sc.RecallAccepted, sc.ItemLimit = parsed[1], parsed[2]
 	sc.Precision = float64(sc.PrecisionAccepted) / float64(opts.N)
 	sc.Recall = float64(sc.RecallAccepted) / float64(opts.N)
 	sc.F1 = F1(sc.Precision, sc.Recall)
 	return sc, nil
+}
+
+// forEach applies f to every input on all cores and counts the outcomes
+// 0, 1 and 2 it returns. It stops early if ctx is cancelled.
+func forEach(ctx context.Context, inputs [][]byte, f func([]byte) int) ([3]int, error) {
+	var counts [3]atomic.Int64
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(inputs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= len(inputs) {
+					return
+				}
+				counts[f(inputs[i])].Add(1)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return [3]int{}, err
+	}
+	return [3]int{int(counts[0].Load()), int(counts[1].Load()), int(counts[2].Load())}, nil
 }
 
 // safeAccept calls oracle, counting a panic as a rejection.
