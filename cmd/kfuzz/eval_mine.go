@@ -11,7 +11,9 @@ import (
 	"path/filepath"
 	"strings"
 	"text/tabwriter"
+	"time"
 
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/internal/mineeval"
 	"github.com/seed72891827/kfuzz/learn/glade"
 )
@@ -20,7 +22,8 @@ func init() {
 	register(&command{
 		name: "eval mine",
 		usage: "[-subjects url,grep,lisp,xml,json,expr,while] [-configs glade,glade+rec] [-n 1000] [-seed S]\n" +
-			"\t\t[-seeds 10] [-seed-len 50] [-max-queries N] [-max-items N] [-max-size N] [-o DIR] [-json]",
+			"\t\t[-seeds 10] [-seed-len 50] [-max-queries N] [-max-items N] [-max-size N] [-o DIR] [-json]\n" +
+			"\t\t[-cover 30s] [-parallel 2]",
 		short: "evaluate grammar mining (GLADE, and GLADE with the recursion stage): precision, recall, F1, queries, time",
 		run:   runEvalMine,
 	})
@@ -37,7 +40,17 @@ subject and the oracle, then scores the mined grammar as GLADE and Arvada do:
   rejection and is reported under "limit").
 
 Queries are the oracle calls of the miner (answers from its cache not
-counted). docs/mine-eval.md holds the results next to GLADE's and Arvada's.`
+counted).
+
+With -cover, the subjects whose oracle is a real Go parser (url: net/url,
+json: encoding/json) are also fuzzed: the fuzz test of internal/mineeval
+(FuzzURLGrammar, FuzzJSONGrammar) runs for the given time once with the
+subject's hand-written reference grammar and once with each mined grammar,
+and the statement coverage of the parser package reached by the inputs the
+fuzzer kept is compared, as kfuzz eval harness measures it. Run it inside
+the kfuzz module.
+
+docs/mine-eval.md holds the results next to GLADE's and Arvada's.`
 
 // mineEvalRow is one line of the table, as -json prints it.
 type mineEvalRow struct {
@@ -73,6 +86,8 @@ func runEvalMine(e *env, args []string) error {
 	maxSize := fs.Int("max-size", mineeval.DefaultMaxSize, "derivation tree nodes of a generated input")
 	out := fs.String("o", "", "write each mined grammar to `dir`/SUBJECT.CONFIG.bnf")
 	asJSON := fs.Bool("json", false, "print JSON instead of a table")
+	cover := fs.Duration("cover", 0, "fuzz the url and json subjects with each grammar for this `time` and compare coverage (0: off)")
+	parallel := fs.Int("parallel", 2, "fuzzing worker processes for -cover")
 	if pos, err := parseFlags(fs, args); err != nil {
 		return err
 	} else if len(pos) != 0 {
@@ -92,6 +107,10 @@ func runEvalMine(e *env, args []string) error {
 		return fmt.Errorf("-max-items must be positive, not %d", *maxItems)
 	case *maxSize < 1:
 		return fmt.Errorf("-max-size must be positive, not %d", *maxSize)
+	case *cover < 0:
+		return fmt.Errorf("-cover must not be negative, not %v", *cover)
+	case *parallel < 1:
+		return fmt.Errorf("-parallel must be positive, not %d", *parallel)
 	}
 	var subjects []*mineeval.Subject
 	for _, name := range strings.Split(*which, ",") {
@@ -118,6 +137,7 @@ func runEvalMine(e *env, args []string) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var rows []mineEvalRow
+	mined := map[string][]minedGrammar{} // by subject, for -cover
 	for _, s := range subjects {
 		for _, name := range configNames {
 			prog := newProgress(e.stderr, true)
@@ -141,6 +161,7 @@ func runEvalMine(e *env, args []string) error {
 				Mining: res.Mining.Seconds(), Measuring: res.Measuring.Seconds()}
 			if res.Grammar != nil {
 				row.Rules = len(res.Grammar.Rules)
+				mined[s.Name] = append(mined[s.Name], minedGrammar{name, res.Grammar})
 				if *out != "" {
 					if err := writeMined(*out, s.Name, name, res); err != nil {
 						return err
@@ -157,12 +178,115 @@ func runEvalMine(e *env, args []string) error {
 			rows = append(rows, row)
 		}
 	}
+	var covers []mineCoverRow
+	if *cover > 0 {
+		var err error
+		if covers, err = mineCover(e, subjects, mined, *cover, *parallel); err != nil {
+			return err
+		}
+	}
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(rows)
+		return enc.Encode(struct {
+			Rows  []mineEvalRow  `json:"rows"`
+			Cover []mineCoverRow `json:"cover,omitempty"`
+		}{rows, covers})
 	}
-	return printMineEval(e.stdout, rows, *n)
+	if err := printMineEval(e.stdout, rows, *n); err != nil {
+		return err
+	}
+	if len(covers) > 0 {
+		return printMineCover(e.stdout, covers, *cover)
+	}
+	return nil
+}
+
+// A minedGrammar is the grammar one configuration mined.
+type minedGrammar struct {
+	config  string
+	grammar *grammar.Grammar
+}
+
+// mineCoverTargets are the fuzz tests of internal/mineeval for the subjects
+// whose oracle is a real Go parser, and the package whose coverage counts.
+var mineCoverTargets = map[string]struct{ target, coverpkg string }{
+	"url":  {"FuzzURLGrammar", "net/url"},
+	"json": {"FuzzJSONGrammar", "encoding/json"},
+}
+
+// mineCoverRow is the coverage of one fuzzing run, as -json prints it.
+type mineCoverRow struct {
+	Subject  string  `json:"subject"`
+	Grammar  string  `json:"grammar"` // "reference" or a configuration
+	Execs    int64   `json:"execs"`
+	Corpus   int     `json:"corpus"`
+	Covered  int     `json:"covered"`
+	Stmts    int     `json:"statements"`
+	Coverage float64 `json:"coverage"` // percent
+	Failure  string  `json:"failure,omitempty"`
+}
+
+// mineCover fuzzes each real-parser subject with its reference grammar and
+// with each mined grammar for the same time and measures the statement
+// coverage of the parser package.
+func mineCover(e *env, subjects []*mineeval.Subject, mined map[string][]minedGrammar, d time.Duration, parallel int) ([]mineCoverRow, error) {
+	root, err := kfuzzModuleRoot()
+	if err != nil {
+		return nil, err
+	}
+	work, err := os.MkdirTemp("", "kfuzz-eval-mine-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(work)
+	defer os.Unsetenv(mineeval.GrammarEnv)
+	var rows []mineCoverRow
+	for _, s := range subjects {
+		t, ok := mineCoverTargets[s.Name]
+		if !ok {
+			continue
+		}
+		dir := filepath.Join(work, s.Name)
+		if err := os.MkdirAll(dir, 0o777); err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(e.stderr, "eval mine: building %s of ./internal/mineeval with coverage of %s\n", t.target, t.coverpkg)
+		fuzzBin, covBin, err := buildEvalBinaries(root, dir, evalSubject{name: s.Name, pkg: "./internal/mineeval", harness: t.target, coverpkg: t.coverpkg})
+		if err != nil {
+			return nil, err
+		}
+		variants := append([]minedGrammar{{config: "reference"}}, mined[s.Name]...)
+		for _, v := range variants {
+			os.Unsetenv(mineeval.GrammarEnv)
+			if v.grammar != nil {
+				path := filepath.Join(dir, v.config+".bnf")
+				if err := os.WriteFile(path, []byte(v.grammar.String()), 0o666); err != nil {
+					return nil, err
+				}
+				os.Setenv(mineeval.GrammarEnv, path)
+			}
+			fmt.Fprintf(e.stderr, "eval mine: fuzzing %s with the %s grammar for %v\n", t.target, v.config, d)
+			r, err := evalFuzz(fuzzBin, covBin, filepath.Join(dir, v.config), t.target, d, parallel)
+			if err != nil {
+				return nil, fmt.Errorf("%s with the %s grammar: %w", t.target, v.config, err)
+			}
+			rows = append(rows, mineCoverRow{Subject: s.Name, Grammar: v.config, Execs: r.execs, Corpus: r.corpus,
+				Covered: r.covered, Stmts: r.stmts, Coverage: r.coverage(), Failure: r.failure})
+		}
+	}
+	return rows, nil
+}
+
+// printMineCover prints the coverage table.
+func printMineCover(w io.Writer, rows []mineCoverRow, d time.Duration) error {
+	fmt.Fprintf(w, "\nstatement coverage of the parser after fuzzing %v with each grammar (kfuzz eval harness's measure)\n", d)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "subject\tgrammar\texecs\tcorpus\tcovered\tcoverage\tnotes\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d/%d\t%.1f%%\t%s\t\n", r.Subject, r.Grammar, r.Execs, r.Corpus, r.Covered, r.Stmts, r.Coverage, r.Failure)
+	}
+	return tw.Flush()
 }
 
 // mineProgress reports the miner's phase changes on prog.

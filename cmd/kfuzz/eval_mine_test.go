@@ -18,10 +18,11 @@ func TestEvalMineSmall(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("code %d, stderr:\n%s", code, errOut)
 	}
-	var rows []mineEvalRow
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+	var res struct{ Rows []mineEvalRow }
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
+	rows := res.Rows
 	if len(rows) != 1 {
 		t.Fatalf("%d rows, want 1", len(rows))
 	}

@@ -125,3 +125,8 @@ func (s *Subject) Graph() (*grammar.Graph, error) {
 	}
 	return grammar.Compile(g)
 }
+
+// GrammarEnv is the environment variable by which kfuzz eval mine -cover
+// gives the fuzz tests of this package (FuzzURLGrammar, FuzzJSONGrammar) a
+// mined grammar file; without it they use the subject's reference grammar.
+const GrammarEnv = "KFUZZ_MINEEVAL_GRAMMAR"
