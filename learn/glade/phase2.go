@@ -76,61 +76,88 @@ func starName(n *node) string {
 // derives the union of the seeds' expressions, and each class of merged
 // stars is a nonterminal <repN> deriving the union of its stars.
 func (s *synth) regexGrammar() *grammar.Grammar {
-	names := map[int]string{}
+	return s.exprGrammar(func(*node) (string, bool) { return "", false }).g
+}
+
+// A builtGrammar is a grammar under construction and the naming of the
+// nodes that have their own nonterminal.
+type builtGrammar struct {
+	g     *grammar.Grammar
+	named func(*node) (string, bool)
+}
+
+// exprGrammar builds the <start> and <repN> rules; a node for which named
+// returns a name appears as a reference to it (the caller adds its rule).
+func (s *synth) exprGrammar(named func(*node) (string, bool)) builtGrammar {
+	s.repNames = map[int]string{}
 	var order []int
 	for i := range s.stars {
 		c := s.find(i)
-		if _, ok := names[c]; !ok {
-			names[c] = "rep" + strconv.Itoa(len(order)+1)
+		if _, ok := s.repNames[c]; !ok {
+			s.repNames[c] = "rep" + strconv.Itoa(len(order)+1)
 			order = append(order, c)
 		}
 	}
-	index := map[*node]int{}
+	s.starIndex = map[*node]int{}
 	for i, st := range s.stars {
-		index[st] = i
-	}
-	var expr func(n *node) grammar.Expr
-	expr = func(n *node) grammar.Expr {
-		switch n.kind {
-		case kindSeq:
-			var xs []grammar.Expr
-			xs = append(xs, setsExprs(n.pre)...)
-			if n.star != nil {
-				xs = append(xs, &grammar.Ref{Name: names[s.find(index[n])]})
-			}
-			if n.rest != nil {
-				xs = append(xs, expr(n.rest))
-			}
-			return seq(xs)
-		case kindAlt:
-			var xs []grammar.Expr
-			for m := n; ; m = m.second {
-				if m.kind != kindAlt {
-					xs = append(xs, expr(m))
-					break
-				}
-				xs = append(xs, expr(m.first))
-			}
-			return alt(xs)
-		}
-		return &grammar.Lit{S: n.ex}
+		s.starIndex[st] = i
 	}
 	g := &grammar.Grammar{Start: "start"}
 	var starts []grammar.Expr
 	for _, r := range s.roots {
-		starts = append(starts, expr(r))
+		starts = append(starts, s.ref(r, named))
 	}
 	g.Rules = append(g.Rules, &grammar.Rule{Name: "start", Expr: alt(starts)})
 	for _, c := range order {
 		var xs []grammar.Expr
 		for i, st := range s.stars {
 			if s.find(i) == c {
-				xs = append(xs, &grammar.Repeat{X: expr(st.star), Min: 0, Max: grammar.Unbounded})
+				xs = append(xs, &grammar.Repeat{X: s.ref(st.star, named), Min: 0, Max: grammar.Unbounded})
 			}
 		}
-		g.Rules = append(g.Rules, &grammar.Rule{Name: names[c], Expr: alt(xs)})
+		g.Rules = append(g.Rules, &grammar.Rule{Name: s.repNames[c], Expr: alt(xs)})
 	}
-	return g
+	return builtGrammar{g: g, named: named}
+}
+
+// ref is a reference to n's nonterminal if it has one, else its expression.
+func (s *synth) ref(n *node, named func(*node) (string, bool)) grammar.Expr {
+	if nm, ok := named(n); ok {
+		return &grammar.Ref{Name: nm}
+	}
+	return s.nodeExpr(n, named)
+}
+
+// nodeExpr is the expression of n, with references for the nodes below it
+// that have a nonterminal.
+func (s *synth) nodeExpr(n *node, named func(*node) (string, bool)) grammar.Expr {
+	switch n.kind {
+	case kindSeq:
+		var xs []grammar.Expr
+		xs = append(xs, setsExprs(n.pre)...)
+		if n.star != nil {
+			xs = append(xs, &grammar.Ref{Name: s.repNames[s.find(s.starIndex[n])]})
+		}
+		if n.rest != nil {
+			xs = append(xs, s.ref(n.rest, named))
+		}
+		return seq(xs)
+	case kindAlt:
+		var xs []grammar.Expr
+		for m := n; ; m = m.second {
+			if m.kind != kindAlt {
+				xs = append(xs, s.ref(m, named))
+				break
+			}
+			xs = append(xs, s.ref(m.first, named))
+			if _, ok := named(m.second); ok {
+				xs = append(xs, s.ref(m.second, named))
+				break
+			}
+		}
+		return alt(xs)
+	}
+	return &grammar.Lit{S: n.ex}
 }
 
 // setsExprs turns terminal sets into literals (runs of single characters)

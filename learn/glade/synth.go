@@ -30,6 +30,9 @@ type synth struct {
 	class []int
 	// the recursion stage's grammar
 	rec *recGrammar
+	// set by exprGrammar: the nonterminal of each class, the index of each star
+	repNames  map[int]string
+	starIndex map[*node]int
 }
 
 func newSynth(ctx context.Context, o oracle.Oracle, cfg *config, seeds int) *synth {

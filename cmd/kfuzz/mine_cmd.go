@@ -1,0 +1,176 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/seed72891827/kfuzz/internal/pipeline"
+	"github.com/seed72891827/kfuzz/learn/glade"
+	"github.com/seed72891827/kfuzz/learn/oracle"
+)
+
+func init() {
+	register(&command{
+		name:  "mine",
+		usage: "<miner> [arguments]",
+		short: "mine a grammar from sample inputs (kfuzz mine lists the miners)",
+		run:   runMine,
+	})
+	register(&command{
+		name: "mine glade",
+		usage: "-seeds DIR -oracle 'CMD' [-o FILE] [-f] [-max-queries N] [-no-recursion] [-no-chars]\n" +
+			"\t\t[-timeout D] [-batch N] [-v]",
+		short: "synthesize a grammar from valid inputs and a membership oracle (GLADE)",
+		run:   runMineGlade,
+	})
+}
+
+// runMine lists the miners.
+func runMine(e *env, args []string) error {
+	var names []string
+	for n := range commands {
+		if strings.HasPrefix(n, "mine ") {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	w := e.stdout
+	if len(args) > 0 {
+		fmt.Fprintf(e.stderr, "kfuzz mine: unknown miner %q\n", args[0])
+		w = e.stderr
+	}
+	fmt.Fprintf(w, "Usage:\n\n\tkfuzz mine <miner> [arguments]\n\nMiners:\n\n")
+	for _, n := range names {
+		fmt.Fprintf(w, "\t%-8s %s\n", strings.TrimPrefix(n, "mine "), commands[n].short)
+	}
+	if len(args) > 0 {
+		return errUsage
+	}
+	return nil
+}
+
+const mineGladeHelp = `The seeds are the files in DIR (not its subdirectories), each one valid
+input. The oracle is a shell command run once per query with sh -c: it
+accepts an input when it exits with status 0. The input is on its standard
+input, or, if the command contains {}, in a temporary file whose name
+replaces {}. A query that exceeds -timeout is a rejection.
+
+The grammar is printed on standard output, or written atomically to -o (an
+existing file is replaced only with -f). It loads back with kfuzz grammar
+check, and fuzzharness.New and kfuzz gen take it. Progress (phase, queries,
+time) goes to stderr on a terminal, or with -v; a summary always does.`
+
+func runMineGlade(e *env, args []string) error {
+	c := commands["mine glade"]
+	fs := newFlagSet(e, c)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: kfuzz %s %s\n\n%s\n\n%s\n\nFlags:\n", c.name, c.usage, c.short, mineGladeHelp)
+		fs.PrintDefaults()
+	}
+	seedDir := fs.String("seeds", "", "the `directory` of seed inputs (required)")
+	cmdline := fs.String("oracle", "", "the oracle `command` (required)")
+	out := fs.String("o", "", "write the grammar to `file` (default: standard output)")
+	force := fs.Bool("f", false, "replace an existing -o file")
+	maxQ := fs.Int("max-queries", glade.DefaultMaxQueries, "stop with an error after `n` oracle queries")
+	noRec := fs.Bool("no-recursion", false, "GLADE alone: skip the recursion stage")
+	noChars := fs.Bool("no-chars", false, "skip character generalization")
+	timeout := fs.Duration("timeout", 10*time.Second, "the longest one oracle run may take")
+	batch := fs.Int("batch", glade.DefaultBatch, "candidates checked per batch of parallel queries")
+	verbose := fs.Bool("v", false, "report progress on stderr even when it is not a terminal")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *seedDir == "" || *cmdline == "" || len(pos) > 0 {
+		fs.Usage()
+		return errUsage
+	}
+	if *maxQ < 1 {
+		return fmt.Errorf("-max-queries must be positive, not %d", *maxQ)
+	}
+	if *out != "" && !*force {
+		if err := pipeline.CheckNew(*out); err != nil {
+			return err
+		}
+	}
+	seeds, err := readSeeds(*seedDir)
+	if err != nil {
+		return err
+	}
+	o := oracle.Command("sh", "-c", *cmdline)
+	o.Timeout = *timeout
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	prog := newProgress(e.stderr, *verbose)
+	phase, seed := "", -1
+	res, err := glade.Synthesize(ctx, seeds, o,
+		glade.WithMaxQueries(*maxQ),
+		glade.WithRecursion(!*noRec),
+		glade.WithCharGeneralization(!*noChars),
+		glade.WithBatch(*batch),
+		glade.WithProgress(func(p glade.Progress) {
+			if p.Phase != phase || p.Seed != seed {
+				phase, seed = p.Phase, p.Seed
+				name := "glade: " + p.Phase
+				if p.Phase == "regex" || p.Phase == "chars" {
+					name += fmt.Sprintf(", seed %d/%d", p.Seed+1, p.Seeds)
+				}
+				prog.Step(name, 0)
+			}
+			prog.relabel(fmt.Sprintf("%d steps, %d queries, %d cache hits, %.1fs", p.Steps, p.Queries, p.CacheHits, p.Elapsed.Seconds()))
+		}))
+	prog.finish()
+	if err != nil {
+		return err
+	}
+	text := res.Grammar.String()
+	if *out == "" {
+		fmt.Fprint(e.stdout, text)
+	} else if err := pipeline.WriteFile(*out, []byte(text), *force); err != nil {
+		return err
+	}
+	st := res.Stats
+	fmt.Fprintf(e.stderr, "kfuzz mine glade: %d rules from %d of %d seeds; %d queries (%d cache hits, %d timeouts), %.1fs\n",
+		st.Rules, st.SeedsUsed, st.Seeds, st.Queries, st.CacheHits, o.Stats().Timeouts, st.Duration.Seconds())
+	return nil
+}
+
+// relabel shows detail after the current step's name on a terminal, at most
+// ten times a second.
+func (p *progress) relabel(detail string) {
+	if !p.tty || time.Since(p.drawn) < 100*time.Millisecond {
+		return
+	}
+	fmt.Fprintf(p.w, "\r\x1b[K%s: %s", p.name, detail)
+	p.drawn, p.open = time.Now(), true
+}
+
+// readSeeds reads the regular files of dir, in name order.
+func readSeeds(dir string) ([][]byte, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var seeds [][]byte
+	for _, ent := range ents {
+		if !ent.Type().IsRegular() {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(dir, ent.Name()))
+		if err != nil {
+			return nil, err
+		}
+		seeds = append(seeds, b)
+	}
+	if len(seeds) == 0 {
+		return nil, fmt.Errorf("no seed files in %s", dir)
+	}
+	return seeds, nil
+}
