@@ -152,6 +152,9 @@ func runEvalMine(e *env, args []string) error {
 			res, err := mineeval.Run(ctx, s, cfg, mineeval.RunOptions{
 				Options: mineeval.Options{N: *n, Seed: *seed, MaxSize: *maxSize, MaxItems: *maxItems},
 				Seeds:   *seeds, SeedLen: *seedLen,
+				Measuring: func() {
+					prog.Step(fmt.Sprintf("eval mine: %s %s: measuring precision and recall on %d inputs each", s.Name, name, *n), 0)
+				},
 			})
 			prog.finish()
 			if err != nil {

@@ -29,6 +29,9 @@ type RunOptions struct {
 	// MaxQueries stops a miner after this many oracle calls (0: no limit):
 	// its context is cancelled and every further call is answered false.
 	MaxQueries int64
+	// Measuring, if not nil, is called when mining is done and measuring
+	// starts.
+	Measuring func()
 }
 
 // ErrQueryLimit is the cause of the context cancellation that stops a miner
@@ -104,6 +107,9 @@ func Run(ctx context.Context, s *Subject, c Config, opts RunOptions) (*Result, e
 	ref, err := s.Grammar()
 	if err != nil {
 		return nil, err
+	}
+	if opts.Measuring != nil {
+		opts.Measuring()
 	}
 	start = time.Now()
 	res.Score, res.Err = Measure(ctx, g, ref, s.Oracle, opts.Options)
