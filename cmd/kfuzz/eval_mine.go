@@ -94,23 +94,17 @@ func runEvalMine(e *env, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	switch {
-	case *n < 1:
-		return fmt.Errorf("-n must be positive, not %d", *n)
-	case *seeds < 1:
-		return fmt.Errorf("-seeds must be positive, not %d", *seeds)
-	case *seedLen < 1:
-		return fmt.Errorf("-seed-len must be positive, not %d", *seedLen)
-	case *maxQueries < 1:
-		return fmt.Errorf("-max-queries must be positive, not %d", *maxQueries)
-	case *maxItems < 1:
-		return fmt.Errorf("-max-items must be positive, not %d", *maxItems)
-	case *maxSize < 1:
-		return fmt.Errorf("-max-size must be positive, not %d", *maxSize)
-	case *cover < 0:
+	for _, f := range []struct {
+		name  string
+		value int
+	}{{"n", *n}, {"seeds", *seeds}, {"seed-len", *seedLen}, {"max-queries", *maxQueries}, {"max-items", *maxItems},
+		{"max-size", *maxSize}, {"parallel", *parallel}} {
+		if f.value < 1 {
+			return fmt.Errorf("-%s must be positive, not %d", f.name, f.value)
+		}
+	}
+	if *cover < 0 {
 		return fmt.Errorf("-cover must not be negative, not %v", *cover)
-	case *parallel < 1:
-		return fmt.Errorf("-parallel must be positive, not %d", *parallel)
 	}
 	var subjects []*mineeval.Subject
 	for _, name := range strings.Split(*which, ",") {
