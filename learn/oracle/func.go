@@ -2,6 +2,8 @@ package oracle
 
 import (
 	"context"
+	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -91,4 +93,100 @@ func (o *FuncOracle) call(input []byte) (ok bool) {
 // panicked and those that timed out.
 func (o *FuncOracle) Stats() Stats {
 	return Stats{Queries: o.queries.Load(), Accepted: o.accepted.Load(), Panics: o.panics.Load(), Timeouts: o.timeouts.Load()}
+}
+
+// AcceptBatch answers inputs on GOMAXPROCS worker goroutines that call the
+// function directly, without a goroutine per call; it implements
+// BatchOracle. A monitor watches the calls in flight: one that exceeds the
+// timeout is answered false, its worker is abandoned (it keeps running the
+// call) and a new worker takes over the rest of the batch.
+func (o *FuncOracle) AcceptBatch(ctx context.Context, inputs [][]byte) ([]bool, error) {
+	out := make([]bool, len(inputs))
+	var (
+		next atomic.Int64
+		wg   sync.WaitGroup
+		mu   sync.Mutex
+		live []*batchWorker
+	)
+	var run func(w *batchWorker)
+	run = func(w *batchWorker) {
+		for ctx.Err() == nil {
+			i := next.Add(1) - 1
+			if i >= int64(len(inputs)) {
+				break
+			}
+			w.start.Store(time.Now().UnixNano())
+			w.cur.Store(i + 1)
+			ok := o.call(inputs[i])
+			if !w.cur.CompareAndSwap(i+1, 0) {
+				return // abandoned by the monitor, which answered input i
+			}
+			o.queries.Add(1)
+			if ok {
+				o.accepted.Add(1)
+			}
+			out[i] = ok
+		}
+		wg.Done()
+	}
+	start := func() {
+		w := &batchWorker{}
+		mu.Lock()
+		live = append(live, w)
+		mu.Unlock()
+		wg.Add(1)
+		go run(w)
+	}
+	for range min(runtime.GOMAXPROCS(0), len(inputs)) {
+		start()
+	}
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	if o.timeout > 0 {
+		tick := time.NewTicker(min(max(o.timeout/4, time.Millisecond), 100*time.Millisecond))
+		defer tick.Stop()
+	watch:
+		for {
+			select {
+			case <-finished:
+				break watch
+			case <-tick.C:
+			}
+			now := time.Now().UnixNano()
+			mu.Lock()
+			ws := append([]*batchWorker(nil), live...)
+			mu.Unlock()
+			for _, w := range ws {
+				i := w.cur.Load()
+				if i == 0 || now-w.start.Load() < int64(o.timeout) || !w.cur.CompareAndSwap(i, 0) {
+					continue
+				}
+				o.timeouts.Add(1)
+				o.queries.Add(1)
+				out[i-1] = false
+				mu.Lock()
+				for k, x := range live {
+					if x == w {
+						live = append(live[:k], live[k+1:]...)
+						break
+					}
+				}
+				mu.Unlock()
+				start()
+				wg.Done() // for the abandoned worker
+			}
+		}
+	} else {
+		<-finished
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// A batchWorker is a worker of AcceptBatch: cur is the index+1 of the input
+// it is calling the function on (0 when between calls), start when it began.
+type batchWorker struct {
+	cur, start atomic.Int64
 }

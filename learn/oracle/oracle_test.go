@@ -137,3 +137,33 @@ func TestCommandTimeout(t *testing.T) {
 		t.Fatalf("Accept = %v, %v, timeouts %d; want false, nil, 1", ok, err, o.Stats().Timeouts)
 	}
 }
+
+func TestFuncAcceptBatchTimeout(t *testing.T) {
+	block := make(chan struct{})
+	defer close(block)
+	o := Func(func(b []byte) bool {
+		switch string(b) {
+		case "hang":
+			<-block
+		case "panic":
+			panic("boom")
+		}
+		return len(b) == 2
+	}, Timeout(50*time.Millisecond))
+	ins := [][]byte{[]byte("ab"), []byte("hang"), []byte("x"), []byte("panic"), []byte("hang"), []byte("cd")}
+	for range 50 {
+		ins = append(ins, []byte("ok"))
+	}
+	got, err := AcceptAll(context.Background(), o, ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, in := range ins {
+		if want := len(in) == 2; got[i] != want {
+			t.Errorf("answer %d (%q) = %v, want %v", i, in, got[i], want)
+		}
+	}
+	if s := o.Stats(); s.Timeouts != 2 || s.Panics != 1 || s.Queries != int64(len(ins)) {
+		t.Errorf("Stats = %+v; want 2 timeouts, 1 panic, %d queries", s, len(ins))
+	}
+}
