@@ -68,3 +68,30 @@ func TestEvalMineBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalMineCover fuzzes encoding/json briefly with the reference and a
+// mined grammar and checks the coverage rows. It builds and runs test
+// binaries, so -short skips it.
+func TestEvalMineCover(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and fuzzes test binaries")
+	}
+	needGo(t)
+	out, errOut, code := kfuzz(t, "eval", "mine", "-subjects", "json", "-configs", "glade", "-n", "20", "-seeds", "2",
+		"-cover", "2s", "-parallel", "1", "-json")
+	if code != 0 {
+		t.Fatalf("code %d, stderr:\n%s", code, errOut)
+	}
+	var res struct{ Cover []mineCoverRow }
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(res.Cover) != 2 || res.Cover[0].Grammar != "reference" || res.Cover[1].Grammar != "glade" {
+		t.Fatalf("cover rows %+v, want the reference and the glade grammar", res.Cover)
+	}
+	for _, r := range res.Cover {
+		if r.Subject != "json" || r.Execs == 0 || r.Stmts == 0 || r.Covered == 0 || r.Covered > r.Stmts || r.Failure != "" {
+			t.Errorf("cover row %+v", r)
+		}
+	}
+}
