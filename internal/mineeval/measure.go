@@ -21,11 +21,11 @@ const (
 	// of bytes, the size of the samples GLADE and Arvada draw.
 	DefaultMaxSize = 300
 	// DefaultMaxItems bounds the Earley items of one recall parse (about 16
-	// bytes each). The reference grammars need a few items per input byte;
-	// a mined grammar can be so ambiguous, or so large, that one parse of a
-	// short input would take seconds. Such a parse counts as a rejection
-	// and is reported.
-	DefaultMaxItems = 1 << 18
+	// bytes each, so 32 MB). The reference grammars need a few items per
+	// input byte; a mined grammar can be so ambiguous, or so large, that one
+	// parse of a short input would take seconds. Such a parse counts as a
+	// rejection and is reported.
+	DefaultMaxItems = 1 << 21
 )
 
 // Options configure Measure. Zero values mean the defaults.
