@@ -280,9 +280,7 @@ func (s *parseState) run() (int32, error) {
 	s.waiters, s.groups, s.leos = s.waiters[:0], s.groups[:0], s.leos[:0]
 	s.xstart, s.nlinks = 0, 0
 	s.scanIn, s.scanOut = s.scanIn[:0], s.scanOut[:0]
-	// A parse stopped by the item limit leaves waiters and predictions of
-	// its last set behind.
-	s.wpairs, s.predQueue = s.wpairs[:0], s.predQueue[:0]
+	s.wpairs = s.wpairs[:0] // a parse stopped by the item limit leaves some
 	s.overflow = false
 	s.filter = true
 	for j := 0; ; j++ {
