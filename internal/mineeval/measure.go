@@ -64,7 +64,11 @@ type Score struct {
 	// F1 is the harmonic mean of precision and recall (0 if both are 0).
 	F1 float64
 
-	N                 int
+	// N is the number of inputs generated from each grammar.
+	N int
+	// PrecisionAccepted counts the inputs of the mined grammar that the
+	// oracle accepts, RecallAccepted those of the reference grammar that
+	// the mined grammar's parser accepts.
 	PrecisionAccepted int
 	RecallAccepted    int
 	// ItemLimit counts the recall inputs whose parse exceeded

@@ -16,7 +16,7 @@ type Miner func(ctx context.Context, seeds [][]byte, oracle func([]byte) bool) (
 
 // A Config is a miner under a name, such as "glade" or "glade+rec".
 type Config struct {
-	Name string
+	Name string // as in the evaluation table
 	Mine Miner
 }
 
