@@ -35,10 +35,16 @@ func fuzzGrammar(f *testing.F, subject string) *grammar.Grammar {
 	return g
 }
 
+// fuzzOptions are the harness options of both fuzz tests, whatever the
+// grammar: the default seeds (the grammar's k-path covering forest) and up
+// to two byte edits of each input, as the examples' grammar-aware fuzz tests
+// use, so that a precise grammar reaches the parser's error handling too.
+var fuzzOptions = []fuzzharness.Option{fuzzharness.WithMaxEdits(2)}
+
 // FuzzURLGrammar drives net/url with inputs of a URL grammar (see
 // fuzzGrammar). A URL that parses must print to text that parses again.
 func FuzzURLGrammar(f *testing.F) {
-	fuzzharness.New(f, fuzzGrammar(f, "url")).FuzzString(func(t *testing.T, s string) {
+	fuzzharness.New(f, fuzzGrammar(f, "url"), fuzzOptions...).FuzzString(func(t *testing.T, s string) {
 		u, err := url.Parse(s)
 		if err != nil {
 			return
@@ -56,7 +62,7 @@ func FuzzURLGrammar(f *testing.F) {
 // FuzzJSONGrammar drives encoding/json with inputs of a JSON grammar (see
 // fuzzGrammar). A valid document must decode, and encode back.
 func FuzzJSONGrammar(f *testing.F) {
-	fuzzharness.New(f, fuzzGrammar(f, "json")).Fuzz(func(t *testing.T, in fuzzharness.Input) {
+	fuzzharness.New(f, fuzzGrammar(f, "json"), fuzzOptions...).Fuzz(func(t *testing.T, in fuzzharness.Input) {
 		b := in.Bytes()
 		if !json.Valid(b) {
 			return
