@@ -3,26 +3,14 @@ package mineeval
 import (
 	"context"
 	"testing"
-
-	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
-
-func testN() int {
-	if testing.Short() {
-		return 200
-	}
-	return DefaultN
-}
 
 // TestMeasureReferenceItself checks that the reference grammar, taken as the
 // mined grammar, scores precision = recall = F1 = 1 on every subject.
 func TestMeasureReferenceItself(t *testing.T) {
 	for _, s := range Subjects() {
 		t.Run(s.Name, func(t *testing.T) {
-			ref, err := s.Grammar()
-			if err != nil {
-				t.Fatal(err)
-			}
+			_, ref := subjectGrammar(t, s.Name)
 			sc, err := Measure(context.Background(), ref, ref, s.Oracle, Options{N: testN(), Seed: 7})
 			if err != nil {
 				t.Fatal(err)
@@ -37,14 +25,7 @@ func TestMeasureReferenceItself(t *testing.T) {
 // TestMeasureWrongGrammars checks that grammars too general and too narrow
 // for the expr subject lose precision and recall respectively.
 func TestMeasureWrongGrammars(t *testing.T) {
-	s, err := Lookup("expr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := s.Grammar()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, ref := subjectGrammar(t, "expr")
 	for _, tc := range []struct {
 		name, src      string
 		precLo, precHi float64
@@ -58,11 +39,7 @@ func TestMeasureWrongGrammars(t *testing.T) {
 		{"wrong", `<s> ::= "(" [xyz] ;`, 0, 0, 0, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g, err := grammar.Parse(tc.name, []byte(tc.src))
-			if err != nil {
-				t.Fatal(err)
-			}
-			sc, err := Measure(context.Background(), g, ref, s.Oracle, Options{N: testN(), Seed: 7})
+			sc, err := Measure(context.Background(), mustParse(t, tc.name, tc.src), ref, s.Oracle, Options{N: testN(), Seed: 7})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -80,19 +57,9 @@ func TestMeasureWrongGrammars(t *testing.T) {
 // TestMeasureItemLimit checks that recall parses stopped by the Earley item
 // limit count as rejections and are reported.
 func TestMeasureItemLimit(t *testing.T) {
-	s, err := Lookup("expr")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := s.Grammar()
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, ref := subjectGrammar(t, "expr")
 	// A highly ambiguous grammar of the same strings.
-	g, err := grammar.Parse("ambiguous", []byte(`<s> ::= <s> <s> | [xyz0-9+\-*/%()] ;`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := mustParse(t, "ambiguous", `<s> ::= <s> <s> | [xyz0-9+\-*/%()] ;`)
 	sc, err := Measure(context.Background(), g, ref, s.Oracle, Options{N: 50, Seed: 7, MaxItems: 2000})
 	if err != nil {
 		t.Fatal(err)
@@ -106,18 +73,8 @@ func TestMeasureItemLimit(t *testing.T) {
 }
 
 func TestMeasureDeterministic(t *testing.T) {
-	s, err := Lookup("lisp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := s.Grammar()
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := grammar.Parse("atoms", []byte(`<s> ::= "(" ([a-z0-9 ]* | <s>) ")" ;`))
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, ref := subjectGrammar(t, "lisp")
+	g := mustParse(t, "atoms", `<s> ::= "(" ([a-z0-9 ]* | <s>) ")" ;`)
 	a, err := Measure(context.Background(), g, ref, s.Oracle, Options{N: 100, Seed: 3})
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,6 @@
 package mineeval
 
-import (
-	"testing"
-
-	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
-)
+import "testing"
 
 // oracleCases are hand-written inputs per subject that the oracle must
 // accept (valid) and reject (invalid), each also checked against the
@@ -57,14 +53,7 @@ func TestOracleCases(t *testing.T) {
 			t.Errorf("no hand-written cases for subject %s", s.Name)
 			continue
 		}
-		gr, err := s.Graph()
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := grammar.NewParser(gr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, p := referenceParser(t, s)
 		for _, in := range cases.valid {
 			if !s.Oracle([]byte(in)) {
 				t.Errorf("%s: oracle rejects valid %q", s.Name, in)

@@ -17,34 +17,16 @@ func exprAdd(r *reader) bool {
 		return false
 	}
 	defer r.leave()
-	if !exprMult(r) {
-		return false
-	}
-	for r.eatIf(func(c byte) bool { return c == '+' || c == '-' }) {
-		if !exprMult(r) {
-			return false
-		}
-	}
-	return true
+	return r.list(exprMult, oneOf("+-"))
 }
 
 // exprMult reads UnaryExpr (("*" | "/" | "%") UnaryExpr)*.
-func exprMult(r *reader) bool {
-	if !exprUnary(r) {
-		return false
-	}
-	for r.eatIf(func(c byte) bool { return c == '*' || c == '/' || c == '%' }) {
-		if !exprUnary(r) {
-			return false
-		}
-	}
-	return true
-}
+func exprMult(r *reader) bool { return r.list(exprUnary, oneOf("*/%")) }
 
 // exprUnary reads a signed identifier, number or parenthesized expression.
 func exprUnary(r *reader) bool {
 	signs := 0
-	for r.eatIf(func(c byte) bool { return c == '+' || c == '-' }) {
+	for oneOf("+-")(r) {
 		if signs++; signs > maxNesting {
 			return false
 		}

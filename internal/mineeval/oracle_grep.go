@@ -21,15 +21,7 @@ func grepRegex(r *reader) bool {
 		return false
 	}
 	defer r.leave()
-	if !grepBranch(r) {
-		return false
-	}
-	for r.eat(`\|`) {
-		if !grepBranch(r) {
-			return false
-		}
-	}
-	return true
+	return r.list(grepBranch, lit(`\|`))
 }
 
 func grepBranch(r *reader) bool {

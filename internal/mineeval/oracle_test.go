@@ -5,24 +5,16 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
-
-	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
 
 // TestOraclesAcceptReference checks that every oracle accepts all inputs
 // generated from its subject's reference grammar: the oracle's language
 // contains the grammar's.
 func TestOraclesAcceptReference(t *testing.T) {
-	n := DefaultN
-	if testing.Short() {
-		n = 200
-	}
+	n := testN()
 	for _, s := range Subjects() {
 		t.Run(s.Name, func(t *testing.T) {
-			gr, err := s.Graph()
-			if err != nil {
-				t.Fatal(err)
-			}
+			gr, _ := referenceParser(t, s)
 			inputs, err := Sample(gr, n, 1, DefaultMaxSize)
 			if err != nil {
 				t.Fatal(err)
@@ -52,20 +44,10 @@ func TestOraclesAcceptReference(t *testing.T) {
 // replace bytes drawn from the input itself and from the subject's
 // delimiters, so that most edited inputs are invalid but some are not.
 func TestOraclesAgreeWithReference(t *testing.T) {
-	n := DefaultN
-	if testing.Short() {
-		n = 300
-	}
+	n := testN()
 	for _, s := range Subjects() {
 		t.Run(s.Name, func(t *testing.T) {
-			gr, err := s.Graph()
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := grammar.NewParser(gr)
-			if err != nil {
-				t.Fatal(err)
-			}
+			gr, p := referenceParser(t, s)
 			inputs, err := Sample(gr, n, 2, DefaultMaxSize)
 			if err != nil {
 				t.Fatal(err)

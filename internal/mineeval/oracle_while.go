@@ -18,15 +18,7 @@ func whileStmts(r *reader) bool {
 		return false
 	}
 	defer r.leave()
-	if !whileStmt(r) {
-		return false
-	}
-	for r.eat("; ") {
-		if !whileStmt(r) {
-			return false
-		}
-	}
-	return true
+	return r.list(whileStmt, lit("; "))
 }
 
 func whileStmt(r *reader) bool {
@@ -41,17 +33,7 @@ func whileStmt(r *reader) bool {
 	return whileVar(r) && r.eat(" := ") && whileAexp(r)
 }
 
-func whileBexp(r *reader) bool {
-	if !whileBterm(r) {
-		return false
-	}
-	for r.eat(" && ") {
-		if !whileBterm(r) {
-			return false
-		}
-	}
-	return true
-}
+func whileBexp(r *reader) bool { return r.list(whileBterm, lit(" && ")) }
 
 func whileBterm(r *reader) bool {
 	nots := 0
@@ -89,7 +71,7 @@ func whileAexp(r *reader) bool {
 		defer r.leave()
 		r.i++
 		return whileAexp(r) && r.eat(" ") &&
-			r.eatIf(func(c byte) bool { return c == '+' || c == '-' || c == '*' }) &&
+			oneOf("+-*")(r) &&
 			r.eat(" ") && whileAexp(r) && r.eat(")")
 	}
 	return false

@@ -1,5 +1,7 @@
 package mineeval
 
+import "strings"
+
 // maxNesting bounds the nesting of the hand-written recognizers, so that no
 // input, however deep, exhausts the stack; deeper inputs are rejected. It is
 // far above what the reference grammars generate within their depth bound.
@@ -50,6 +52,27 @@ func (r *reader) eatAll(ok func(byte) bool) int {
 		n++
 	}
 	return n
+}
+
+// list reads item (sep item)*.
+func (r *reader) list(item, sep func(*reader) bool) bool {
+	if !item(r) {
+		return false
+	}
+	for sep(r) {
+		if !item(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// lit returns a separator that consumes s.
+func lit(s string) func(*reader) bool { return func(r *reader) bool { return r.eat(s) } }
+
+// oneOf returns a separator that consumes one of the bytes of set.
+func oneOf(set string) func(*reader) bool {
+	return func(r *reader) bool { return r.eatIf(func(c byte) bool { return strings.IndexByte(set, c) >= 0 }) }
 }
 
 // done reports whether the whole input was consumed.
