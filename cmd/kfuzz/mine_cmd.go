@@ -24,7 +24,7 @@ func init() {
 	})
 	register(&command{
 		name: "mine glade",
-		usage: "-seeds DIR -oracle 'CMD' [-o FILE] [-f] [-max-queries N] [-no-recursion] [-no-chars]\n" +
+		usage: "-seeds DIR -oracle 'CMD' [-o FILE] [-f] [-max-queries N] [-no-recursion] [-no-chars] [-no-extra]\n" +
 			"\t\t[-timeout D] [-batch N] [-v]",
 		short: "synthesize a grammar from valid inputs and a membership oracle (GLADE)",
 		run:   runMineGlade,
@@ -80,6 +80,7 @@ func runMineGlade(e *env, args []string) error {
 	maxQ := fs.Int("max-queries", glade.DefaultMaxQueries, "stop with an error after `n` oracle queries")
 	noRec := fs.Bool("no-recursion", false, "GLADE alone: skip the recursion stage")
 	noChars := fs.Bool("no-chars", false, "skip character generalization")
+	noExtra := fs.Bool("no-extra", false, "check in the seed's contexts only, as the paper does (no extra contexts)")
 	timeout := fs.Duration("timeout", 10*time.Second, "the longest one oracle run may take")
 	batch := fs.Int("batch", glade.DefaultBatch, "candidates checked per batch of parallel queries")
 	verbose := fs.Bool("v", false, "report progress on stderr even when it is not a terminal")
@@ -114,6 +115,7 @@ func runMineGlade(e *env, args []string) error {
 		glade.WithMaxQueries(*maxQ),
 		glade.WithRecursion(!*noRec),
 		glade.WithCharGeneralization(!*noChars),
+		glade.WithExtraContexts(!*noExtra),
 		glade.WithBatch(*batch),
 		glade.WithProgress(func(p glade.Progress) {
 			if p.Phase != phase || p.Seed != seed {

@@ -35,9 +35,17 @@ func (s *synth) generalizeChars(root *node) error {
 				if c == text[i] {
 					continue
 				}
-				in := n.ctx.pre + string(text[:i]) + string(c) + string(text[i+1:]) + n.restEx + n.ctx.post
-				inputs = append(inputs, []byte(in))
-				probes = append(probes, probe{i, c})
+				v := string(text[:i]) + string(c) + string(text[i+1:])
+				rs := []string{v + n.restEx}
+				if s.cfg.extra && n.star != nil {
+					rs = append(rs, v+n.star.ex+n.restEx)
+				}
+				for _, r := range rs {
+					for _, in := range n.ctx.wrap(r) {
+						inputs = append(inputs, []byte(in))
+						probes = append(probes, probe{i, c})
+					}
+				}
 			}
 		}
 		if len(inputs) == 0 {
@@ -48,8 +56,14 @@ func (s *synth) generalizeChars(root *node) error {
 			return err
 		}
 		steps := make([]Step, len(text))
+		pass := map[probe]bool{}
 		for j, p := range probes {
-			if oks[j] {
+			if ok, seen := pass[p]; !seen || ok {
+				pass[p] = oks[j]
+			}
+		}
+		for j, p := range probes {
+			if pass[p] {
 				n.pre[p.pos].add(p.c)
 			}
 			if s.cfg.trace {

@@ -39,12 +39,23 @@ type config struct {
 	batch      int
 	progress   func(Progress)
 	trace      bool
+	extra      bool
 }
 
 // WithRecursion turns the recursion stage on or off (default on). The stage
 // runs after GLADE's phase two and generalizes beyond it, in the spirit of
 // Arvada and TreeVada: see the package documentation.
 func WithRecursion(on bool) Option { return func(c *config) { c.recursion = on } }
+
+// WithExtraContexts turns extra contexts on or off (default on). With them,
+// as in the GLADE authors' implementation (not in the paper), a bracket
+// below a repetition or an alternation has a second context in which the
+// enclosing repetitions are taken zero times and an alternative stands
+// alone, and every check of phase one, character generalization, phase two
+// and the recursion stage is made in both. This rejects many
+// generalizations that hold in the seed's context only. Off, the checks are
+// exactly the paper's (see the golden test of Figures 2 and 3).
+func WithExtraContexts(on bool) Option { return func(c *config) { c.extra = on } }
 
 // WithCharGeneralization turns GLADE's character generalization (section 6.2
 // of the paper) on or off (default on).
@@ -156,7 +167,7 @@ func (e *ErrMaxQueries) Error() string {
 // is an error. The result depends only on the seeds, the oracle's answers
 // and the options, not on the number of cores.
 func Synthesize(ctx context.Context, seeds [][]byte, o oracle.Oracle, opts ...Option) (*Result, error) {
-	cfg := config{recursion: true, chars: true, alphabet: DefaultAlphabet, maxQueries: DefaultMaxQueries, batch: DefaultBatch}
+	cfg := config{recursion: true, chars: true, extra: true, alphabet: DefaultAlphabet, maxQueries: DefaultMaxQueries, batch: DefaultBatch}
 	for _, opt := range opts {
 		opt(&cfg)
 	}

@@ -36,7 +36,7 @@ func xmlOracle(b []byte) bool {
 // <a>hi</a> with O_XML, without character generalization.
 func TestPaperExample(t *testing.T) {
 	res, err := Synthesize(context.Background(), [][]byte{[]byte("<a>hi</a>")}, oracle.Func(xmlOracle),
-		WithTrace(true), WithCharGeneralization(false), WithRecursion(false))
+		WithTrace(true), WithCharGeneralization(false), WithRecursion(false), WithExtraContexts(false))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func checkInputs(cs []Check, accepted bool) []string {
 func TestPaperCharGeneralization(t *testing.T) {
 	alphabet := []byte("abcdefghijklmnopqrstuvwxyz</>")
 	res, err := Synthesize(context.Background(), [][]byte{[]byte("<a>hi</a>")}, oracle.Func(xmlOracle),
-		WithAlphabet(alphabet), WithRecursion(false))
+		WithAlphabet(alphabet), WithRecursion(false), WithExtraContexts(false))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,17 +32,18 @@ func (s *synth) phaseOne(seedIndex int, seed string) (*node, error) {
 	return root, nil
 }
 
-// checks returns the checks γρδ for the residuals, leaving out those that
-// are in the current language.
+// checks returns the checks γρδ for the residuals (in both contexts with
+// extra contexts), leaving out those that are in the current language.
 func checks(root *node, c context2, residuals ...string) []string {
 	var out []string
 	for _, r := range residuals {
-		x := c.pre + r + c.post
-		if !root.matches(x) {
-			out = append(out, x)
+		for _, x := range c.wrap(r) {
+			if !root.matches(x) {
+				out = append(out, x)
+			}
 		}
 	}
-	return out
+	return uniq(out...)
 }
 
 // repCandidates yields the candidates of a repetition step on [α]rep in the
@@ -69,13 +70,17 @@ func (s *synth) repCandidates(root, h *node, stack *[]*node) func() (cand, bool)
 				gen:    gen,
 				checks: checks(root, h.ctx, a1+a3, a1+a2+a2+a3),
 				apply: func() {
+					c := h.ctx
+					if !c.extra {
+						c.xpre, c.xpost = c.pre, c.post
+					}
 					star := &node{kind: kindHole, typ: holeAlt, ex: a2, seed: h.seed,
-						ctx: context2{h.ctx.pre + a1, a3 + h.ctx.post}}
+						ctx: context2{c.pre + a1, a3 + c.post, c.xpre + a1, a3 + c.xpost, c.extra}}
 					h.kind, h.pre, h.star, h.restEx = kindSeq, constSets(a1), star, a3
 					*stack = append(*stack, star)
 					if a3 != "" {
 						h.rest = &node{kind: kindHole, typ: holeRep, ex: a3, seed: h.seed,
-							ctx: context2{h.ctx.pre + a1 + a2, h.ctx.post}}
+							ctx: context2{c.pre + a1 + a2, c.post, c.xpre + a1, c.xpost, s.cfg.extra}}
 						*stack = append(*stack, h.rest)
 					}
 					s.stars = append(s.stars, h)
@@ -106,10 +111,14 @@ func (s *synth) altCandidates(root, h *node, stack *[]*node) func() (cand, bool)
 				checks: checks(root, h.ctx, a1, a2),
 				apply: func() {
 					h.kind = kindAlt
+					c := h.ctx
+					if !c.extra {
+						c.xpre, c.xpost = c.pre, c.post
+					}
 					h.first = &node{kind: kindHole, typ: holeRep, ex: a1, seed: h.seed,
-						ctx: context2{h.ctx.pre, a2 + h.ctx.post}}
+						ctx: context2{c.pre, a2 + c.post, c.xpre, c.xpost, s.cfg.extra}}
 					h.second = &node{kind: kindHole, typ: holeAlt, ex: a2, seed: h.seed,
-						ctx: context2{h.ctx.pre + a1, h.ctx.post}}
+						ctx: context2{c.pre + a1, c.post, c.xpre, c.xpost, s.cfg.extra}}
 					*stack = append(*stack, h.first, h.second)
 				},
 			}, true

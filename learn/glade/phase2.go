@@ -10,7 +10,9 @@ import (
 // phaseTwo merges repetition subexpressions (section 5 of the paper): for
 // every pair of stars (A'i, A'j), in the order of their steps, it equates
 // the two if the checks γi ρj δi and γj ρi δj pass, where (γ, δ) is the
-// context of a star's body and ρ its body's string repeated twice.
+// context of a star's body and ρ its body's string repeated twice. Once
+// stars are merged, a candidate equates their classes, and the checks are
+// those of every pair of stars across the two classes.
 func (s *synth) phaseTwo() error {
 	s.class = make([]int, len(s.stars))
 	for i := range s.class {
@@ -23,15 +25,29 @@ func (s *synth) phaseTwo() error {
 				continue
 			}
 			a, b := s.stars[i], s.stars[j]
-			ab := a.star.ctx.pre + b.star.ex + b.star.ex + a.star.ctx.post
-			ba := b.star.ctx.pre + a.star.ex + a.star.ex + b.star.ctx.post
+			// The candidate equates the classes of A'i and A'j: every star
+			// of one must stand where every star of the other stands.
+			var checks []string
+			for x := range s.stars {
+				if s.find(x) != s.find(i) {
+					continue
+				}
+				for y := range s.stars {
+					if s.find(y) != s.find(j) {
+						continue
+					}
+					p, q := s.stars[x].star, s.stars[y].star
+					checks = append(checks, p.ctx.wrap(q.ex+q.ex)...)
+					checks = append(checks, q.ctx.wrap(p.ex+p.ex)...)
+				}
+			}
 			k++
 			step := Step{Name: fmt.Sprintf("C%d", k)}
 			if s.cfg.trace {
 				step.Bracket = "(" + starName(a) + ", " + starName(b) + ")"
 			}
 			i, j := i, j
-			merge := cand{gen: "merge " + starName(a) + " " + starName(b), checks: []string{ab, ba}, apply: func() {
+			merge := cand{gen: "merge " + starName(a) + " " + starName(b), checks: uniq(checks...), apply: func() {
 				s.class[s.find(j)] = s.find(i)
 				s.stats.Merges++
 			}}

@@ -3,6 +3,7 @@ package glade
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
@@ -29,8 +30,10 @@ const (
 // result α1(α2)*α3, each of its suffixes (the sibling sequences after a
 // prefix) and every alternation — as a candidate nonterminal, grouping
 // those that derived the same seed string; each has the contexts (γ, δ)
-// of its occurrences. For every ordered pair (A, B) it checks whether B may
-// stand where A stands: γ β δ for every context of A and for β the string
+// of its occurrences. For every ordered pair (A, B) in which B encloses A
+// in a seed and the nesting is implied by brackets (B's string is
+// bracketed, like (…), […], {…} or <…>, or A's context puts A between
+// brackets), it checks whether B may stand where A stands: γ β δ for every context of A and for β the string
 // of B, B's shortest variant (its stars taken zero times, first
 // alternatives) and its longer variant (stars taken twice, last
 // alternatives). The pairs that pass form a graph: candidates that may
@@ -55,6 +58,18 @@ type recGrammar struct {
 func (s *synth) recursionStage(_ [][]byte) error {
 	r := &recGrammar{s: s, group: map[*node]int{}}
 	byEx := map[string]int{}
+	parent := map[*node]*node{}
+	for _, root := range s.roots {
+		root.walk(func(n *node) {
+			for _, c := range []*node{n.star, n.rest, n.first, n.second} {
+				if c != nil {
+					parent[c] = n
+				}
+			}
+		})
+	}
+	// encloses[b][a]: a node of group b is a proper ancestor of one of a.
+	encloses := map[[2]int]bool{}
 	for _, root := range s.roots {
 		root.walk(func(n *node) {
 			if n.kind == kindHole || n.ex == "" {
@@ -73,6 +88,13 @@ func (s *synth) recursionStage(_ [][]byte) error {
 			r.group[n] = g
 		})
 	}
+	for n, a := range r.group {
+		for p := parent[n]; p != nil; p = parent[p] {
+			if b, ok := r.group[p]; ok && b != a {
+				encloses[[2]int{b, a}] = true
+			}
+		}
+	}
 	type pair struct {
 		a, b   int
 		checks []string
@@ -80,7 +102,7 @@ func (s *synth) recursionStage(_ [][]byte) error {
 	var pairs []pair
 	for a, as := range r.groups {
 		for b, bs := range r.groups {
-			if a == b {
+			if a == b || !encloses[[2]int{b, a}] || !bracketed(r.groups[b][0].ex) && !inBrackets(as[0].ctx) {
 				continue
 			}
 			var betas []string
@@ -95,7 +117,7 @@ func (s *synth) recursionStage(_ [][]byte) error {
 				}
 				for _, beta := range betas {
 					if beta != an.ex {
-						checks = append(checks, an.ctx.pre+beta+an.ctx.post)
+						checks = append(checks, an.ctx.wrap(beta)...)
 					}
 				}
 			}
@@ -300,4 +322,15 @@ func (r *recGrammar) name(c int) {
 		r.named[c] = "sub" + strconv.Itoa(len(r.order)+1)
 		r.order = append(r.order, c)
 	}
+}
+
+// bracketed reports whether s starts with an opening bracket and ends with
+// a closing one: ( [ { < and ) ] } >.
+func bracketed(s string) bool {
+	return len(s) >= 2 && strings.IndexByte("([{<", s[0]) >= 0 && strings.IndexByte(")]}>", s[len(s)-1]) >= 0
+}
+
+// inBrackets reports whether a context encloses its bracket in brackets.
+func inBrackets(c context2) bool {
+	return c.pre != "" && c.post != "" && bracketed(c.pre[len(c.pre)-1:]+c.post[:1])
 }

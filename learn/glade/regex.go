@@ -32,8 +32,26 @@ func (t holeType) String() string {
 }
 
 // A context (γ, δ) of a bracketed string: γ x δ is in the current language
-// for every x in the language that eventually replaces the bracket.
-type context2 struct{ pre, post string }
+// for every x in the language that eventually replaces the bracket. With
+// extra contexts (WithExtraContexts), a bracket below a repetition or an
+// alternation also has the context (xpre, xpost) in which the enclosing
+// repetitions are taken zero times and an alternative stands alone, and
+// every check is made in both.
+type context2 struct {
+	pre, post   string
+	xpre, xpost string
+	extra       bool // xpre, xpost are set
+}
+
+// wrap returns the checks for residual r: γ r δ, and the same in the extra
+// context if it is set and differs.
+func (c context2) wrap(r string) []string {
+	out := []string{c.pre + r + c.post}
+	if c.extra && (c.xpre != c.pre || c.xpost != c.post) {
+		out = append(out, c.xpre+r+c.xpost)
+	}
+	return out
+}
 
 type node struct {
 	kind nodeKind
