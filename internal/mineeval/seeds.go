@@ -22,12 +22,14 @@ const (
 
 // Seeds returns n distinct non-empty inputs of the subject of at most maxLen
 // bytes: small samples of the language, as GLADE and Arvada give their
-// miners, generated from the reference grammar with the given seed. Of
-// seedCandidates random inputs, they are chosen greedily to use as many
-// symbols of the grammar as possible (the next seed is the one adding the
-// most 1-paths, the shorter one on ties), like the few examples a user
-// writes to show each construct; once no input adds a symbol, the rest are
-// taken in the order generated. It fails if fewer than n distinct inputs fit.
+// miners, generated from the reference grammar with the given seed. The
+// candidates are seedCandidates random inputs and the inputs of the
+// grammar's terse 1-path covering forest; the seeds are chosen from them
+// greedily to use as many symbols of the grammar as possible (the next seed
+// is the one adding the most 1-paths, the shorter one on ties), like the few
+// examples a user writes to show each construct; once no input adds a
+// symbol, the rest are random ones in the order generated. It fails if fewer
+// than n distinct inputs fit.
 func (s *Subject) Seeds(n int, seed uint64, maxLen int) ([][]byte, error) {
 	gr, err := s.Graph()
 	if err != nil {
@@ -51,6 +53,22 @@ func (s *Subject) Seeds(n int, seed uint64, maxLen int) ([][]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		in := t.Bytes()
+		if len(in) == 0 || len(in) > maxLen || seen[string(in)] {
+			continue
+		}
+		seen[string(in)] = true
+		cands = append(cands, &candidate{in: in, paths: pt.Paths(t)})
+	}
+	// The grammar's 1-path covering forest with the shortest completions
+	// (TRIBBLE's Algorithm 1, terse): a smallest input for every symbol,
+	// which random inputs of a few dozen bytes rarely show for the larger
+	// constructs (a while language's if statement).
+	forest, err := gr.CoveringForest(1, grammar.CloseTerse)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range forest {
 		in := t.Bytes()
 		if len(in) == 0 || len(in) > maxLen || seen[string(in)] {
 			continue
