@@ -7,18 +7,11 @@ package mineeval
 // recursive-descent recognizer; a prefix "++" or "--" reads as two prefix
 // signs, which accepts the same language.
 func AcceptExpr(input []byte) bool {
-	r := &reader{s: input}
-	return exprAdd(r) && r.done()
+	return whole(input, exprAdd)
 }
 
 // exprAdd reads MultExpr (("+" | "-") MultExpr)*.
-func exprAdd(r *reader) bool {
-	if !r.enter() {
-		return false
-	}
-	defer r.leave()
-	return r.list(exprMult, oneOf("+-"))
-}
+func exprAdd(r *reader) bool { return r.nestedList(exprMult, oneOf("+-")) }
 
 // exprMult reads UnaryExpr (("*" | "/" | "%") UnaryExpr)*.
 func exprMult(r *reader) bool { return r.list(exprUnary, oneOf("*/%")) }

@@ -12,17 +12,10 @@ package mineeval
 // the upper case letters or the digits (0-4 to 5-9), and character classes
 // such as [:alpha:]. It is a hand-written recursive-descent recognizer.
 func AcceptGrep(input []byte) bool {
-	r := &reader{s: input}
-	return grepRegex(r) && r.done()
+	return whole(input, grepRegex)
 }
 
-func grepRegex(r *reader) bool {
-	if !r.enter() {
-		return false
-	}
-	defer r.leave()
-	return r.list(grepBranch, lit(`\|`))
-}
+func grepRegex(r *reader) bool { return r.nestedList(grepBranch, lit(`\|`)) }
 
 func grepBranch(r *reader) bool {
 	r.eat("^")

@@ -7,8 +7,7 @@ package mineeval
 // "(a b c)", possibly empty or dotted "(a b . c)", whose elements are
 // separated by exactly one space. It is a hand-written reader.
 func AcceptLisp(input []byte) bool {
-	r := &reader{s: input}
-	return lispExpr(r) && r.done()
+	return whole(input, lispExpr)
 }
 
 func isLispInitial(c byte) bool {

@@ -9,17 +9,10 @@ package mineeval
 // leading zeros, or "(a op a)" with op one of + - *. Tokens are separated by
 // exactly one space. It is a recursive-descent recognizer.
 func AcceptWhile(input []byte) bool {
-	r := &reader{s: input}
-	return whileStmts(r) && r.done()
+	return whole(input, whileStmts)
 }
 
-func whileStmts(r *reader) bool {
-	if !r.enter() {
-		return false
-	}
-	defer r.leave()
-	return r.list(whileStmt, lit("; "))
-}
+func whileStmts(r *reader) bool { return r.nestedList(whileStmt, lit("; ")) }
 
 func whileStmt(r *reader) bool {
 	switch {

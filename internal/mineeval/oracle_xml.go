@@ -15,8 +15,7 @@ import "unicode/utf8"
 // parser: encoding/xml would also take comments, processing instructions,
 // CDATA sections and single-quoted attributes, which the subject leaves out.
 func AcceptXML(input []byte) bool {
-	r := &reader{s: input}
-	return xmlElement(r) && r.done()
+	return whole(input, xmlElement)
 }
 
 func xmlElement(r *reader) bool {

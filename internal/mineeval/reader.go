@@ -67,6 +67,21 @@ func (r *reader) list(item, sep func(*reader) bool) bool {
 	return true
 }
 
+// nestedList reads item (sep item)* one nesting level deeper (see enter).
+func (r *reader) nestedList(item, sep func(*reader) bool) bool {
+	if !r.enter() {
+		return false
+	}
+	defer r.leave()
+	return r.list(item, sep)
+}
+
+// whole reports whether f reads all of input.
+func whole(input []byte, f func(*reader) bool) bool {
+	r := &reader{s: input}
+	return f(r) && r.done()
+}
+
 // lit returns a separator that consumes s.
 func lit(s string) func(*reader) bool { return func(r *reader) bool { return r.eat(s) } }
 
