@@ -5,7 +5,6 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/learn/oracle"
 )
 
@@ -60,14 +59,7 @@ func FuzzSynthesize(f *testing.F) {
 		if err := res.Grammar.Check(); err != nil {
 			t.Fatalf("%v\n%s", err, res.Grammar)
 		}
-		gr, err := grammar.Compile(res.Grammar)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := grammar.NewParser(gr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, p := compileParser(t, res.Grammar)
 		for _, s := range seeds {
 			if err := p.Recognize(s); err != nil {
 				t.Fatalf("the grammar does not derive seed %q: %v\n%s", s, err, res.Grammar)

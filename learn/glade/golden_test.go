@@ -135,14 +135,7 @@ func TestPaperCharGeneralization(t *testing.T) {
 	if got := res.Grammar.String(); got != wantG {
 		t.Errorf("grammar:\n%s\nwant:\n%s", got, wantG)
 	}
-	gr, err := grammar.Compile(res.Grammar)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := grammar.NewParser(gr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, p := compileParser(t, res.Grammar)
 	for _, s := range []string{"", "abc", "<a></a>", "<a><a>yz</a></a><a>q</a>"} {
 		if p.Recognize([]byte(s)) != nil {
 			t.Errorf("mined grammar rejects %q", s)
@@ -153,4 +146,18 @@ func TestPaperCharGeneralization(t *testing.T) {
 			t.Errorf("mined grammar accepts %q", s)
 		}
 	}
+}
+
+// compileParser compiles g and returns its graph and an Earley parser.
+func compileParser(t *testing.T, g *grammar.Grammar) (*grammar.Graph, *grammar.Parser) {
+	t.Helper()
+	gr, err := grammar.Compile(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := grammar.NewParser(gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return gr, p
 }

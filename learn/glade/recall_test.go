@@ -28,18 +28,8 @@ type score struct{ precision, recall float64 }
 
 func measure(t *testing.T, ref, mined *grammar.Grammar, accept func([]byte) bool, n int) score {
 	t.Helper()
-	refG, err := grammar.Compile(ref)
-	if err != nil {
-		t.Fatal(err)
-	}
-	minedG, err := grammar.Compile(mined)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := grammar.NewParser(minedG)
-	if err != nil {
-		t.Fatal(err)
-	}
+	refG, _ := compileParser(t, ref)
+	minedG, p := compileParser(t, mined)
 	var sc score
 	gen := grammar.NewGenerator(refG, 1)
 	gen.MaxSize = 80
@@ -83,14 +73,7 @@ func TestRecursionRecall(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		gr, err := grammar.Compile(ref)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p, err := grammar.NewParser(gr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, p := compileParser(t, ref)
 		accept := func(b []byte) bool { return p.Recognize(b) == nil }
 		var seeds [][]byte
 		for _, s := range sub.seeds {
