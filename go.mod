@@ -6,3 +6,5 @@ require (
 	golang.org/x/mod v0.38.0
 	golang.org/x/tools v0.48.0
 )
+
+require golang.org/x/sync v0.22.0 // indirect

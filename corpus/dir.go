@@ -8,11 +8,11 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"sync"
-	"sync/atomic"
+
+	"github.com/seed72891827/kfuzz/internal/atomicfile"
+	"github.com/seed72891827/kfuzz/internal/gocmd"
 )
 
 // An Entry is one file of a corpus directory.
@@ -43,15 +43,11 @@ func CacheDir(gocache, importPath, fuzzName string) string {
 func GoCache(ctx context.Context) (string, error) {
 	dir := os.Getenv("GOCACHE")
 	if dir == "" {
-		out, err := exec.CommandContext(ctx, "go", "env", "GOCACHE").Output()
+		vars, err := gocmd.Runner{}.GoEnv(ctx, "GOCACHE")
 		if err != nil {
-			var ee *exec.ExitError
-			if errors.As(err, &ee) && len(ee.Stderr) > 0 {
-				return "", fmt.Errorf("corpus: go env GOCACHE: %v: %s", err, bytes.TrimSpace(ee.Stderr))
-			}
-			return "", fmt.Errorf("corpus: go env GOCACHE: %w", err)
+			return "", fmt.Errorf("corpus: %w", err)
 		}
-		dir = strings.TrimSpace(string(out))
+		dir = vars["GOCACHE"]
 	}
 	switch {
 	case dir == "off":
@@ -122,7 +118,7 @@ func readDir(dir string) ([]file, error) {
 	}
 	var files []file
 	for _, de := range des {
-		if t := de.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 || isTemp(de.Name()) {
+		if t := de.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 || atomicfile.IsTemp(de.Name()) {
 			continue
 		}
 		path := filepath.Join(dir, de.Name())
@@ -131,12 +127,6 @@ func readDir(dir string) ([]file, error) {
 	}
 	return files, err
 }
-
-// tempPrefix starts the names of the files that Add writes before giving
-// them their final names.
-const tempPrefix = ".kfuzz-tmp-"
-
-func isTemp(name string) bool { return strings.HasPrefix(name, tempPrefix) }
 
 // A Dir is a corpus directory, such as testdata/fuzz/FuzzX, to which entries
 // are added. It remembers the entries it has seen, so that adding values
@@ -239,70 +229,14 @@ func writeNew(dir, name string, data []byte) (added bool, err error) {
 		return false, fmt.Errorf("corpus: %w", err)
 	}
 	final := filepath.Join(dir, name)
-	tmp, err := writeTemp(dir, name, data)
-	if err != nil {
-		return false, fmt.Errorf("corpus: %w", err)
-	}
-	linkErr := link(tmp, final)
-	if err := os.Remove(tmp); err != nil && linkErr == nil {
-		return true, fmt.Errorf("corpus: added %s but could not remove the temporary file: %w", final, err)
-	}
+	err = atomicfile.Write(final, data, false)
 	switch {
-	case linkErr == nil:
+	case err == nil:
 		return true, nil
-	case errors.Is(linkErr, fs.ErrExist):
+	case errors.Is(err, fs.ErrExist):
 		return false, sameContent(final, data)
 	}
-
-	// No hard links here: create the final name exclusively instead.
-	f, err := os.OpenFile(final, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-	if errors.Is(err, fs.ErrExist) {
-		return false, sameContent(final, data)
-	}
-	if err != nil {
-		return false, fmt.Errorf("corpus: %w", err)
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(final) // we created it: remove the partial file
-		return false, fmt.Errorf("corpus: %w", err)
-	}
-	return true, nil
-}
-
-// link is os.Link; tests replace it to exercise the fallback for file
-// systems without hard links.
-var link = os.Link
-
-// tempCount numbers the temporary files of this process.
-var tempCount atomic.Uint64
-
-// writeTemp writes data to a new temporary file in dir and returns its path.
-// The file's name is made unique by the process ID and a counter.
-func writeTemp(dir, name string, data []byte) (string, error) {
-	for {
-		n := tempCount.Add(1)
-		path := filepath.Join(dir, fmt.Sprintf("%s%s-%d-%d", tempPrefix, name, os.Getpid(), n))
-		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		if err != nil {
-			return "", err
-		}
-		_, err = f.Write(data)
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			os.Remove(path)
-			return "", err
-		}
-		return path, nil
-	}
+	return false, fmt.Errorf("corpus: %w", err)
 }
 
 // sameContent returns nil if the file at path holds data, and an error

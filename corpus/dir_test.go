@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/seed72891827/kfuzz/internal/atomicfile"
 )
 
 func TestDirPaths(t *testing.T) {
@@ -140,12 +142,10 @@ func TestAddNeverReplaces(t *testing.T) {
 	}
 }
 
-func TestAddWithoutHardLinks(t *testing.T) {
-	saved := link
-	defer func() { link = saved }()
-	link = func(oldname, newname string) error {
-		return &os.LinkError{Op: "link", Old: oldname, New: newname, Err: errors.ErrUnsupported}
-	}
+// Add finds an entry already in the directory that a Dir did not see
+// when the file system refuses to create it again. (How the file is
+// written, with or without hard links, is tested in internal/atomicfile.)
+func TestAddExisting(t *testing.T) {
 	dir := t.TempDir()
 	name, added, err := Add(dir, "v")
 	if err != nil || !added {
@@ -242,7 +242,7 @@ func TestReadDirMalformed(t *testing.T) {
 	}
 	bad := writeFile(t, dir, "bad", "go test fuzz v1\n[]byte(\"ok\")\nint(\"x\")\n")
 	headerless := writeFile(t, dir, "README", "not a corpus file\n")
-	writeFile(t, dir, tempPrefix+"partial", "go test fuzz")
+	writeFile(t, dir, atomicfile.TempPrefix+"partial", "go test fuzz")
 	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o777); err != nil {
 		t.Fatal(err)
 	}

@@ -2,11 +2,10 @@ package coverage
 
 import (
 	"bufio"
+	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
-
-	"golang.org/x/tools/cover"
 )
 
 // Counts holds one count per block of a [Table]: how often each block ran.
@@ -25,6 +24,9 @@ func (c *Counts) Table() *Table { return c.table }
 
 // Block returns the count of block i.
 func (c *Counts) Block(i int) uint64 { return c.n[i] }
+
+// SetBlock sets the count of block i to n.
+func (c *Counts) SetBlock(i int, n uint64) { c.n[i] = n }
 
 // Hits returns how often function fn was entered: the count of the block
 // that begins its body. It is 0 for a function without blocks.
@@ -117,48 +119,28 @@ func (c *Counts) WriteProfile(w io.Writer) error {
 	return bw.Flush()
 }
 
-// ImportProfiles maps cover profiles (as parsed by
-// golang.org/x/tools/cover, for instance from go test -coverprofile) onto
-// the blocks of t, matching files by name and blocks by extent. A block of
-// t gets the largest count of the profile blocks that overlap it, so that
-// profiles whose blocks are split differently still map onto the right
-// functions, as go tool cover -func maps blocks to functions by their
-// extents. Profile blocks of files that t does not know are ignored; it is
-// an error if no block matches at all.
-func (t *Table) ImportProfiles(profiles []*cover.Profile) (*Counts, error) {
-	c := NewCounts(t)
-	byFile := make(map[string][]int)
-	for i, b := range t.blocks {
-		f := t.funcs[b.Func].File
-		byFile[f] = append(byFile[f], i)
-	}
-	for _, bs := range byFile {
-		sort.Slice(bs, func(a, b int) bool { return t.blocks[bs[a]].Start.before(t.blocks[bs[b]].Start) })
-	}
-	matched := 0
-	for _, p := range profiles {
-		ours := byFile[p.FileName]
-		for _, pb := range p.Blocks {
-			ps, pe := Pos{pb.StartLine, pb.StartCol}, Pos{pb.EndLine, pb.EndCol}
-			// Visit our blocks overlapping [ps, pe). Blocks are disjoint, so their ends are sorted too.
-			k := sort.Search(len(ours), func(k int) bool { return ps.before(t.blocks[ours[k]].End) })
-			for ; k < len(ours); k++ {
-				b := t.blocks[ours[k]]
-				if !b.Start.before(pe) {
-					break
-				}
-				if !ps.before(b.End) {
-					continue
-				}
-				matched++
-				if n := uint64(max(pb.Count, 0)); n > c.n[ours[k]] {
-					c.n[ours[k]] = n
-				}
+// MarshalJSON encodes the non-zero counts as a JSON object that maps the
+// import path of each package of the table with a non-zero count to pairs of
+// the index of a block within the package (the index of its counter) and
+// the block's count, in block order:
+//
+//	{"example.com/calc": [0, 3, 4, 1], ...}
+//
+// This is how a test binary reports the counts of one input (see
+// Process.Take); block indices within a package agree between all tables of
+// the same instrumented code.
+func (c *Counts) MarshalJSON() ([]byte, error) {
+	m := make(map[string][]uint64)
+	for _, p := range c.table.pkgs {
+		var pairs []uint64
+		for i, n := range c.n[p.blockBase : p.blockBase+p.nblocks] {
+			if n != 0 {
+				pairs = append(pairs, uint64(i), n)
 			}
 		}
+		if pairs != nil {
+			m[p.path] = pairs
+		}
 	}
-	if matched == 0 && len(profiles) > 0 {
-		return nil, fmt.Errorf("coverage: no block of the profile lies in the %d instrumented packages %v", len(t.pkgs), t.Packages())
-	}
-	return c, nil
+	return json.Marshal(m)
 }

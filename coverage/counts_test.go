@@ -2,15 +2,12 @@ package coverage
 
 import (
 	"bytes"
-	"strings"
 	"testing"
-
-	"golang.org/x/tools/cover"
 
 	"github.com/seed72891827/kfuzz/coverage/internal/meta"
 )
 
-func TestProfileRoundTrip(t *testing.T) {
+func TestWriteProfile(t *testing.T) {
 	p, ctrs := fakeProcess(t, syntheticMeta("example.com/b", 2, 3), syntheticMeta("example.com/a", 3, 2))
 	for i := range ctrs[0] {
 		ctrs[0][i] = uint32(i % 3)
@@ -38,23 +35,6 @@ example.com/b/f.go:8.10,9.1 3 2
 	if buf.String() != want {
 		t.Errorf("profile\n%s\nwant\n%s", buf.String(), want)
 	}
-	profiles, err := cover.ParseProfilesFromReader(&buf)
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := p.Table().ImportProfiles(profiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !back.Funcs().Equal(c.Funcs()) {
-		t.Errorf("imported %v, want %v", back.Funcs(), c.Funcs())
-	}
-	for i := range c.n {
-		if back.Block(i) != c.Block(i) {
-			t.Errorf("block %d: imported %d, want %d", i, back.Block(i), c.Block(i))
-		}
-	}
-
 	// Aggregation, and set mode written as 0 or 1.
 	sum := c.Clone()
 	sum.Add(c)
@@ -71,51 +51,6 @@ example.com/b/f.go:8.10,9.1 3 2
 	sc.WriteProfile(&buf)
 	if buf.String() != "mode: set\nexample.com/s/f.go:1.10,2.1 1 1\n" {
 		t.Errorf("set profile %q", buf.String())
-	}
-}
-
-// TestImportSplitDifferently maps profile blocks that do not match ours
-// one to one.
-func TestImportSplitDifferently(t *testing.T) {
-	p, _ := fakeProcess(t, syntheticMeta("example.com/a", 2, 3))
-	// Our blocks: F0 lines 1-4 (three blocks), F1 lines 6-9.
-	profiles, err := cover.ParseProfilesFromReader(strings.NewReader(`mode: set
-example.com/a/f.go:1.10,2.5 1 1
-example.com/a/f.go:2.5,4.1 4 0
-example.com/a/f.go:7.1,8.20 2 1
-example.com/other/x.go:1.1,2.1 1 1
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := p.Table().ImportProfiles(profiles)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var got []uint64
-	for i := range p.Table().NumBlocks() {
-		got = append(got, c.Block(i))
-	}
-	// Only F0's first block overlaps 1.10-2.5; its others lie in
-	// 2.5-4.1. F1's first block ends at 7.1, where 7.1-8.20 starts, so
-	// only its second and third overlap it.
-	want := []uint64{1, 0, 0, 0, 1, 1}
-	if len(got) != len(want) {
-		t.Fatalf("%d blocks", len(got))
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Errorf("counts %v, want %v", got, want)
-			break
-		}
-	}
-	if c.Funcs().String() != "{example.com/a.F0}" {
-		t.Errorf("functions %v", c.Funcs())
-	}
-
-	_, err = p.Table().ImportProfiles(profiles[1:])
-	if err == nil || !strings.Contains(err.Error(), "no block of the profile") {
-		t.Errorf("error %v for a profile of other packages", err)
 	}
 }
 

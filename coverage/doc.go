@@ -42,6 +42,14 @@
 // # Profiles
 //
 // [Counts.WriteProfile] writes counts as a Go cover profile for go tool cover
-// -func and -html. [Table.ImportProfiles] maps profiles, such as go test
-// -coverprofile writes, onto functions by their extents.
+// -func and -html. Package [github.com/seed72891827/kfuzz/coverage/profile]
+// maps profiles, such as go test -coverprofile writes, onto functions by
+// their extents.
+//
+// # Dependencies
+//
+// Package coverage imports only the standard library and packages of kfuzz
+// below it (rt and an internal metadata codec), so that a file that kfuzz
+// adds to a user's test package may import it without adding lines to the
+// user's go.sum.
 package coverage

@@ -2,6 +2,7 @@ package coverage
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime"
@@ -9,24 +10,12 @@ import (
 	"testing"
 
 	"github.com/seed72891827/kfuzz/coverage/internal/meta"
+	"github.com/seed72891827/kfuzz/coverage/internal/metatest"
 	"github.com/seed72891827/kfuzz/coverage/rt"
 )
 
-// syntheticMeta describes a package with nfuncs functions of per blocks
-// each, the first block of each being its entry.
-func syntheticMeta(path string, nfuncs, per int) *meta.Package {
-	m := &meta.Package{Path: path, Mode: "count", Files: []string{path + "/f.go"}}
-	for f := range nfuncs {
-		line := 1 + f*(per+2)
-		m.Funcs = append(m.Funcs, meta.Func{Name: fmt.Sprintf("%s.F%d", path, f), Start: meta.Pos{Line: line, Col: 1},
-			End: meta.Pos{Line: line + per + 1, Col: 2}, Entry: len(m.Blocks)})
-		for b := range per {
-			m.Blocks = append(m.Blocks, meta.Block{Func: f, Start: meta.Pos{Line: line + b, Col: 10},
-				End: meta.Pos{Line: line + b + 1, Col: 1}, Stmts: 1 + b%3})
-		}
-	}
-	return m
-}
+// syntheticMeta describes a made-up package (see metatest.Package).
+var syntheticMeta = metatest.Package
 
 // fakeProcess returns a Process for synthetic packages as rt would
 // register them, with their counters.
@@ -193,5 +182,40 @@ func BenchmarkMeasureInto(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		p.MeasureInto(&res, run)
+	}
+}
+
+func TestTake(t *testing.T) {
+	p, ctrs := fakeProcess(t, syntheticMeta("example.com/b", 1, 2), syntheticMeta("example.com/a", 1, 3))
+	ctrs[0][1] = 5 // example.com/b, its second block
+	ctrs[1][0] = 2 // example.com/a, its first block
+	c := NewCounts(p.Table())
+	p.Take(c)
+	if c.Block(0) != 2 || c.Block(3+1) != 5 || ctrs[0][1] != 0 || ctrs[1][0] != 0 {
+		t.Errorf("Take: counts %v, counters left %v", c.n, ctrs)
+	}
+	p.Take(c)
+	if c.Funcs().Len() != 0 {
+		t.Errorf("the second Take: %v", c.n)
+	}
+}
+
+func TestCountsJSON(t *testing.T) {
+	p, ctrs := fakeProcess(t, syntheticMeta("example.com/b", 1, 2), syntheticMeta("example.com/a", 1, 3), syntheticMeta("example.com/c", 1, 1))
+	ctrs[0][1] = 5
+	ctrs[1][0] = 2
+	ctrs[1][2] = 1
+	data, err := json.Marshal(p.Snapshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Per package, pairs of a counter index and its count; only non-zero
+	// counts.
+	if want := `{"example.com/a":[0,2,2,1],"example.com/b":[1,5]}`; string(data) != want {
+		t.Errorf("JSON %s, want %s", data, want)
+	}
+	data, _ = json.Marshal(NewCounts(p.Table()))
+	if string(data) != "{}" {
+		t.Errorf("JSON of zero counts: %s", data)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 // noY is a Constraint on expr inputs: no variable y. Repair renames y to x,
@@ -74,14 +75,14 @@ func TestConstraintSeeds(t *testing.T) {
 // and written to the KFUZZ_STATS file.
 func TestConstraintRepairs(t *testing.T) {
 	inputs := writeInputs(t,
-		InputRecord{ID: "valid", Text: text("3")},
-		InputRecord{ID: "repairable", Text: text("y*y+1")},
-		InputRecord{ID: "unrepairable", Text: text("z+y")},
-		InputRecord{ID: "valid too", Text: text("x")},
+		protocol.InputRecord{ID: "valid", Text: text("3")},
+		protocol.InputRecord{ID: "repairable", Text: text("y*y+1")},
+		protocol.InputRecord{ID: "unrepairable", Text: text("z+y")},
+		protocol.InputRecord{ID: "valid too", Text: text("x")},
 	)
 	dir := t.TempDir()
 	out, statsFile := filepath.Join(dir, "records.jsonl"), filepath.Join(dir, "stats.json")
-	output, code := runHelper(t, "constraint", []string{EnvInputs + "=" + inputs, EnvOut + "=" + out, EnvStats + "=" + statsFile})
+	output, code := runHelper(t, "constraint", []string{protocol.EnvInputs + "=" + inputs, protocol.EnvOut + "=" + out, EnvStats + "=" + statsFile})
 	if code != 0 {
 		t.Fatalf("exit code %d:\n%s", code, output)
 	}

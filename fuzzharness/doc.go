@@ -135,34 +135,15 @@
 //
 // Tools such as kfuzz cover need to run a fuzz test's own target over chosen
 // inputs, inside the user's test binary, with coverage instrumentation added
-// by an overlay. Environment variables switch Fuzz into that mode:
-//
-//   - KFUZZ_INPUTS (EnvInputs) names a file of JSON lines, each an
-//     InputRecord ({"id": ..., "data": base64 bytes} or {"id": ..., "text":
-//     input}), or a corpus directory of go test fuzz v1 files (one []byte or
-//     string value each). Fuzz then adds exactly these inputs with f.Add and
-//     runs the target once over each, in order, instead of seeding and
-//     fuzzing; entries of testdata/fuzz are ignored. A panic is recovered and
-//     recorded; the run goes on with the next input.
-//   - KFUZZ_OUT (EnvOut) names a file to which one Record per input is
-//     appended as a JSON line: the input (the repaired one, if a
-//     constraint repaired it), its status (pass, fail, panic, skip,
-//     invalid, timeout, error), the panic message and stack, the duration,
-//     and whatever the hook put in Run.Extra.
-//   - KFUZZ_TIMEOUT (EnvTimeout) limits each input (default 10s). Because
-//     a running goroutine cannot be stopped, a timeout is recorded and the
-//     process exits with status 3 (TimeoutExitCode); the caller starts it
-//     again with the inputs after the one that timed out.
-//   - KFUZZ_GRAMMAR_OUT (EnvGrammarOut) names a file to which Fuzz appends a
-//     Description of the harness (its grammar in the notation, start symbol,
-//     bounds and seed options) as a JSON line; unless KFUZZ_INPUTS is set
-//     too, the fuzz test is then skipped. Description.Codec rebuilds the
-//     harness's codec from it.
-//
-// A MeasureHook set with SetMeasureHook (typically from an init function in
-// a file that the tool adds to the test package) is called with Begin right
-// before and End right after each input, so that it can reset and read
-// coverage counters. The data flows one way: fuzzharness calls the hook and
-// knows nothing of coverage. Run the test binary with -test.run='^FuzzX$'
-// and a large -test.timeout in this mode.
+// by an overlay. Environment variables (KFUZZ_INPUTS, KFUZZ_OUT,
+// KFUZZ_TIMEOUT, KFUZZ_GRAMMAR_OUT, KFUZZ_MEASURE_TRACE) switch Fuzz into
+// that mode: it then describes the harness (its grammar, start symbol,
+// bounds and seed options) or runs the target once over each given input,
+// in order, instead of seeding and fuzzing, and records each input's outcome
+// (pass, fail, panic, skip, invalid, timeout, error). A panic is recovered
+// and recorded, and the run goes on with the next input; an input that runs
+// out of time ends the process with exit status 3. The variables, files and
+// records are the contract between the harness and the tool, defined in
+// the kfuzz module's internal/protocol package; fuzz tests need not know
+// them. SetMeasureHook is the tool's entry point into the test binary.
 package fuzzharness

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 // A Harness adapts a fuzz test (testing.F) to a grammar: the fuzzer mutates
@@ -83,15 +84,15 @@ func (h *Harness) Codec() *Codec { return h.codec }
 func (h *Harness) Fuzz(fn func(t *testing.T, in Input)) {
 	f := h.f
 	f.Helper()
-	if path := os.Getenv(EnvGrammarOut); path != "" {
+	if path := os.Getenv(protocol.EnvGrammarOut); path != "" {
 		if err := h.describe(path); err != nil {
 			f.Fatal(err)
 		}
-		if os.Getenv(EnvInputs) == "" {
-			f.Skipf("fuzzharness: wrote the grammar to %s (%s is set)", path, EnvGrammarOut)
+		if os.Getenv(protocol.EnvInputs) == "" {
+			f.Skipf("fuzzharness: wrote the grammar to %s (%s is set)", path, protocol.EnvGrammarOut)
 		}
 	}
-	if path := os.Getenv(EnvInputs); path != "" {
+	if path := os.Getenv(protocol.EnvInputs); path != "" {
 		f.Cleanup(h.reportStats)
 		h.measure(path, fn)
 		return

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/seed72891827/kfuzz/corpus"
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 var exprGraph = grammar.MustCompile(grammar.MustBuiltin("expr"))
@@ -20,22 +22,31 @@ var exprGraph = grammar.MustCompile(grammar.MustBuiltin("expr"))
 // helperEnv selects what FuzzHelper does in a child process.
 const helperEnv = "FUZZHARNESS_HELPER"
 
-// recordingHook puts the order of its calls into Run.Extra.
-type recordingHook struct{ calls int }
+// recordingHook returns the order of its calls, which the harness writes
+// into the record's Extra.
+type recordingHook struct{ calls, begin int }
 
-func (h *recordingHook) Begin(r *Run) {
+func (h *recordingHook) Begin() {
 	h.calls++
-	r.Extra = map[string]int{"begin": h.calls}
+	h.begin = h.calls
 }
 
-func (h *recordingHook) End(r *Run) {
+func (h *recordingHook) End() any {
 	h.calls++
-	m, _ := r.Extra.(map[string]int)
-	if m == nil {
-		m = map[string]int{}
+	return map[string]int{"begin": h.begin, "end": h.calls}
+}
+
+// hookCalls decodes the Extra that recordingHook gave a record.
+func hookCalls(t *testing.T, r *protocol.Record) map[string]int {
+	t.Helper()
+	if len(r.Extra) == 0 {
+		return nil
 	}
-	m["end"] = h.calls
-	r.Extra = m
+	var m map[string]int
+	if err := json.Unmarshal(r.Extra, &m); err != nil {
+		t.Fatalf("record %q: Extra %s: %v", r.ID, r.Extra, err)
+	}
+	return m
 }
 
 // FuzzHelper is the fuzz test that the tests below run in a child process
@@ -195,19 +206,10 @@ func TestBadExampleIsFatal(t *testing.T) {
 }
 
 // writeInputs writes measure-mode input records.
-func writeInputs(t *testing.T, recs ...InputRecord) string {
+func writeInputs(t *testing.T, recs ...protocol.InputRecord) string {
 	t.Helper()
-	var b bytes.Buffer
-	for _, r := range recs {
-		data, err := json.Marshal(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b.Write(data)
-		b.WriteByte('\n')
-	}
 	path := filepath.Join(t.TempDir(), "inputs.jsonl")
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+	if err := protocol.WriteInputs(path, recs); err != nil {
 		t.Fatal(err)
 	}
 	return path
@@ -228,14 +230,14 @@ func mustEncode(t *testing.T, c *Codec, s string) []byte {
 	return data
 }
 
-func readRecords(t *testing.T, path string) []Record {
+func readRecords(t *testing.T, path string) []protocol.Record {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	recs, err := ReadRecords(f)
+	recs, err := protocol.ReadRecords(f)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,14 +250,14 @@ func TestMeasureMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	inputs := writeInputs(t,
-		InputRecord{ID: "one", Text: text("1")},
-		InputRecord{ID: "two", Data: mustEncode(t, c, "2")},
-		InputRecord{ID: "three", Text: text("3")},
-		InputRecord{ID: "four", Text: text("4")},
-		InputRecord{ID: "bad", Text: text("1+")},
-		InputRecord{ID: "six", Text: text("6")},
-		InputRecord{ID: "one again", Text: text("1")},
-		InputRecord{ID: "empty"},
+		protocol.InputRecord{ID: "one", Text: text("1")},
+		protocol.InputRecord{ID: "two", Data: mustEncode(t, c, "2")},
+		protocol.InputRecord{ID: "three", Text: text("3")},
+		protocol.InputRecord{ID: "four", Text: text("4")},
+		protocol.InputRecord{ID: "bad", Text: text("1+")},
+		protocol.InputRecord{ID: "six", Text: text("6")},
+		protocol.InputRecord{ID: "one again", Text: text("1")},
+		protocol.InputRecord{ID: "empty"},
 	)
 	// An entry of testdata/fuzz would run too; the measure mode ignores it.
 	dir := t.TempDir()
@@ -263,12 +265,13 @@ func TestMeasureMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "records.jsonl")
+	trace := filepath.Join(t.TempDir(), "trace")
 	cmd := exec.Command(os.Args[0], "-test.run=^FuzzHelper$", "-test.count=1")
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), helperEnv+"=measure", EnvInputs+"="+inputs, EnvOut+"="+out)
+	cmd.Env = append(os.Environ(), helperEnv+"=measure", protocol.EnvInputs+"="+inputs, protocol.EnvOut+"="+out, protocol.EnvTrace+"="+trace)
 	output, _ := cmd.CombinedOutput()
 	recs := readRecords(t, out)
-	got := map[string]Record{}
+	got := map[string]protocol.Record{}
 	for _, r := range recs {
 		got[r.ID] = r
 		if r.Target != "FuzzHelper" {
@@ -282,36 +285,45 @@ func TestMeasureMode(t *testing.T) {
 		id     string
 		index  int
 		input  string
-		status Status
+		status protocol.Status
 		msg    string
 	}{
-		{"one", 0, "1", StatusPass, ""},
-		{"two", 1, "2", StatusFail, ""},
-		{"three", 2, "3", StatusPanic, "three"},
-		{"four", 3, "4", StatusSkip, ""},
-		{"bad", 4, "1+", StatusError, "unexpected EOF"},
-		{"six", 5, "6", StatusInvalid, ""},
-		{"one again", 6, "1", StatusPass, ""},
-		{"empty", 7, "x", StatusPass, ""},
+		{"one", 0, "1", protocol.StatusPass, ""},
+		{"two", 1, "2", protocol.StatusFail, ""},
+		{"three", 2, "3", protocol.StatusPanic, "three"},
+		{"four", 3, "4", protocol.StatusSkip, ""},
+		{"bad", 4, "1+", protocol.StatusError, "unexpected EOF"},
+		{"six", 5, "6", protocol.StatusInvalid, ""},
+		{"one again", 6, "1", protocol.StatusPass, ""},
+		{"empty", 7, "x", protocol.StatusPass, ""},
 	} {
 		r := got[tc.id]
 		if r.Index != tc.index || r.Input != tc.input || r.Status != tc.status || !strings.Contains(r.Message, tc.msg) {
 			t.Errorf("record %q = %+v, want index %d, input %q, status %s, message with %q", tc.id, r, tc.index, tc.input, tc.status, tc.msg)
 		}
-		ran := tc.status != StatusError && tc.status != StatusInvalid
-		extra, _ := r.Extra.(map[string]any)
-		if ran != (extra != nil && extra["begin"] != nil && extra["end"] != nil) {
+		ran := tc.status != protocol.StatusError && tc.status != protocol.StatusInvalid
+		extra := hookCalls(t, &r)
+		if ran != (extra["begin"] != 0 && extra["end"] != 0) {
 			t.Errorf("record %q: Extra %v, want begin and end calls: %v", tc.id, r.Extra, ran)
 		}
-		if tc.status == StatusPanic && !strings.Contains(r.Stack, "goroutine") {
+		if tc.status == protocol.StatusPanic && !strings.Contains(r.Stack, "goroutine") {
 			t.Errorf("record %q has no stack: %+v", tc.id, r)
 		}
 	}
+	// The trace names the inputs the target ran over, in order.
+	f, err := os.Open(trace)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if idx, err := protocol.ReadTrace(f); err != nil || fmt.Sprint(idx) != "[0 1 2 3 6 7]" {
+		t.Errorf("trace %v, %v; want the inputs that ran, [0 1 2 3 6 7]", idx, err)
+	}
 	// Begin and End alternate, in input order.
-	last := 0.0
+	last := 0
 	for _, r := range recs {
-		if extra, ok := r.Extra.(map[string]any); ok {
-			b, e := extra["begin"].(float64), extra["end"].(float64)
+		if extra := hookCalls(t, &r); extra != nil {
+			b, e := extra["begin"], extra["end"]
 			if b != last+1 || e != b+1 {
 				t.Errorf("record %q: begin %v, end %v after %v", r.ID, b, e, last)
 			}
@@ -322,17 +334,17 @@ func TestMeasureMode(t *testing.T) {
 
 func TestMeasureTimeout(t *testing.T) {
 	inputs := writeInputs(t,
-		InputRecord{ID: "one", Text: text("1")},
-		InputRecord{ID: "five", Text: text("5")},
-		InputRecord{ID: "seven", Text: text("7")},
+		protocol.InputRecord{ID: "one", Text: text("1")},
+		protocol.InputRecord{ID: "five", Text: text("5")},
+		protocol.InputRecord{ID: "seven", Text: text("7")},
 	)
 	out := filepath.Join(t.TempDir(), "records.jsonl")
-	output, code := runHelper(t, "measure", []string{EnvInputs + "=" + inputs, EnvOut + "=" + out, EnvTimeout + "=3s"})
-	if code != TimeoutExitCode {
-		t.Errorf("exit code %d, want %d:\n%s", code, TimeoutExitCode, output)
+	output, code := runHelper(t, "measure", []string{protocol.EnvInputs + "=" + inputs, protocol.EnvOut + "=" + out, protocol.EnvTimeout + "=3s"})
+	if code != protocol.TimeoutExitCode {
+		t.Errorf("exit code %d, want %d:\n%s", code, protocol.TimeoutExitCode, output)
 	}
 	recs := readRecords(t, out)
-	if len(recs) != 2 || recs[0].Status != StatusPass || recs[1].Status != StatusTimeout || recs[1].ID != "five" {
+	if len(recs) != 2 || recs[0].Status != protocol.StatusPass || recs[1].Status != protocol.StatusTimeout || recs[1].ID != "five" {
 		t.Fatalf("records %+v, want a pass and a timeout", recs)
 	}
 	if d := time.Duration(recs[1].DurationNS); d < 3*time.Second {
@@ -355,26 +367,26 @@ func TestMeasureCorpusDir(t *testing.T) {
 		names[name] = map[bool]string{true: "text"}[func() bool { _, ok := v.(string); return ok }()]
 	}
 	out := filepath.Join(t.TempDir(), "records.jsonl")
-	output, _ := runHelper(t, "measure", []string{EnvInputs + "=" + dir, EnvOut + "=" + out})
+	output, _ := runHelper(t, "measure", []string{protocol.EnvInputs + "=" + dir, protocol.EnvOut + "=" + out})
 	recs := readRecords(t, out)
 	if len(recs) != 3 {
 		t.Fatalf("records %+v, want 3:\n%s", recs, output)
 	}
-	inputs := map[string]Status{}
+	inputs := map[string]protocol.Status{}
 	for _, r := range recs {
 		if _, ok := names[r.ID]; !ok {
 			t.Errorf("record ID %q is not a corpus file name", r.ID)
 		}
 		inputs[r.Input] = r.Status
 	}
-	if inputs["1"] != StatusPass || inputs["2"] != StatusFail || inputs["(3)"] != StatusPass {
+	if inputs["1"] != protocol.StatusPass || inputs["2"] != protocol.StatusFail || inputs["(3)"] != protocol.StatusPass {
 		t.Errorf("statuses %v", inputs)
 	}
 }
 
 func TestGrammarOut(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "grammar.jsonl")
-	out, code := runHelper(t, "validity", []string{EnvGrammarOut + "=" + path})
+	out, code := runHelper(t, "validity", []string{protocol.EnvGrammarOut + "=" + path})
 	if code != 0 || !strings.Contains(out, "--- SKIP: FuzzHelper") {
 		t.Fatalf("exit code %d, want the fuzz test skipped:\n%s", code, out)
 	}
@@ -383,16 +395,20 @@ func TestGrammarOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	ds, err := ReadDescriptions(f)
+	ds, err := protocol.ReadDescriptions(f)
 	if err != nil || len(ds) != 1 {
-		t.Fatalf("ReadDescriptions: %v, %v", ds, err)
+		t.Fatalf("protocol.ReadDescriptions: %v, %v", ds, err)
 	}
 	d := ds[0]
 	if d.Target != "FuzzHelper" || d.Start != "Expr" || !d.Validity || d.K != 0 || len(d.Examples) != 4 ||
-		d.Bounds != (Bounds{MaxDepth: DefaultMaxDepth, MaxSize: DefaultMaxSize, MaxRepeat: DefaultMaxRepeat}) {
+		Bounds(d.Bounds) != (Bounds{MaxDepth: DefaultMaxDepth, MaxSize: DefaultMaxSize, MaxRepeat: DefaultMaxRepeat}) {
 		t.Errorf("description %+v", d)
 	}
-	c2, err := d.Codec()
+	gr, err := d.Graph()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c2, err := NewCodec(gr, WithBounds(Bounds(d.Bounds)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,9 +50,10 @@
 // Model.Evaluate compares predictions with the real coverage of a test set:
 // accuracy, precision and recall per function, micro-averaged over all
 // (input, function) pairs and averaged over functions. Model.Select ranks the
-// inputs of a corpus that are predicted to cover given functions; ParseDiff
-// and ChangedFuncs find the functions a unified diff changes. Model.Generate
-// and Generate search for derivation trees that satisfy a rule (CODEINE's
+// inputs of a corpus that are predicted to cover given functions (which
+// functions a diff changes, kfuzz select finds outside this package, which
+// knows grammars and coverage results but not Go source). Model.Generate and
+// Generate search for derivation trees that satisfy a rule (CODEINE's
 // Algorithm 3), within a state budget and optionally a time limit, and report
 // ErrUnsatisfiable when they find none.
 //

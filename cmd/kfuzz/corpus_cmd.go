@@ -3,11 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -16,6 +14,8 @@ import (
 	"github.com/seed72891827/kfuzz/corpus"
 	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/pipeline"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 func init() {
@@ -85,7 +85,7 @@ func (cf *corpusFlags) codec(dir string) (*fuzzharness.Codec, error) {
 		if gr, err = d.Graph(); err != nil {
 			return nil, fmt.Errorf("the grammar of %s: %v", d.Target, err)
 		}
-		opts = append(opts, fuzzharness.WithBounds(d.Bounds))
+		opts = append(opts, fuzzharness.WithBounds(fuzzharness.Bounds(d.Bounds)))
 	}
 	// Bounds given as flags override the defaults and the description.
 	if set["max-depth"] {
@@ -103,60 +103,14 @@ func (cf *corpusFlags) codec(dir string) (*fuzzharness.Codec, error) {
 	return fuzzharness.NewCodec(gr, opts...)
 }
 
-// describeTarget finds the fuzz test and the package of a corpus directory
-// and runs the test with go test and fuzzharness.EnvGrammarOut set, to learn
-// its grammar and bounds.
-func describeTarget(dir string) (*fuzzharness.Description, error) {
-	abs, err := filepath.Abs(dir)
+// describeTarget runs the fuzz test whose corpus directory dir is, in its
+// package, to learn its grammar and bounds.
+func describeTarget(dir string) (*protocol.Description, error) {
+	d, err := pipeline.DescribeCorpusDir(context.Background(), dir)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w; give the grammar with -grammar", err)
 	}
-	target := filepath.Base(abs)
-	pkgDir := ""
-	if parent := filepath.Dir(abs); filepath.Base(parent) == "fuzz" && filepath.Base(filepath.Dir(parent)) == "testdata" {
-		pkgDir = filepath.Dir(filepath.Dir(parent)) // pkg/testdata/fuzz/FuzzX
-	} else if gocache, err := corpus.GoCache(context.Background()); err == nil {
-		// gocache/fuzz/import/path/FuzzX
-		if rel, err := filepath.Rel(filepath.Join(gocache, "fuzz"), parent); err == nil && !strings.HasPrefix(rel, "..") {
-			out, err := exec.Command("go", "list", "-f", "{{.Dir}}", filepath.ToSlash(rel)).Output()
-			if err != nil {
-				return nil, fmt.Errorf("finding the package %s of %s: %v", filepath.ToSlash(rel), dir, err)
-			}
-			pkgDir = strings.TrimSpace(string(out))
-		}
-	}
-	if pkgDir == "" || !strings.HasPrefix(target, "Fuzz") {
-		return nil, fmt.Errorf("%s is not a corpus directory pkg/testdata/fuzz/FuzzX or in the go test fuzz cache; give the grammar with -grammar", dir)
-	}
-	tmp, err := os.MkdirTemp("", "kfuzz-describe-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	out := filepath.Join(tmp, "describe.jsonl")
-	cmd := exec.Command("go", "test", "-count=1", "-run=^"+target+"$", ".")
-	cmd.Dir = pkgDir
-	cmd.Env = append(os.Environ(), fuzzharness.EnvGrammarOut+"="+out)
-	if output, err := cmd.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("go test -run=^%s$ in %s: %v\n%s", target, pkgDir, err, output)
-	}
-	f, err := os.Open(out)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, fmt.Errorf("%s in %s does not use fuzzharness (it described no grammar); give the grammar with -grammar", target, pkgDir)
-	} else if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	ds, err := fuzzharness.ReadDescriptions(f)
-	if err != nil {
-		return nil, err
-	}
-	for i := range ds {
-		if ds[i].Target == target {
-			return &ds[i], nil
-		}
-	}
-	return nil, fmt.Errorf("%s in %s described no grammar for itself", target, pkgDir)
+	return d, nil
 }
 
 // decodable reports whether the entry holds fuzzer bytes for a harness: one

@@ -11,8 +11,8 @@ import (
 	"strings"
 
 	"github.com/seed72891827/kfuzz/coverage"
-	"github.com/seed72891827/kfuzz/fuzzharness"
-	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/internal/pipeline"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 func init() {
@@ -66,7 +66,7 @@ func runCover(e *env, args []string) error {
 	var pkgs multiFlag
 	fs.Var(&pkgs, "pkg", "measure the packages matching these comma-separated `patterns` (default: the fuzz test's package)")
 	tags := fs.String("tags", "", "build `tags`, as for go test")
-	timeout := fs.Duration("timeout", fuzzharness.DefaultTimeout, "time limit of the target on one input")
+	timeout := fs.Duration("timeout", protocol.DefaultTimeout, "time limit of the target on one input")
 	mode := fs.String("covermode", string(coverage.ModeHits), "counter `mode` for the profile: hits, set, count or atomic")
 	seeds := fs.Bool("seeds", true, "without FILEs, run the harness's seeds")
 	testdata := fs.Bool("testdata", true, "without FILEs, run the entries of testdata/fuzz/FuzzX")
@@ -94,45 +94,14 @@ func runCover(e *env, args []string) error {
 	if st, err := os.Stat(pkg); err == nil && !st.IsDir() {
 		return fmt.Errorf("%s is a file; name the package first: kfuzz cover -run %s PACKAGE %s", pkg, *target, strings.Join(pos, " "))
 	}
-	var inputs []measure.Input
-	if len(files) > 0 {
-		if inputs, err = measure.FileInputs(files...); err != nil {
-			return err
-		}
-	}
-	cfg := measure.Config{Package: pkg, Target: *target, Cover: pkgs, Timeout: *timeout, Mode: coverage.Mode(*mode)}
+	cfg := pipeline.Config{Package: pkg, Target: *target, Cover: pkgs, Timeout: *timeout, Mode: coverage.Mode(*mode)}
 	if *tags != "" {
 		cfg.BuildFlags = []string{"-tags=" + *tags}
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	r, err := measure.Build(ctx, cfg)
-	if err != nil {
-		return err
-	}
-	defer r.Close()
-	if len(files) == 0 {
-		if *seeds {
-			d, err := r.Describe(ctx)
-			if err != nil {
-				return err
-			}
-			s, err := measure.SeedInputs(d)
-			if err != nil {
-				return err
-			}
-			inputs = append(inputs, s...)
-		}
-		if *testdata {
-			td, err := r.TestdataInputs()
-			if err != nil {
-				return err
-			}
-			inputs = append(inputs, td...)
-		}
-	}
-	rep, err := r.Run(ctx, inputs)
+	rep, err := pipeline.Cover(ctx, cfg, pipeline.CoverOptions{Files: files, Seeds: *seeds, Testdata: *testdata})
 	if err != nil {
 		return err
 	}
@@ -142,9 +111,9 @@ func runCover(e *env, args []string) error {
 		}
 	}
 	if *asJSON {
-		return printCoverJSON(e.stdout, r, rep)
+		return printCoverJSON(e.stdout, rep)
 	}
-	printCover(e.stdout, r, rep)
+	printCover(e.stdout, rep)
 	return nil
 }
 
@@ -167,7 +136,7 @@ func writeProfile(name string, c *coverage.Counts) error {
 // printCover prints the report for humans: each input quoted with its
 // outcome and the functions it covered, then what ran outside any input,
 // what no input covered, and a summary.
-func printCover(w io.Writer, r *measure.Runner, rep *measure.Report) {
+func printCover(w io.Writer, rep *pipeline.Coverage) {
 	for _, res := range rep.Results {
 		fmt.Fprintf(w, "%s %s %s", res.ID, quoteInput(res), res.Status)
 		if res.Message != "" {
@@ -190,8 +159,8 @@ func printCover(w io.Writer, r *measure.Runner, rep *measure.Report) {
 		fmt.Fprintf(w, "covered by no input\n")
 		printFuncs(w, missed)
 	}
-	statuses := map[measure.Status]int{}
-	var order []measure.Status
+	statuses := map[pipeline.Status]int{}
+	var order []pipeline.Status
 	for _, res := range rep.Results {
 		if statuses[res.Status] == 0 {
 			order = append(order, res.Status)
@@ -206,14 +175,14 @@ func printCover(w io.Writer, r *measure.Runner, rep *measure.Report) {
 	if len(counts) > 0 {
 		summary = " (" + strings.Join(counts, ", ") + ")"
 	}
-	fmt.Fprintf(w, "%s: %d inputs%s; %d of %d functions covered in %s\n", r.Target(), len(rep.Results), summary,
+	fmt.Fprintf(w, "%s: %d inputs%s; %d of %d functions covered in %s\n", rep.Target, len(rep.Results), summary,
 		covered.Len(), rep.Table.Len(), strings.Join(rep.Table.Packages(), ", "))
 }
 
 // quoteInput quotes the input as a Go string; an input the harness did not
 // report (a crash) shows as its encoded data, if any.
-func quoteInput(res measure.Result) string {
-	if res.Status == measure.StatusCrash {
+func quoteInput(res pipeline.Result) string {
+	if res.Status == pipeline.StatusCrash {
 		return "(unknown: the process died)"
 	}
 	return strconv.Quote(res.Input)
@@ -250,10 +219,10 @@ type coverInputJSON struct {
 	Funcs      []string `json:"funcs"`
 }
 
-func printCoverJSON(w io.Writer, r *measure.Runner, rep *measure.Report) error {
+func printCoverJSON(w io.Writer, rep *pipeline.Coverage) error {
 	covered := rep.Covered()
 	doc := coverJSON{
-		Target: r.Target(), Package: r.ImportPath(), Packages: rep.Table.Packages(), Functions: rep.Table.Len(),
+		Target: rep.Target, Package: rep.ImportPath, Packages: rep.Table.Packages(), Functions: rep.Table.Len(),
 		Inputs: []coverInputJSON{}, Outside: names(rep.Outside.Funcs()), Covered: names(covered), Uncovered: []string{},
 		Processes: rep.Processes,
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -13,6 +14,7 @@ import (
 	"github.com/seed72891827/kfuzz/corpus"
 	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/gocmd"
 )
 
 const (
@@ -23,6 +25,9 @@ const (
 
 func needGo(t *testing.T) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("runs the go command (-short)")
+	}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go command is not available")
 	}
@@ -67,11 +72,9 @@ func TestCoverSeedsAndTestdata(t *testing.T) {
 		t.Errorf("only %d inputs reported:\n%s", len(blocks), out)
 	}
 
-	cmd := exec.Command("go", "tool", "cover", "-func="+prof)
-	cmd.Dir = calcDir
-	funcs, err := cmd.CombinedOutput()
+	funcs, err := gocmd.Runner{Dir: calcDir}.Go(context.Background(), "tool", "cover", "-func="+prof)
 	if err != nil {
-		t.Fatalf("go tool cover -func: %v\n%s", err, funcs)
+		t.Fatal(err)
 	}
 	for _, want := range []*regexp.Regexp{
 		regexp.MustCompile(`calc\.go:\d+:\s+distribute\s+[1-9]\d*\.\d%`),

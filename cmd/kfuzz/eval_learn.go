@@ -13,9 +13,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/seed72891827/kfuzz/fuzzharness"
-	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/internal/evallearn"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 	"github.com/seed72891827/kfuzz/learn"
 )
 
@@ -87,7 +87,7 @@ type learnEvalRow struct {
 	Learned   int      `json:"learned"`
 	Unstable  []string `json:"unstable"`
 	// Untrainable holds the functions only seeds, corpus entries or
-	// refinement inputs told apart (see pipeline.LearnEval).
+	// refinement inputs told apart (see evallearn.Result).
 	Untrainable []string `json:"untrainable"`
 	Evaluated   int      `json:"evaluated"`
 	Accuracy    float64  `json:"accuracy"`
@@ -141,7 +141,7 @@ func runEvalLearn(e *env, args []string) error {
 	test := fs.Int("test", pipeline.DefaultN, "random test inputs")
 	k := fs.Int("k", learn.DefaultK, "use the l-paths of the inputs for l <= `k` as features")
 	depth := fs.Int("depth", learn.DefaultMaxDepth, "the greatest depth of the decision trees")
-	targets := fs.Int("targets", pipeline.DefaultEvalTargets, "inputs generated per function, and random inputs compared with them")
+	targets := fs.Int("targets", evallearn.DefaultTargets, "inputs generated per function, and random inputs compared with them")
 	seed := fs.Uint64("seed", 1, "random seed")
 	refine := fs.Int("refine", pipeline.DefaultRefine, "refinement `rounds` of kfuzz learn (0 for none: the paper's protocol)")
 	noSeeds := fs.Bool("noseeds", false, "train on the random inputs alone, without the harness's seeds and corpus")
@@ -191,7 +191,7 @@ func runEvalLearn(e *env, args []string) error {
 	if refineRounds == 0 {
 		refineRounds = -1
 	}
-	opts := pipeline.EvalOptions{
+	opts := evallearn.Options{
 		Learn: pipeline.LearnOptions{
 			N: *n, Test: *test, K: *k, Seed: *seed, Refine: refineRounds,
 			NoSeeds: *noSeeds, NoCorpus: *noSeeds,
@@ -221,13 +221,13 @@ func runEvalLearn(e *env, args []string) error {
 }
 
 // evalLearnSubject builds the subject's fuzz test and evaluates learning on it.
-func evalLearnSubject(ctx context.Context, e *env, root string, sub learnSubject, opts pipeline.EvalOptions, verbose bool) (*learnEvalRow, error) {
+func evalLearnSubject(ctx context.Context, e *env, root string, sub learnSubject, opts evallearn.Options, verbose bool) (*learnEvalRow, error) {
 	start := time.Now()
 	prog := newProgress(e.stderr, verbose)
 	defer prog.finish()
-	cfg := measure.Config{
+	cfg := pipeline.Config{
 		Dir: filepath.Join(root, filepath.FromSlash(sub.dir)), Package: ".",
-		Target: sub.target, Cover: sub.cover, Timeout: fuzzharness.DefaultTimeout,
+		Target: sub.target, Cover: sub.cover, Timeout: protocol.DefaultTimeout,
 	}
 	step := fmt.Sprintf("%s: building %s with coverage instrumentation of %s", sub.name, sub.target, strings.Join(sub.cover, ","))
 	s, err := openSession(ctx, prog, cfg, step)
@@ -237,7 +237,7 @@ func evalLearnSubject(ctx context.Context, e *env, root string, sub learnSubject
 	defer s.Close()
 	o := opts
 	o.Learn.Depth = min(pipeline.DefaultDepth, s.Desc.Bounds.MaxDepth)
-	ev, err := s.EvalLearn(ctx, o)
+	ev, err := evallearn.Run(ctx, s, o)
 	if err != nil {
 		return nil, err
 	}
@@ -303,7 +303,7 @@ func jsonRows(rows []*learnEvalRow) []*learnEvalRow {
 
 // printLearnEval prints the tables of Table 10 and Table 9 with the paper's
 // ranges, then the goals.
-func printLearnEval(w io.Writer, rows []*learnEvalRow, opts pipeline.EvalOptions) {
+func printLearnEval(w io.Writer, rows []*learnEvalRow, opts evallearn.Options) {
 	fmt.Fprintf(w, "prediction on %d independent test inputs (CODEINE Table 10); micro = pooled over (input, function) pairs, mean = mean over functions\n", opts.Learn.Test)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "subject\tfunctions\tlearned\tunstable\tuntrainable\tevaluated\ttrain\taccuracy\tprecision\trecall\tmean acc.\tmean prec.\tmean recall\t")

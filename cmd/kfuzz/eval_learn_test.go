@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/seed72891827/kfuzz/internal/evallearn"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
 )
 
@@ -71,7 +72,7 @@ func TestPrintLearnEval(t *testing.T) {
 			RelTargeted: math.NaN(), RelRandom: math.NaN(), AbsTargeted: math.NaN()},
 	}
 	var b strings.Builder
-	printLearnEval(&b, rows, pipeline.EvalOptions{Learn: pipeline.LearnOptions{Test: 1000}, Targets: 10})
+	printLearnEval(&b, rows, evallearn.Options{Learn: pipeline.LearnOptions{Test: 1000}, Targets: 10})
 	out := b.String()
 	for _, want := range []string{
 		"prediction on 1000 independent test inputs",

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -14,6 +15,8 @@ import (
 	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/atomicfile"
+	"github.com/seed72891827/kfuzz/internal/evalharness"
 	"github.com/seed72891827/kfuzz/internal/mineeval"
 	"github.com/seed72891827/kfuzz/learn/glade"
 )
@@ -178,7 +181,7 @@ func runEvalMine(e *env, args []string) error {
 	var covers []mineCoverRow
 	if *cover > 0 {
 		var err error
-		if covers, err = mineCover(e, subjects, mined, *cover, *parallel); err != nil {
+		if covers, err = mineCover(ctx, e, subjects, mined, *cover, *parallel); err != nil {
 			return err
 		}
 	}
@@ -227,7 +230,7 @@ type mineCoverRow struct {
 // mineCover fuzzes each real-parser subject with its reference grammar and
 // with each mined grammar for the same time and measures the statement
 // coverage of the parser package.
-func mineCover(e *env, subjects []*mineeval.Subject, mined map[string][]minedGrammar, d time.Duration, parallel int) ([]mineCoverRow, error) {
+func mineCover(ctx context.Context, e *env, subjects []*mineeval.Subject, mined map[string][]minedGrammar, d time.Duration, parallel int) ([]mineCoverRow, error) {
 	root, err := kfuzzModuleRoot()
 	if err != nil {
 		return nil, err
@@ -249,7 +252,7 @@ func mineCover(e *env, subjects []*mineeval.Subject, mined map[string][]minedGra
 			return nil, err
 		}
 		fmt.Fprintf(e.stderr, "eval mine: building %s of ./internal/mineeval with coverage of %s\n", t.target, t.coverpkg)
-		fuzzBin, covBin, err := buildEvalBinaries(root, dir, evalSubject{name: s.Name, pkg: "./internal/mineeval", harness: t.target, coverpkg: t.coverpkg})
+		fuzzBin, covBin, err := evalharness.Build(ctx, root, dir, evalharness.Subject{Name: s.Name, Pkg: "./internal/mineeval", Harness: t.target, CoverPkg: t.coverpkg})
 		if err != nil {
 			return nil, err
 		}
@@ -264,12 +267,12 @@ func mineCover(e *env, subjects []*mineeval.Subject, mined map[string][]minedGra
 				os.Setenv(mineeval.GrammarEnv, path)
 			}
 			fmt.Fprintf(e.stderr, "eval mine: fuzzing %s with the %s grammar for %v\n", t.target, v.config, d)
-			r, err := evalFuzz(fuzzBin, covBin, filepath.Join(dir, v.config), t.target, d, parallel)
+			r, err := evalharness.Fuzz(ctx, fuzzBin, covBin, filepath.Join(dir, v.config), t.target, d, parallel)
 			if err != nil {
 				return nil, fmt.Errorf("%s with the %s grammar: %w", t.target, v.config, err)
 			}
-			rows = append(rows, mineCoverRow{Subject: s.Name, Grammar: v.config, Execs: r.execs, Corpus: r.corpus,
-				Covered: r.covered, Stmts: r.stmts, Coverage: r.coverage(), Failure: r.failure})
+			rows = append(rows, mineCoverRow{Subject: s.Name, Grammar: v.config, Execs: r.Execs, Corpus: r.Corpus,
+				Covered: r.Covered, Stmts: r.Stmts, Coverage: r.Coverage(), Failure: r.Failure})
 		}
 	}
 	return rows, nil
@@ -317,27 +320,10 @@ func writeMined(dir, subject, config string, res *mineeval.Result) error {
 	b.WriteString("\n")
 	b.WriteString(res.Grammar.String())
 	path := filepath.Join(dir, subject+"."+config+".bnf")
-	if _, err := os.Stat(path); err == nil {
+	err := atomicfile.Write(path, []byte(b.String()), false)
+	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%s exists; kfuzz eval mine -o does not overwrite", path)
-	} else if !errors.Is(err, os.ErrNotExist) {
-		return err
 	}
-	tmp, err := os.CreateTemp(dir, ".mined-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.WriteString(b.String()); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	// A hard link fails if path appeared in the meantime: never overwritten.
-	err = os.Link(tmp.Name(), path)
-	os.Remove(tmp.Name())
 	return err
 }
 

@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/atomicfile"
 )
 
 func init() {
@@ -125,29 +127,14 @@ func (o *output) close() error {
 	return nil
 }
 
-// writeNewFile writes data to a new file; it never replaces an existing one.
-// The data is written to a temporary file first and linked into place, so a
-// reader never sees a partial file.
+// writeNewFile writes data to a new file atomically; it never replaces an
+// existing one.
 func writeNewFile(name string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(name), ".kfuzz-*")
-	if err != nil {
-		return err
+	err := atomicfile.Write(name, data, false)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s already exists; not overwriting it", name)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Link(tmp.Name(), name); err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return fmt.Errorf("%s already exists; not overwriting it", name)
-		}
-		return err
-	}
-	return nil
+	return err
 }
 
 func runGen(e *env, args []string) error {

@@ -15,6 +15,7 @@ import (
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/islaz3"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/tarpred"
+	"github.com/seed72891827/kfuzz/internal/atomicfile"
 )
 
 // The solver settings of kfuzz isla solve and kfuzz eval isla: restarts
@@ -144,25 +145,13 @@ func runISLASolve(e *env, args []string) error {
 }
 
 // writeNew writes data atomically to a file of dir named by its SHA-256,
-// unless that file exists: a temporary file is linked to the final name,
-// which fails rather than replace an existing file.
+// unless that file exists: then it holds the same input, written before,
+// and is kept.
 func writeNew(dir string, data []byte) error {
 	sum := sha256.Sum256(data)
-	name := filepath.Join(dir, hex.EncodeToString(sum[:8]))
-	tmp, err := os.CreateTemp(dir, ".isla-*")
-	if err != nil {
-		return err
+	err := atomicfile.Write(filepath.Join(dir, hex.EncodeToString(sum[:8])), data, false)
+	if errors.Is(err, os.ErrExist) {
+		return nil
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Link(tmp.Name(), name); err != nil && !errors.Is(err, os.ErrExist) {
-		return err
-	}
-	return nil
+	return err
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"os/signal"
@@ -13,9 +15,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seed72891827/kfuzz/fuzzharness"
-	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/internal/atomicfile"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
+	"github.com/seed72891827/kfuzz/internal/protocol"
+	"github.com/seed72891827/kfuzz/internal/report"
 	"github.com/seed72891827/kfuzz/learn"
 )
 
@@ -105,7 +108,7 @@ func runLearn(e *env, args []string) error {
 		if mdPath != "" {
 			paths = append(paths, mdPath, htmlPath)
 		}
-		if err := pipeline.CheckNew(paths...); err != nil {
+		if err := checkNew(paths...); err != nil {
 			return err
 		}
 	}
@@ -143,19 +146,19 @@ func runLearn(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := pipeline.WriteFile(modelPath, data, *force); err != nil {
+	if err := writeOutput(modelPath, data, *force); err != nil {
 		return err
 	}
 	if mdPath != "" {
 		for _, r := range []struct {
 			path  string
 			write func(io.Writer, *pipeline.Learned) error
-		}{{mdPath, pipeline.WriteMarkdown}, {htmlPath, pipeline.WriteHTML}} {
+		}{{mdPath, report.WriteMarkdown}, {htmlPath, report.WriteHTML}} {
 			var b strings.Builder
 			if err := r.write(&b, l); err != nil {
 				return err
 			}
-			if err := pipeline.WriteFile(r.path, []byte(b.String()), *force); err != nil {
+			if err := writeOutput(r.path, []byte(b.String()), *force); err != nil {
 				return err
 			}
 		}
@@ -167,6 +170,28 @@ func runLearn(e *env, args []string) error {
 	return nil
 }
 
+// checkNew returns an error if any of the files exists, so that a command
+// that may not replace them (without -f) refuses before it does its work
+// rather than after.
+func checkNew(paths ...string) error {
+	for _, p := range paths {
+		if _, err := os.Lstat(p); err == nil {
+			return fmt.Errorf("%s already exists (use -f to replace it)", p)
+		}
+	}
+	return nil
+}
+
+// writeOutput writes an output file of a command atomically, replacing an
+// existing one only with -f (replace).
+func writeOutput(path string, data []byte, replace bool) error {
+	err := atomicfile.Write(path, data, replace)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s already exists (use -f to replace it)", path)
+	}
+	return err
+}
+
 // buildFlags are the flags that say how to build a fuzz test.
 type buildFlags struct {
 	tags    *string
@@ -176,21 +201,21 @@ type buildFlags struct {
 func addBuildFlags(fs *flag.FlagSet) *buildFlags {
 	return &buildFlags{
 		tags:    fs.String("tags", "", "build `tags`, as for go test"),
-		timeout: fs.Duration("timeout", fuzzharness.DefaultTimeout, "time limit of the target on one input"),
+		timeout: fs.Duration("timeout", protocol.DefaultTimeout, "time limit of the target on one input"),
 	}
 }
 
 // config returns the measure configuration of the fuzz test target in the
 // package pkg. A package directory in another module than the current
 // directory's is built in its own module: the go command runs there.
-func (bf *buildFlags) config(pkg, target string) (measure.Config, error) {
+func (bf *buildFlags) config(pkg, target string) (pipeline.Config, error) {
 	if *bf.timeout <= 0 {
-		return measure.Config{}, fmt.Errorf("-timeout must be positive, not %v", *bf.timeout)
+		return pipeline.Config{}, fmt.Errorf("-timeout must be positive, not %v", *bf.timeout)
 	}
-	cfg := measure.Config{Package: pkg, Target: target, Timeout: *bf.timeout}
+	cfg := pipeline.Config{Package: pkg, Target: target, Timeout: *bf.timeout}
 	if st, err := os.Stat(pkg); err == nil {
 		if !st.IsDir() {
-			return measure.Config{}, fmt.Errorf("%s is a file, not a package", pkg)
+			return pipeline.Config{}, fmt.Errorf("%s is a file, not a package", pkg)
 		}
 		if moduleRoot(pkg) != moduleRoot(".") {
 			cfg.Dir, cfg.Package = pkg, "."
@@ -425,7 +450,7 @@ func (p *progress) finish() {
 // openSession builds the fuzz test of cfg with coverage instrumentation,
 // reporting the step on prog, and returns its pipeline session, which
 // reports its own steps on prog too.
-func openSession(ctx context.Context, prog *progress, cfg measure.Config, step string) (*pipeline.Session, error) {
+func openSession(ctx context.Context, prog *progress, cfg pipeline.Config, step string) (*pipeline.Session, error) {
 	prog.Step(step, 0)
 	s, err := pipeline.Open(ctx, cfg)
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -13,7 +12,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/internal/gocmd"
+	"github.com/seed72891827/kfuzz/internal/gomod"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
 )
 
@@ -33,7 +33,7 @@ func learnFixture(t *testing.T) (dir, model string) {
 	t.Helper()
 	needGo(t)
 	learned.once.Do(func() {
-		src, err := pipeline.FindSource(context.Background())
+		src, err := gomod.FindSource(context.Background())
 		if err != nil {
 			learned.err = err
 			return
@@ -153,10 +153,7 @@ func TestSeed(t *testing.T) {
 			t.Fatal(err)
 		}
 		// go test runs the entry through the harness, as a subtest.
-		cmd := exec.Command("go", "test", "-count=1", "-v", "-run=^FuzzCalc$/^"+name+"$", ".")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOWORK=off")
-		got, err := cmd.CombinedOutput()
+		got, err := gocmd.Runner{Dir: dir, Env: append(os.Environ(), "GOWORK=off")}.Go(context.Background(), "test", "-count=1", "-v", "-run=^FuzzCalc$/^"+name+"$", ".")
 		if err != nil || !strings.Contains(string(got), "--- PASS: FuzzCalc/"+name) {
 			t.Errorf("go test -run FuzzCalc/%s: %v\n%s", name, err, got)
 		}
@@ -324,12 +321,8 @@ func TestDemo(t *testing.T) {
 	for _, s := range seeds {
 		files = append(files, filepath.Join(keep, "testdata", "fuzz", "FuzzCalc", s[2]))
 	}
-	inputs, err := measure.FileInputs(files...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := measure.Config{Dir: keep, Target: "FuzzCalc", Env: append(os.Environ(), "GOWORK=off")}
-	rep, err := measure.Measure(context.Background(), cfg, inputs)
+	cfg := pipeline.Config{Dir: keep, Target: "FuzzCalc", Env: append(os.Environ(), "GOWORK=off")}
+	rep, err := pipeline.Cover(context.Background(), cfg, pipeline.CoverOptions{Files: files})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seed72891827/kfuzz/internal/pipeline"
 	"github.com/seed72891827/kfuzz/learn/glade"
 	"github.com/seed72891827/kfuzz/learn/oracle"
 )
@@ -96,7 +95,7 @@ func runMineGlade(e *env, args []string) error {
 		return fmt.Errorf("-max-queries must be positive, not %d", *maxQ)
 	}
 	if *out != "" && !*force {
-		if err := pipeline.CheckNew(*out); err != nil {
+		if err := checkNew(*out); err != nil {
 			return err
 		}
 	}
@@ -135,7 +134,7 @@ func runMineGlade(e *env, args []string) error {
 	text := res.Grammar.String()
 	if *out == "" {
 		fmt.Fprint(e.stdout, text)
-	} else if err := pipeline.WriteFile(*out, []byte(text), *force); err != nil {
+	} else if err := writeOutput(*out, []byte(text), *force); err != nil {
 		return err
 	}
 	st := res.Stats

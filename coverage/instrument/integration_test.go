@@ -17,6 +17,7 @@ import (
 	"golang.org/x/tools/cover"
 
 	"github.com/seed72891827/kfuzz/coverage"
+	"github.com/seed72891827/kfuzz/coverage/profile"
 )
 
 // These tests build and run the test modules in testdata with the go
@@ -177,7 +178,7 @@ func checkAgreement(t *testing.T, r *innerRun) {
 	// The union of the per-input function sets plus the functions run
 	// during initialization is the set of functions with non-zero
 	// coverage in go's profile.
-	initCounts, err := table.ImportProfiles(parseProfile(t, r.init))
+	initCounts, err := profile.Import(table, parseProfile(t, r.init))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +192,7 @@ func checkAgreement(t *testing.T, r *innerRun) {
 			union.Add(i)
 		}
 	}
-	goCounts, err := table.ImportProfiles(theirs)
+	goCounts, err := profile.Import(table, theirs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -641,7 +642,7 @@ func TestReadProfile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := r.overlay.Table.ImportProfiles(parseProfile(t, r.goProf))
+	want, err := profile.Import(r.overlay.Table, parseProfile(t, r.goProf))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,11 @@
 package instrument
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -19,7 +16,9 @@ import (
 	"golang.org/x/tools/cover"
 
 	"github.com/seed72891827/kfuzz/coverage"
+	"github.com/seed72891827/kfuzz/coverage/profile"
 	"github.com/seed72891827/kfuzz/coverage/rt"
+	"github.com/seed72891827/kfuzz/internal/gocmd"
 )
 
 // rtPath is the import path of package rt.
@@ -102,37 +101,15 @@ type listedModule struct {
 
 // goList runs go list -e -json with the given extra arguments.
 func (c *Config) goList(ctx context.Context, args ...string) ([]*listedPackage, error) {
-	argv := []string{"list", "-e", "-json=ImportPath,Name,Dir,GoFiles,CgoFiles,Standard,Deps,Module,Error"}
-	argv = append(argv, c.BuildFlags...)
+	argv := append([]string{"-e"}, c.BuildFlags...)
 	argv = append(argv, "--")
 	argv = append(argv, args...)
-	cmd := exec.CommandContext(ctx, "go", argv...)
-	cmd.Dir = c.Dir
-	if c.Env != nil {
-		cmd.Env = c.Env
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("coverage: go %s: %v\n%s", strings.Join(argv, " "), err, bytes.TrimSpace(stderr.Bytes()))
-	}
-	var pkgs []*listedPackage
-	dec := json.NewDecoder(&stdout)
-	for {
-		p := new(listedPackage)
-		if err := dec.Decode(p); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, fmt.Errorf("coverage: reading go list output: %v", err)
-		}
-		pkgs = append(pkgs, p)
+	pkgs, err := gocmd.List[*listedPackage](ctx, gocmd.Runner{Dir: c.Dir, Env: c.Env}, argv...)
+	if err != nil {
+		return nil, fmt.Errorf("coverage: %w", err)
 	}
 	if len(pkgs) == 0 {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = "no packages"
-		}
-		return nil, fmt.Errorf("coverage: patterns %s match no packages: %s", strings.Join(args, " "), msg)
+		return nil, fmt.Errorf("coverage: patterns %s match no packages", strings.Join(args, " "))
 	}
 	return pkgs, nil
 }
@@ -246,7 +223,7 @@ func instrumentListed(p *listedPackage, mode coverage.Mode) (*instrumented, []st
 
 // LoadTable returns the functions and blocks of the packages that cfg
 // selects, as instrumentation would count them, without building anything.
-// It is what profiles are mapped onto (see [coverage.Table.ImportProfiles]).
+// It is what profiles are mapped onto (see [profile.Import]).
 func LoadTable(ctx context.Context, cfg Config) (*coverage.Table, error) {
 	pkgs, err := cfg.selectPackages(ctx, false)
 	if err != nil {
@@ -465,20 +442,9 @@ func within(dir, path string) bool {
 
 // goEnv returns the values of go env variables.
 func (c *Config) goEnv(ctx context.Context, names ...string) (map[string]string, error) {
-	cmd := exec.CommandContext(ctx, "go", append([]string{"env", "-json"}, names...)...)
-	cmd.Dir = c.Dir
-	if c.Env != nil {
-		cmd.Env = c.Env
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+	vars, err := gocmd.Runner{Dir: c.Dir, Env: c.Env}.GoEnv(ctx, names...)
 	if err != nil {
-		return nil, fmt.Errorf("coverage: go env: %v\n%s", err, bytes.TrimSpace(stderr.Bytes()))
-	}
-	vars := make(map[string]string)
-	if err := json.Unmarshal(out, &vars); err != nil {
-		return nil, fmt.Errorf("coverage: reading go env output: %v", err)
+		return nil, fmt.Errorf("coverage: %w", err)
 	}
 	return vars, nil
 }
@@ -515,5 +481,5 @@ func ReadProfile(ctx context.Context, cfg Config, file string) (*coverage.Counts
 	if err != nil {
 		return nil, err
 	}
-	return t.ImportProfiles(profiles)
+	return profile.Import(t, profiles)
 }

@@ -8,7 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/internal/gocmd"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 // benchRunner builds examples/calc's FuzzCalc and returns its seeds.
@@ -70,16 +71,14 @@ func BenchmarkRun(b *testing.B) {
 func BenchmarkGoTestRun(b *testing.B) {
 	r, ins := benchRunner(b)
 	in := filepath.Join(r.tmp, "bench.inputs.jsonl")
-	if err := writeJSONLines(in, r.inputRecords(ins, seq(len(ins)))); err != nil {
+	if err := protocol.WriteInputs(in, r.inputRecords(ins, seq(len(ins)))); err != nil {
 		b.Fatal(err)
 	}
 	out := filepath.Join(r.tmp, "bench.out.jsonl")
+	goTest := gocmd.Runner{Dir: r.pkg.Dir, Env: append(os.Environ(), protocol.EnvInputs+"="+in, protocol.EnvOut+"="+out)}
 	b.ResetTimer()
 	for b.Loop() {
-		cmd := exec.Command("go", "test", "-count=1", "-overlay="+filepath.Join(r.tmp, "overlay.json"), "-run=^FuzzCalc$", ".")
-		cmd.Dir = r.pkg.Dir
-		cmd.Env = append(os.Environ(), fuzzharness.EnvInputs+"="+in, fuzzharness.EnvOut+"="+out)
-		if data, err := cmd.CombinedOutput(); err != nil {
+		if data, err := goTest.Go(context.Background(), "test", "-count=1", "-overlay="+filepath.Join(r.tmp, "overlay.json"), "-run=^FuzzCalc$", "."); err != nil {
 			b.Fatalf("%v\n%s", err, data)
 		}
 	}

@@ -9,9 +9,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -21,7 +19,8 @@ import (
 
 	"github.com/seed72891827/kfuzz/coverage"
 	"github.com/seed72891827/kfuzz/coverage/instrument"
-	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/internal/gocmd"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 // Config says which fuzz test to run and which packages to measure.
@@ -53,7 +52,7 @@ type Config struct {
 	// function sets are the same in every mode.
 	Mode coverage.Mode
 	// Timeout limits the time the target may take on one input; zero
-	// means fuzzharness.DefaultTimeout. An input that runs longer is
+	// means protocol.DefaultTimeout. An input that runs longer is
 	// reported with status timeout, and a new test process runs the
 	// inputs after it.
 	Timeout time.Duration
@@ -128,7 +127,7 @@ func Build(ctx context.Context, cfg Config) (*Runner, error) {
 		return nil, fmt.Errorf("measure: negative timeout %v", cfg.Timeout)
 	}
 	if cfg.Timeout == 0 {
-		cfg.Timeout = fuzzharness.DefaultTimeout
+		cfg.Timeout = protocol.DefaultTimeout
 	}
 	if err := checkGOFLAGS(cfg.Env); err != nil {
 		return nil, err
@@ -189,15 +188,11 @@ func (r *Runner) build(ctx context.Context, glue string) error {
 	args := []string{"test", "-c", "-o", r.bin, "-overlay=" + overlay}
 	args = append(args, r.cfg.BuildFlags...)
 	args = append(args, r.cfg.Package)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = r.cfg.Dir
-	cmd.Env = r.cfg.Env
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if out, err := (gocmd.Runner{Dir: r.cfg.Dir, Env: r.cfg.Env}).Go(ctx, args...); err != nil {
 		if ctx.Err() != nil {
 			return fmt.Errorf("measure: building the test of %s: %w", r.pkg.ImportPath, ctx.Err())
 		}
-		return fmt.Errorf("measure: building the test of %s with instrumentation (go %s): %v\n%s",
-			r.pkg.ImportPath, strings.Join(args, " "), err, bytes.TrimSpace(out))
+		return fmt.Errorf("measure: building the test of %s with instrumentation: %w%s", r.pkg.ImportPath, err, testOutput(out))
 	}
 	if _, err := os.Stat(r.bin); err != nil {
 		return fmt.Errorf("measure: go test -c wrote no test binary for %s (does it have test files?)", r.pkg.ImportPath)
@@ -286,27 +281,11 @@ func findTarget(ctx context.Context, cfg *Config) (*listedPackage, error) {
 	if strings.HasPrefix(cfg.Package, "-") {
 		return nil, fmt.Errorf("measure: bad package %q", cfg.Package)
 	}
-	args := []string{"list", "-e", "-json=ImportPath,Name,Dir,TestGoFiles,XTestGoFiles,Module,Error"}
-	args = append(args, cfg.BuildFlags...)
+	args := append([]string{"-e"}, cfg.BuildFlags...)
 	args = append(args, "--", cfg.Package)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = cfg.Dir
-	cmd.Env = cfg.Env
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("measure: go list %s: %v\n%s", cfg.Package, err, bytes.TrimSpace(stderr.Bytes()))
-	}
-	var pkgs []*listedPackage
-	dec := json.NewDecoder(&stdout)
-	for {
-		p := new(listedPackage)
-		if err := dec.Decode(p); err == io.EOF {
-			break
-		} else if err != nil {
-			return nil, fmt.Errorf("measure: reading go list output: %v", err)
-		}
-		pkgs = append(pkgs, p)
+	pkgs, err := gocmd.List[*listedPackage](ctx, gocmd.Runner{Dir: cfg.Dir, Env: cfg.Env}, args...)
+	if err != nil {
+		return nil, fmt.Errorf("measure: listing %s: %w", cfg.Package, err)
 	}
 	switch {
 	case len(pkgs) == 0:

@@ -4,24 +4,23 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 
-	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/internal/gocmd"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 // Describe returns the description of the harness of the fuzz test that
 // cfg names: the grammar it registers with fuzzharness, its bounds and
 // seed options. It runs go test -run='^Target$' in the package, without
-// instrumentation, with fuzzharness.EnvGrammarOut set, so the harness
+// instrumentation, with protocol.EnvGrammarOut set, so the harness
 // describes itself and the fuzz test is skipped. Only cfg.Dir, Package,
 // Target, BuildFlags and Env are used. If the fuzz test does not use
 // fuzzharness, the error wraps ErrNotHarness.
 //
 // A Runner describes the harness with the binary it built instead (see
 // Runner.Describe).
-func Describe(ctx context.Context, cfg Config) (*fuzzharness.Description, error) {
+func Describe(ctx context.Context, cfg Config) (*protocol.Description, error) {
 	if cfg.Package == "" {
 		cfg.Package = "."
 	}
@@ -38,18 +37,16 @@ func Describe(ctx context.Context, cfg Config) (*fuzzharness.Description, error)
 	args := []string{"test", "-count=1", "-run=^" + cfg.Target + "$"}
 	args = append(args, cfg.BuildFlags...)
 	args = append(args, cfg.Package)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = cfg.Dir
 	env := cfg.Env
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(withoutMeasureEnv(env), fuzzharness.EnvGrammarOut+"="+out)
-	output, runErr := cmd.CombinedOutput()
+	env = append(protocol.Environ(env), protocol.EnvGrammarOut+"="+out)
+	stdout, runErr := gocmd.Runner{Dir: cfg.Dir, Env: env}.Go(ctx, args...)
 	if ctx.Err() != nil {
 		return nil, fmt.Errorf("measure: describing %s: %w", cfg.Target, ctx.Err())
 	}
-	descs, err := readFile(out, fuzzharness.ReadDescriptions)
+	descs, err := readFile(out, protocol.ReadDescriptions)
 	if err != nil {
 		return nil, fmt.Errorf("measure: reading the description of %s: %v", cfg.Target, err)
 	}
@@ -59,16 +56,29 @@ func Describe(ctx context.Context, cfg Config) (*fuzzharness.Description, error)
 		}
 	}
 	if runErr != nil {
-		return nil, fmt.Errorf("measure: go %s: %v\n%s", strings.Join(args, " "), runErr, tailOf(output))
+		// The error holds the command line and what the go command wrote
+		// to standard error (build errors); the test's own report of what
+		// failed is on standard output.
+		return nil, fmt.Errorf("measure: describing %s in %s: %w%s", cfg.Target, pkg.ImportPath, runErr, testOutput(stdout))
 	}
-	return nil, notHarness(cfg.Target, pkg.ImportPath, tailOf(output))
+	return nil, notHarness(cfg.Target, pkg.ImportPath, excerpt(stdout))
 }
 
-// tailOf returns at most the last maxOutput bytes of out.
-func tailOf(out []byte) []byte {
-	b := &tailBuffer{max: maxOutput}
-	b.Write(out)
-	return b.Bytes()
+// excerpt returns the beginning and the end of out, maxOutput bytes in
+// all.
+func excerpt(out []byte) []byte {
+	e := &gocmd.Excerpt{Max: maxOutput}
+	e.Write(out)
+	return e.Bytes()
+}
+
+// testOutput returns an excerpt of what a failed go test wrote to standard
+// output, on lines of its own under a heading, or "" if it wrote nothing.
+func testOutput(stdout []byte) string {
+	if out := excerpt(stdout); len(out) > 0 {
+		return "\ntest output:\n" + string(out)
+	}
+	return ""
 }
 
 // Measure builds the fuzz test that cfg names with instrumentation, runs

@@ -11,17 +11,18 @@
 //
 //	<package dir>/zz_kfuzz_measure_test.go (package <name>_test, never written to disk)
 //
-// Its init function sets a fuzzharness.MeasureHook that takes the coverage
-// counters before and after every input (taking a counter resets it) and
-// hands the non-zero ones to the harness, which writes them with the
-// input's record. That file imports only fuzzharness and coverage/rt, so
+// That file is fixed (package glue holds it). Its init function passes
+// fuzzharness.SetMeasureHook a hook that takes the coverage counters before
+// and after every input (taking a counter resets it) and hands the non-zero
+// ones to the harness, which writes them with the input's record
+// (protocol.Counters). The file imports only fuzzharness and coverage, so
 // that it builds in any module that requires kfuzz for fuzzharness.
 //
 // Run then starts the test binary in the package directory with the
-// environment variables of fuzzharness's measure mode: the harness reads
-// the inputs, runs the target once over each, recovering panics, and writes
-// one record per input. Run maps the counters onto the functions of the
-// instrumented packages:
+// environment variables of the measure mode (package internal/protocol):
+// the harness reads the inputs, runs the target once over each, recovering
+// panics, and writes one record per input. Run maps the counters onto the
+// functions of the instrumented packages:
 //
 //	r, err := measure.Build(ctx, measure.Config{Dir: "examples/calc", Target: "FuzzCalc"})
 //	...
@@ -37,8 +38,8 @@
 // timeout; the harness then ends the process, and Run starts a new one for
 // the inputs after it. An input during which the process dies (a fatal error,
 // os.Exit, a panic in another goroutine) is reported with StatusCrash: the
-// hook writes the index of every input before it runs, so Run knows which
-// input was running. Such inputs have no coverage.
+// harness writes the index of every input before it runs (protocol.EnvTrace),
+// so Run knows which input was running. Such inputs have no coverage.
 //
 // What runs outside any input (package initialization and the fuzz test's
 // setup before its first input) is reported in Report.Outside, so that

@@ -7,6 +7,7 @@ import (
 
 	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 // Measure runs examples/calc's fuzz test FuzzCalc over three inputs and
@@ -35,18 +36,22 @@ func ExampleMeasure() {
 // SeedInputs turns a harness's description, as Runner.Describe returns
 // it, into the seeds that the harness adds: here the examples only.
 func ExampleSeedInputs() {
-	d := &fuzzharness.Description{
+	d := &protocol.Description{
 		Target:   "FuzzWords",
 		Grammar:  `<words> ::= <word> (" " <word>)* ; <word> ::= [a-z]+ ;`,
 		Start:    "words",
-		Bounds:   fuzzharness.Bounds{MaxDepth: 10, MaxSize: 100, MaxRepeat: 8},
+		Bounds:   protocol.Bounds{MaxDepth: 10, MaxSize: 100, MaxRepeat: 8},
 		Examples: []string{"hello world", "go"},
 	}
 	ins, err := measure.SeedInputs(d)
 	if err != nil {
 		log.Fatal(err)
 	}
-	codec, err := d.Codec()
+	gr, err := d.Graph()
+	if err != nil {
+		log.Fatal(err)
+	}
+	codec, err := fuzzharness.NewCodec(gr, fuzzharness.WithBounds(fuzzharness.Bounds(d.Bounds)))
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -9,23 +9,33 @@ import (
 
 	"github.com/seed72891827/kfuzz/corpus"
 	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
+
+// seedOptions returns options that configure fuzzharness.Seeds or a codec
+// as the described harness is configured, except for its validity
+// predicate, which a description cannot hold.
+func seedOptions(d *protocol.Description) []fuzzharness.Option {
+	return []fuzzharness.Option{
+		fuzzharness.WithBounds(fuzzharness.Bounds(d.Bounds)), fuzzharness.WithKPathSeeds(d.K), fuzzharness.WithExamples(d.Examples...),
+	}
+}
 
 // SeedInputs returns the seeds that the described harness adds in plain go
 // test and go test -fuzz runs: its k-path covering forest and its examples
 // (see fuzzharness.Seeds), encoded for its codec, with IDs "seed#1",
 // "seed#2", ... Seed trees given with fuzzharness.WithSeedTrees cannot be
 // described and are missing.
-func SeedInputs(d *fuzzharness.Description) ([]Input, error) {
+func SeedInputs(d *protocol.Description) ([]Input, error) {
 	gr, err := d.Graph()
 	if err != nil {
 		return nil, fmt.Errorf("measure: the grammar of %s: %w", d.Target, err)
 	}
-	trees, err := fuzzharness.Seeds(gr, d.Options()...)
+	trees, err := fuzzharness.Seeds(gr, seedOptions(d)...)
 	if err != nil {
 		return nil, fmt.Errorf("measure: the seeds of %s: %w", d.Target, err)
 	}
-	codec, err := fuzzharness.NewCodec(gr, fuzzharness.WithBounds(d.Bounds))
+	codec, err := fuzzharness.NewCodec(gr, fuzzharness.WithBounds(fuzzharness.Bounds(d.Bounds)))
 	if err != nil {
 		return nil, fmt.Errorf("measure: the codec of %s: %w", d.Target, err)
 	}

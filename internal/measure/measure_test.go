@@ -22,7 +22,9 @@ import (
 	"github.com/seed72891827/kfuzz/coverage/instrument"
 	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/gocmd"
 	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 // These tests build real test binaries with the go command. Builds are
@@ -254,10 +256,8 @@ func goCoverage(t *testing.T, dir, pkg, target string, cover []string) *coverage
 	if len(cover) > 0 {
 		args = append(args, "-coverpkg="+strings.Join(cover, ","))
 	}
-	cmd := exec.Command("go", append(args, pkg)...)
-	cmd.Dir, cmd.Env = dir, goEnv()
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+	if out, err := (gocmd.Runner{Dir: dir, Env: goEnv()}).Go(context.Background(), append(args, pkg)...); err != nil {
+		t.Fatalf("%v\n%s", err, out)
 	}
 	c, err := instrument.ReadProfile(context.Background(), instrument.Config{Dir: dir, Patterns: cover, Env: goEnv()}, prof)
 	if err != nil {
@@ -274,7 +274,7 @@ func checkAgreement(t *testing.T, rep *measure.Report, goCounts *coverage.Counts
 	t.Helper()
 	union := rep.Outside.Funcs()
 	for _, res := range rep.Results {
-		if res.Status != fuzzharness.StatusPass {
+		if res.Status != protocol.StatusPass {
 			t.Errorf("input %s %q: %s %s", res.ID, res.Input, res.Status, res.Message)
 		}
 		union.UnionWith(res.Funcs)
@@ -396,7 +396,7 @@ func TestDistributive(t *testing.T) {
 	}
 	var got, want []string
 	for i, res := range rep.Results {
-		if res.Status != fuzzharness.StatusPass || res.Input != inputs[i] {
+		if res.Status != protocol.StatusPass || res.Input != inputs[i] {
 			t.Fatalf("input %q: %s %q %s", inputs[i], res.Status, res.Input, res.Message)
 		}
 		if res.Funcs.HasName(distribute) {
@@ -528,22 +528,22 @@ func TestTrouble(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]fuzzharness.Status{
-		"panic": fuzzharness.StatusPanic, "hang": fuzzharness.StatusTimeout, "exit": measure.StatusCrash,
-		"gopanic": measure.StatusCrash, "fail": fuzzharness.StatusFail, "skip": fuzzharness.StatusSkip,
-		"digits": fuzzharness.StatusError,
+	want := map[string]protocol.Status{
+		"panic": protocol.StatusPanic, "hang": protocol.StatusTimeout, "exit": measure.StatusCrash,
+		"gopanic": measure.StatusCrash, "fail": protocol.StatusFail, "skip": protocol.StatusSkip,
+		"digits": protocol.StatusError,
 	}
 	doFunc := "example.com/thirdparty/trouble.Do"
 	for i, res := range rep.Results {
 		w, ok := want[res.ID]
 		if !ok {
-			w = fuzzharness.StatusPass
+			w = protocol.StatusPass
 		}
 		if res.Status != w || res.Index != i || res.ID != ins[i].ID {
 			t.Errorf("result %d: %s %q %s %q, want %s", i, res.ID, res.Input, res.Status, res.Message, w)
 		}
 		// Skipped before the call; no record survives a crash.
-		ran := w != fuzzharness.StatusError && w != fuzzharness.StatusSkip && w != measure.StatusCrash
+		ran := w != protocol.StatusError && w != protocol.StatusSkip && w != measure.StatusCrash
 		if res.Funcs.HasName(doFunc) != ran {
 			t.Errorf("%s (%s): covered %v, want %s covered: %v", res.ID, res.Status, res.Funcs, doFunc, ran)
 		}
@@ -687,8 +687,179 @@ func TestPoolsEmptyPerInput(t *testing.T) {
 	}
 	for i, res := range rep.Results {
 		want := words[i] == "pool"
-		if got := res.Funcs.HasName("example.com/thirdparty/trouble.newBuffer"); got != want || res.Status != fuzzharness.StatusPass {
+		if got := res.Funcs.HasName("example.com/thirdparty/trouble.newBuffer"); got != want || res.Status != protocol.StatusPass {
 			t.Errorf("input %d %q: %s, newBuffer covered %v, want %v", i, words[i], res.Status, got, want)
+		}
+	}
+}
+
+// TestUserModuleGoSum measures a fuzz test in a user's module that
+// requires kfuzz for fuzzharness only, with the go.sum that go mod tidy
+// writes for it: the file that Build adds to the test package must build
+// without a go.sum line beyond those, since the go command refuses to add
+// lines while it builds (-mod=readonly).
+func TestUserModuleGoSum(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not available")
+	}
+	dir := userModule(t, "example.com/user", map[string]string{
+		"words/words.go": `package words
+
+import "strings"
+
+// Count returns the number of words of s.
+func Count(s string) int {
+	if s == "" {
+		return 0
+	}
+	return len(strings.Fields(s))
+}
+`,
+		"words/words_test.go": `package words_test
+
+import (
+	"testing"
+
+	"example.com/user/words"
+	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+func FuzzWords(f *testing.F) {
+	g, err := grammar.Parse("words", []byte(` + "`" + `<words> ::= <word> (" " <word>)* ; <word> ::= [a-z]+ ;` + "`" + `))
+	if err != nil {
+		f.Fatal(err)
+	}
+	fuzzharness.New(f, g).FuzzString(func(t *testing.T, s string) {
+		if words.Count(s) == 0 {
+			t.Error("no words")
+		}
+	})
+}
+`,
+	})
+	env := append(goEnv(), "GOFLAGS=-mod=readonly", "GOPROXY=off")
+	sum, err := os.ReadFile(filepath.Join(dir, "go.sum"))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	t.Logf("go.sum after go mod tidy: %d bytes", len(sum))
+
+	rep, err := measure.Measure(context.Background(),
+		measure.Config{Dir: dir, Package: "./words", Target: "FuzzWords", Cover: []string{"./words"}, Env: env},
+		[]measure.Input{{ID: "two", Text: "ab cd"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := rep.Results[0]
+	if res.Status != protocol.StatusPass || !res.Funcs.HasName("example.com/user/words.Count") {
+		t.Errorf("result %s %q, functions %v; want pass, covering words.Count", res.Status, res.Message, res.Funcs)
+	}
+	after, err := os.ReadFile(filepath.Join(dir, "go.sum"))
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(sum, after) {
+		t.Errorf("go.sum changed while measuring:\n%s\nnow:\n%s", sum, after)
+	}
+}
+
+// userModule writes a module of the given path with files into a new
+// directory, requiring this repository (replaced by its directory), and
+// runs go mod tidy there without the network. It returns the directory.
+func userModule(t *testing.T, path string, files map[string]string) string {
+	t.Helper()
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	files["go.mod"] = "module " + path + "\n\ngo 1.25.0\n\nrequire github.com/seed72891827/kfuzz v0.0.0\n\nreplace github.com/seed72891827/kfuzz => " + root + "\n"
+	for name, content := range files {
+		file := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(file, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tidy := gocmd.Runner{Dir: dir, Env: append(goEnv(), "GOFLAGS=-mod=mod", "GOPROXY=off")}
+	if _, err := tidy.Go(context.Background(), "mod", "tidy"); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestGoCommandErrors checks that when the go command fails, the error
+// names the command, the package and holds what the go command wrote.
+func TestGoCommandErrors(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not available")
+	}
+	dir := userModule(t, "example.com/broken", map[string]string{
+		"broken.go": "package broken\n\n// Twice returns 2*n.\nfunc Twice(n int) int { return 2 * n }\n",
+		"broken_test.go": `package broken
+
+import (
+	"testing"
+
+	"github.com/seed72891827/kfuzz/fuzzharness"
+)
+
+var _ int = "not an int"
+
+func FuzzBroken(f *testing.F) {
+	fuzzharness.New(f, nil)
+}
+`,
+	})
+	ctx := context.Background()
+	env := append(goEnv(), "GOFLAGS=-mod=readonly", "GOPROXY=off")
+	cfg := measure.Config{Dir: dir, Target: "FuzzBroken", Env: env}
+	var cmdErr *gocmd.Error
+	_, err := measure.Describe(ctx, cfg)
+	if !errors.As(err, &cmdErr) {
+		t.Fatalf("Describe: %v; want a *gocmd.Error", err)
+	}
+	t.Logf("Describe: %v", err)
+	for _, want := range []string{"describing FuzzBroken in example.com/broken", "go test -count=1 -run=^FuzzBroken$ .", "broken_test.go:9:", "test output:\nFAIL\texample.com/broken [build failed]"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Describe: %v\nwant %q", err, want)
+		}
+	}
+	r, err := measure.Build(ctx, cfg)
+	if err == nil {
+		r.Close()
+		t.Fatal("Build succeeded")
+	}
+	t.Logf("Build: %v", err)
+	for _, want := range []string{"building the test of example.com/broken with instrumentation", "go test -c -o ", "broken_test.go:9:"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("Build: %v\nwant %q", err, want)
+		}
+	}
+
+	cfg.BuildFlags = []string{"-nosuchflag"}
+	for name, f := range map[string]func() error{
+		"Describe": func() error { _, err := measure.Describe(ctx, cfg); return err },
+		"Build": func() error {
+			r, err := measure.Build(ctx, cfg)
+			if err == nil {
+				r.Close()
+			}
+			return err
+		},
+	} {
+		err := f()
+		if !errors.As(err, &cmdErr) || cmdErr.Args[1] != "list" {
+			t.Fatalf("%s with a bad flag: %v; want a *gocmd.Error of go list", name, err)
+		}
+		t.Logf("%s with a bad flag: %v", name, err)
+		for _, want := range []string{"measure: listing .: go list ", "-nosuchflag -- .", "flag provided but not defined"} {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("%s with a bad flag: %v\nwant %q", name, err, want)
+			}
 		}
 	}
 }

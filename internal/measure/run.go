@@ -1,10 +1,7 @@
 package measure
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -12,14 +9,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
-	"strings"
 	"time"
 
 	"golang.org/x/tools/cover"
 
 	"github.com/seed72891827/kfuzz/coverage"
-	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/coverage/profile"
+	"github.com/seed72891827/kfuzz/internal/gocmd"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 // An Input is one input to run the fuzz test's target over.
@@ -36,9 +33,9 @@ type Input struct {
 }
 
 // Status is the outcome of running the target over one input: one of the
-// statuses of fuzzharness (fuzzharness.StatusPass and so on) or
+// statuses that the harness records (protocol.StatusPass and so on) or
 // StatusCrash.
-type Status = fuzzharness.Status
+type Status = protocol.Status
 
 // StatusCrash is the status of an input during which the test process
 // died without reporting it: a fatal error such as a stack overflow or
@@ -72,7 +69,7 @@ type Result struct {
 type Report struct {
 	// Description is the harness's description: its grammar and seed
 	// options.
-	Description *fuzzharness.Description
+	Description *protocol.Description
 	// Table lists the functions and blocks of the measured packages.
 	Table *coverage.Table
 	// Results holds one result per input, in the order of the inputs.
@@ -95,9 +92,9 @@ type Report struct {
 func (r *Report) Covered() *coverage.FuncSet { return r.Total.Funcs() }
 
 // Describe runs the fuzz test's harness to describe itself: its grammar,
-// bounds and seed options (see fuzzharness.EnvGrammarOut). If the fuzz test
+// bounds and seed options (see protocol.EnvGrammarOut). If the fuzz test
 // does not use fuzzharness, the error wraps ErrNotHarness.
-func (r *Runner) Describe(ctx context.Context) (*fuzzharness.Description, error) {
+func (r *Runner) Describe(ctx context.Context) (*protocol.Description, error) {
 	p, err := r.exec(ctx, nil)
 	if err != nil {
 		return nil, err
@@ -200,11 +197,11 @@ func (r *Runner) Run(ctx context.Context, inputs []Input) (*Report, error) {
 }
 
 // inputRecords returns the records of the pending inputs for the harness.
-func (r *Runner) inputRecords(inputs []Input, pending []int) []fuzzharness.InputRecord {
-	recs := make([]fuzzharness.InputRecord, len(pending))
+func (r *Runner) inputRecords(inputs []Input, pending []int) []protocol.InputRecord {
+	recs := make([]protocol.InputRecord, len(pending))
 	for k, i := range pending {
 		in := inputs[i]
-		recs[k] = fuzzharness.InputRecord{ID: in.ID, Data: in.Data}
+		recs[k] = protocol.InputRecord{ID: in.ID, Data: in.Data}
 		if in.Data == nil {
 			text := in.Text
 			recs[k].Text = &text
@@ -219,23 +216,27 @@ type tally struct {
 }
 
 // result converts a record into a Result and adds its counts to t.
-func (r *Runner) result(rec *record, t *tally) (*Result, error) {
+func (r *Runner) result(rec *protocol.Record, t *tally) (*Result, error) {
 	res := &Result{
 		Input: rec.Input, Data: rec.Data, Status: rec.Status, Message: rec.Message, Stack: rec.Stack,
 		Duration: time.Duration(rec.DurationNS), Funcs: coverage.NewFuncSet(r.table),
 	}
-	if rec.Extra == nil {
+	ctrs, err := rec.Counters()
+	if err != nil {
+		return nil, fmt.Errorf("measure: %s in %s: %v", r.cfg.Target, r.pkg.ImportPath, err)
+	}
+	if ctrs == nil {
 		return res, nil // the target did not run
 	}
-	if err := r.addPairs(t.outside, nil, rec.Extra.Before); err != nil {
+	if err := r.addPairs(t.outside, nil, ctrs.Before); err != nil {
 		return nil, err
 	}
-	if err := r.addPairs(t.total, res.Funcs, rec.Extra.Blocks); err != nil {
+	if err := r.addPairs(t.total, res.Funcs, ctrs.Blocks); err != nil {
 		return nil, err
 	}
 	if r.cfg.KeepCounts {
 		dense := make([]uint64, r.table.NumBlocks())
-		if err := r.addPairs(dense, nil, rec.Extra.Blocks); err != nil {
+		if err := r.addPairs(dense, nil, ctrs.Blocks); err != nil {
 			return nil, err
 		}
 		var err error
@@ -246,8 +247,8 @@ func (r *Runner) result(rec *record, t *tally) (*Result, error) {
 	return res, nil
 }
 
-// addPairs adds block counts as the glue reports them (per import path,
-// pairs of a block index in the package and a count) to the counts of the
+// addPairs adds block counts as the glue reports them (protocol.Counters:
+// per import path, pairs of a block index in the package and a count) to the counts of the
 // table's blocks in dst, and the functions entered to funcs if it is not
 // nil.
 func (r *Runner) addPairs(dst []uint64, funcs *coverage.FuncSet, m map[string][]uint64) error {
@@ -273,10 +274,12 @@ func (r *Runner) addPairs(dst []uint64, funcs *coverage.FuncSet, m map[string][]
 
 // counts returns the counts of the table's blocks as coverage.Counts.
 //
-// Package coverage offers no way to set the count of a block, so the
-// counts go through a cover profile with exactly the blocks' extents, which
-// Table.ImportProfiles maps back onto the same blocks (Build checks that
-// it does), except for blocks without extent, whose counts are lost.
+// The counts go through a cover profile with exactly the blocks' extents,
+// which profile.Import maps back onto the same blocks (Build checks that it
+// does), except for blocks without extent, which a profile cannot tell
+// apart and which lose their counts. Counts made so agree block by block
+// with a go test -coverprofile profile mapped with profile.Import, which
+// the tests check.
 func (r *Runner) counts(dense []uint64) (*coverage.Counts, error) {
 	byFile := map[string]*cover.Profile{}
 	var profiles []*cover.Profile
@@ -300,7 +303,7 @@ func (r *Runner) counts(dense []uint64) (*coverage.Counts, error) {
 	if len(profiles) == 0 {
 		return coverage.NewCounts(r.table), nil
 	}
-	c, err := r.table.ImportProfiles(profiles)
+	c, err := profile.Import(r.table, profiles)
 	if err != nil {
 		return nil, fmt.Errorf("measure: %v", err)
 	}
@@ -341,20 +344,13 @@ func (r *Runner) mapEntries() error {
 	return nil
 }
 
-// record is one line that the harness writes in measure mode, with the
-// extra value that the glue sets.
-type record struct {
-	fuzzharness.Record
-	Extra *glueExtra `json:"extra"`
-}
-
 // process is what one run of the test binary left.
 type process struct {
 	exit    int    // exit status, -1 if killed by a signal
 	state   string // the exit status as text
 	output  []byte // the end of its output
-	desc    *fuzzharness.Description
-	records []record
+	desc    *protocol.Description
+	records []protocol.Record
 	begun   []int // inputs begun, in order
 }
 
@@ -363,28 +359,28 @@ const maxOutput = 8 << 10
 
 // exec runs the test binary once, in measure mode over inputs if it is not
 // nil, and otherwise only to describe the harness.
-func (r *Runner) exec(ctx context.Context, inputs []fuzzharness.InputRecord) (*process, error) {
+func (r *Runner) exec(ctx context.Context, inputs []protocol.InputRecord) (*process, error) {
 	r.runs++
 	name := func(s string) string { return filepath.Join(r.tmp, fmt.Sprintf("%d.%s", r.runs, s)) }
 	descFile := name("grammar.jsonl")
-	env := append(append([]string(nil), r.environ()...), fuzzharness.EnvGrammarOut+"="+descFile)
+	env := append(append([]string(nil), r.environ()...), protocol.EnvGrammarOut+"="+descFile)
 	var outFile, traceFile string
 	if inputs != nil {
 		inFile := name("inputs.jsonl")
 		outFile, traceFile = name("out.jsonl"), name("trace")
-		if err := writeJSONLines(inFile, inputs); err != nil {
-			return nil, err
+		if err := protocol.WriteInputs(inFile, inputs); err != nil {
+			return nil, fmt.Errorf("measure: %v", err)
 		}
 		env = append(env,
-			fuzzharness.EnvInputs+"="+inFile,
-			fuzzharness.EnvOut+"="+outFile,
-			fuzzharness.EnvTimeout+"="+r.cfg.Timeout.String(),
-			envTrace+"="+traceFile)
+			protocol.EnvInputs+"="+inFile,
+			protocol.EnvOut+"="+outFile,
+			protocol.EnvTimeout+"="+r.cfg.Timeout.String(),
+			protocol.EnvTrace+"="+traceFile)
 	}
 	cmd := exec.CommandContext(ctx, r.bin, "-test.run=^"+r.cfg.Target+"$", "-test.count=1", "-test.timeout=0")
 	cmd.Dir = r.pkg.Dir
 	cmd.Env = env
-	out := &tailBuffer{max: maxOutput}
+	out := &gocmd.Excerpt{Max: maxOutput}
 	cmd.Stdout, cmd.Stderr = out, out
 	runErr := cmd.Run()
 	if ctx.Err() != nil {
@@ -395,7 +391,7 @@ func (r *Runner) exec(ctx context.Context, inputs []fuzzharness.InputRecord) (*p
 		return nil, fmt.Errorf("measure: running the test binary of %s: %v", r.pkg.ImportPath, runErr)
 	}
 	p := &process{output: out.Bytes(), exit: cmd.ProcessState.ExitCode(), state: cmd.ProcessState.String()}
-	descs, err := readFile(descFile, fuzzharness.ReadDescriptions)
+	descs, err := readFile(descFile, protocol.ReadDescriptions)
 	if err != nil {
 		return nil, fmt.Errorf("measure: reading the description of %s: %v", r.cfg.Target, err)
 	}
@@ -408,10 +404,10 @@ func (r *Runner) exec(ctx context.Context, inputs []fuzzharness.InputRecord) (*p
 	if inputs == nil {
 		return p, nil
 	}
-	if p.records, err = readFile(outFile, readRecords); err != nil {
+	if p.records, err = readFile(outFile, protocol.ReadRecords); err != nil {
 		return nil, fmt.Errorf("measure: reading the records of %s: %v", r.cfg.Target, err)
 	}
-	if p.begun, err = readFile(traceFile, readTrace); err != nil {
+	if p.begun, err = readFile(traceFile, protocol.ReadTrace); err != nil {
 		return nil, fmt.Errorf("measure: reading the trace of %s: %v", r.cfg.Target, err)
 	}
 	return p, nil
@@ -423,22 +419,7 @@ func (r *Runner) environ() []string {
 	if env == nil {
 		env = os.Environ()
 	}
-	return withoutMeasureEnv(env)
-}
-
-// withoutMeasureEnv returns env without the variables of the measure mode,
-// which would switch the harness into other modes.
-func withoutMeasureEnv(env []string) []string {
-	var out []string
-	for _, kv := range env {
-		k, _, _ := strings.Cut(kv, "=")
-		switch k {
-		case fuzzharness.EnvInputs, fuzzharness.EnvOut, fuzzharness.EnvTimeout, fuzzharness.EnvGrammarOut, envTrace:
-			continue
-		}
-		out = append(out, kv)
-	}
-	return out
+	return protocol.Environ(env)
 }
 
 // readFile reads the file at path with read; a missing file reads as
@@ -452,92 +433,4 @@ func readFile[T any](path string, read func(io.Reader) ([]T, error)) ([]T, error
 	}
 	defer f.Close()
 	return read(f)
-}
-
-// readRecords reads the records of the measure mode, one JSON value per
-// line.
-func readRecords(rd io.Reader) ([]record, error) {
-	var recs []record
-	sc := bufio.NewScanner(rd)
-	sc.Buffer(nil, 1<<30)
-	for line := 1; sc.Scan(); line++ {
-		data := bytes.TrimSpace(sc.Bytes())
-		if len(data) == 0 {
-			continue
-		}
-		var rec record
-		if err := json.Unmarshal(data, &rec); err != nil {
-			return nil, fmt.Errorf("line %d: %v", line, err)
-		}
-		recs = append(recs, rec)
-	}
-	return recs, sc.Err()
-}
-
-// readTrace reads the indexes that the glue wrote, one per line. A last
-// line cut short by a crash is ignored.
-func readTrace(rd io.Reader) ([]int, error) {
-	data, err := io.ReadAll(rd)
-	if err != nil {
-		return nil, err
-	}
-	var idx []int
-	for _, line := range strings.SplitAfter(string(data), "\n") {
-		if !strings.HasSuffix(line, "\n") {
-			break
-		}
-		n, err := strconv.Atoi(strings.TrimSuffix(line, "\n"))
-		if err != nil {
-			return nil, fmt.Errorf("bad line %q", line)
-		}
-		idx = append(idx, n)
-	}
-	return idx, nil
-}
-
-// writeJSONLines writes one JSON value per line to a new file at path.
-func writeJSONLines[T any](path string, values []T) error {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	for _, v := range values {
-		if err := enc.Encode(v); err != nil {
-			return fmt.Errorf("measure: %v", err)
-		}
-	}
-	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("measure: %v", err)
-	}
-	return nil
-}
-
-// tailBuffer keeps the first and the last bytes written to it, up to max
-// in all.
-type tailBuffer struct {
-	max        int
-	head, tail []byte
-	dropped    int64
-}
-
-func (b *tailBuffer) Write(p []byte) (int, error) {
-	n := len(p)
-	if room := b.max/2 - len(b.head); room > 0 {
-		k := min(room, len(p))
-		b.head = append(b.head, p[:k]...)
-		p = p[k:]
-	}
-	b.tail = append(b.tail, p...)
-	if over := len(b.tail) - b.max/2; over > 0 {
-		b.dropped += int64(over)
-		b.tail = append(b.tail[:0], b.tail[over:]...)
-	}
-	return n, nil
-}
-
-// Bytes returns what was kept, with a note where bytes were dropped.
-func (b *tailBuffer) Bytes() []byte {
-	out := append([]byte(nil), b.head...)
-	if b.dropped > 0 {
-		out = append(out, fmt.Sprintf("\n[... %d bytes ...]\n", b.dropped)...)
-	}
-	return bytes.TrimSpace(append(out, b.tail...))
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/internal/gomod"
 	"github.com/seed72891827/kfuzz/learn"
 )
 
@@ -28,8 +28,8 @@ type DemoOptions struct {
 	// or not exist. Empty means a temporary directory, removed afterwards.
 	Dir string
 	// Source says where the module finds kfuzz; the zero Source means
-	// FindSource.
-	Source Source
+	// gomod.FindSource.
+	Source gomod.Source
 	// N, Seed and Seeds are passed to Learn (N) and Seeds (N = Seeds).
 	N     int
 	Seed  uint64
@@ -62,9 +62,9 @@ func RunDemo(ctx context.Context, opts DemoOptions) (*DemoResult, error) {
 	}
 	start := time.Now()
 	src := opts.Source
-	if src == (Source{}) {
+	if src == (gomod.Source{}) {
 		var err error
-		if src, err = FindSource(ctx); err != nil {
+		if src, err = gomod.FindSource(ctx); err != nil {
 			return nil, err
 		}
 	}
@@ -84,12 +84,8 @@ func RunDemo(ctx context.Context, opts DemoOptions) (*DemoResult, error) {
 	fmt.Fprintf(w, "== 1. The calc example: an expression parser, evaluator and simplifier, with the fuzz test\n")
 	fmt.Fprintf(w, "   FuzzCalc, which feeds it inputs of the expr grammar through fuzzharness. Copied into a module of\n")
 	fmt.Fprintf(w, "   its own in %s (using %s).\n\n", res.Dir, from)
-	if err := WriteCalcModule(ctx, res.Dir, src); err != nil {
-		return nil, err
-	}
-
 	fmt.Fprintf(w, "== 2. Build FuzzCalc once with coverage instrumentation of the calc package.\n")
-	s, err := Open(ctx, measure.Config{Dir: res.Dir, Target: "FuzzCalc", Env: append(os.Environ(), "GOWORK=off")})
+	s, err := OpenCalc(ctx, res.Dir, src)
 	if err != nil {
 		return nil, err
 	}

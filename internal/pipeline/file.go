@@ -3,106 +3,12 @@ package pipeline
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sync/atomic"
 
-	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 	"github.com/seed72891827/kfuzz/learn"
 )
-
-// ErrExist is returned (wrapped) by WriteFile when the file exists and may
-// not be replaced.
-var ErrExist = fs.ErrExist
-
-// WriteFile writes data to the file at path atomically: it writes a
-// temporary file in the same directory and then moves it into place, so that
-// readers and an interrupted writer never leave a partial file. Unless
-// replace is set it never replaces an existing file, even one created at the
-// same moment: it fails with an error wrapping ErrExist.
-func WriteFile(path string, data []byte, replace bool) error {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	tmp, name, err := createTemp(dir, base)
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(data)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(name)
-		return err
-	}
-	if replace {
-		if err := os.Rename(name, path); err != nil {
-			os.Remove(name)
-			return err
-		}
-		return nil
-	}
-	err = os.Link(name, path)
-	os.Remove(name)
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, fs.ErrExist):
-		return fmt.Errorf("%s already exists (use -f to replace it): %w", path, ErrExist)
-	}
-	// No hard links here: create the file exclusively and write it in place.
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("%s already exists (use -f to replace it): %w", path, ErrExist)
-	}
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(path)
-	}
-	return err
-}
-
-// tempCount numbers the temporary files of this process.
-var tempCount atomic.Uint64
-
-// createTemp creates a new file in dir for the contents of base, named
-// .base.tmp-<pid>-<n>, with the permissions os.Create gives (0666 less the
-// umask), which os.CreateTemp does not.
-func createTemp(dir, base string) (*os.File, string, error) {
-	for {
-		name := filepath.Join(dir, fmt.Sprintf(".%s.tmp-%d-%d", base, os.Getpid(), tempCount.Add(1)))
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o666)
-		if errors.Is(err, fs.ErrExist) {
-			continue
-		}
-		return f, name, err
-	}
-}
-
-// CheckNew returns an error wrapping ErrExist if any of the files exists, so
-// that a command can refuse before it does its work rather than after.
-func CheckNew(paths ...string) error {
-	for _, p := range paths {
-		if _, err := os.Lstat(p); err == nil {
-			return fmt.Errorf("%s already exists (use -f to replace it): %w", p, ErrExist)
-		}
-	}
-	return nil
-}
 
 // The format of a model file.
 const (
@@ -120,19 +26,19 @@ type ModelFile struct {
 	// directory when the model was learned.
 	ImportPath, Dir string
 	// Desc is the harness's description.
-	Desc *fuzzharness.Description
+	Desc *protocol.Description
 	// Model is the model, for the graph of Desc.
 	Model *learn.Model
 }
 
 type modelFileJSON struct {
-	Format     string                   `json:"format"`
-	Version    int                      `json:"version"`
-	Target     string                   `json:"target"`
-	ImportPath string                   `json:"import_path"`
-	Dir        string                   `json:"dir"`
-	Harness    *fuzzharness.Description `json:"harness"`
-	Model      json.RawMessage          `json:"model"`
+	Format     string                `json:"format"`
+	Version    int                   `json:"version"`
+	Target     string                `json:"target"`
+	ImportPath string                `json:"import_path"`
+	Dir        string                `json:"dir"`
+	Harness    *protocol.Description `json:"harness"`
+	Model      json.RawMessage       `json:"model"`
 }
 
 // Marshal returns the model file as indented JSON: its format and version,

@@ -5,6 +5,7 @@ import (
 
 	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 	"github.com/seed72891827/kfuzz/learn"
 )
 
@@ -14,7 +15,7 @@ import (
 // tables, models and encodings made with any of them fit the others.
 type Harness struct {
 	// Desc is the description the harness wrote of itself.
-	Desc *fuzzharness.Description
+	Desc *protocol.Description
 	// Graph is the compiled grammar, from Desc.Start.
 	Graph *grammar.Graph
 	// Codec encodes and decodes the harness's corpus entries.
@@ -24,12 +25,12 @@ type Harness struct {
 }
 
 // NewHarness rebuilds a harness from its description.
-func NewHarness(d *fuzzharness.Description) (*Harness, error) {
+func NewHarness(d *protocol.Description) (*Harness, error) {
 	gr, err := d.Graph()
 	if err != nil {
 		return nil, fmt.Errorf("the grammar of %s: %w", d.Target, err)
 	}
-	codec, err := fuzzharness.NewCodec(gr, fuzzharness.WithBounds(d.Bounds))
+	codec, err := fuzzharness.NewCodec(gr, fuzzharness.WithBounds(fuzzharness.Bounds(d.Bounds)))
 	if err != nil {
 		return nil, fmt.Errorf("the codec of %s: %w", d.Target, err)
 	}

@@ -11,9 +11,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 	"github.com/seed72891827/kfuzz/learn"
 )
 
@@ -47,13 +47,13 @@ type Observation struct {
 	Paths grammar.PathSet
 }
 
-// usable reports whether an input with status st ran the target, so that
+// Usable reports whether an input with status st ran the target, so that
 // its coverage says what the input reaches: it passed, failed, panicked or
 // skipped. Inputs the validity predicate rejected, that could not be read,
 // that timed out or crashed the process are left out.
-func usable(st measure.Status) bool {
+func Usable(st measure.Status) bool {
 	switch st {
-	case fuzzharness.StatusPass, fuzzharness.StatusFail, fuzzharness.StatusPanic, fuzzharness.StatusSkip:
+	case protocol.StatusPass, protocol.StatusFail, protocol.StatusPanic, protocol.StatusSkip:
 		return true
 	}
 	return false
@@ -256,12 +256,12 @@ func (s *Session) Learn(ctx context.Context, opts LearnOptions) (*Learned, error
 		add(SourceCorpus, entries...)
 	}
 	prog.Step(fmt.Sprintf("generating %d training and %d test inputs", opts.N, opts.Test), opts.N+opts.Test)
-	train, err := s.randomInputs(ctx, "random", opts.Seed, opts.N, opts.Depth)
+	train, err := s.RandomInputs(ctx, "random", opts.Seed, opts.N, opts.Depth)
 	if err != nil {
 		return nil, err
 	}
 	add(SourceRandom, train...)
-	test, err := s.randomInputs(ctx, "test", testSeed(opts.Seed), opts.Test, opts.Depth)
+	test, err := s.RandomInputs(ctx, "test", testSeed(opts.Seed), opts.Test, opts.Depth)
 	if err != nil {
 		return nil, err
 	}
@@ -384,9 +384,9 @@ func (res *Learned) learn(pt *grammar.PathTable, funcs []string, prog Progress) 
 // generates for a function.
 func refineID(round int, fn string) string { return fmt.Sprintf("refine%d:%s#", round, fn) }
 
-// targetOptions returns the options of targeted generation within the
-// harness's bounds.
-func (h *Harness) targetOptions(seed uint64) *learn.GenerateOptions {
+// TargetOptions returns the options of targeted generation
+// (learn.Model.Generate) within the harness's bounds.
+func (h *Harness) TargetOptions(seed uint64) *learn.GenerateOptions {
 	b := h.Desc.Bounds
 	return &learn.GenerateOptions{
 		Seed:      seed,
@@ -455,7 +455,7 @@ func (s *Session) refineInputs(ctx context.Context, res *Learned, round int) (Re
 			picked = append(picked, data)
 			kinds = append(kinds, kind)
 		}
-		trees, err := res.Model.Generate(fn.Name, n/2, s.targetOptions(seed))
+		trees, err := res.Model.Generate(fn.Name, n/2, s.TargetOptions(seed))
 		if err != nil && !errors.Is(err, learn.ErrUnsatisfiable) {
 			return ref, nil, err
 		}
@@ -547,11 +547,12 @@ func pathCoverage(pt *grammar.PathTable, obs []Observation) []PathCoverage {
 	return out
 }
 
-// randomInputs returns n random inputs of the grammar, encoded for the
+// RandomInputs returns n random inputs of the grammar, encoded for the
 // harness, with IDs prefix#1, prefix#2, ... Their depth bounds cycle from the
 // least the grammar allows to maxDepth. Trees outside the harness's bounds
-// (which the generator avoids) are drawn again.
-func (s *Session) randomInputs(ctx context.Context, prefix string, seed uint64, n, maxDepth int) ([]measure.Input, error) {
+// (which the generator avoids) are drawn again. The current step of the
+// Progress advances by one per input.
+func (s *Session) RandomInputs(ctx context.Context, prefix string, seed uint64, n, maxDepth int) ([]measure.Input, error) {
 	gen := s.generator(seed)
 	lo := s.Graph.Root.MinDepth
 	if lo > maxDepth {
@@ -610,7 +611,7 @@ func (s *Session) features(ctx context.Context, pt *grammar.PathTable, obs []Obs
 			defer wg.Done()
 			for i := take(); i >= 0; i = take() {
 				o := &obs[i]
-				if usable(o.Status) {
+				if Usable(o.Status) {
 					ps, err := s.Paths(pt, o.Text)
 					var se *grammar.SyntaxError
 					if err != nil && !errors.As(err, &se) && o.Data != nil {
@@ -619,7 +620,7 @@ func (s *Session) features(ctx context.Context, pt *grammar.PathTable, obs []Obs
 					if err == nil {
 						o.Paths = ps
 					} else {
-						o.Status, o.Message = fuzzharness.StatusError, fmt.Sprintf("its text does not parse: %v", err)
+						o.Status, o.Message = protocol.StatusError, fmt.Sprintf("its text does not parse: %v", err)
 					}
 				}
 				mu.Lock()

@@ -1,10 +1,8 @@
 package pipeline
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/seed72891827/kfuzz/corpus"
+	"github.com/seed72891827/kfuzz/internal/gomod"
 	"github.com/seed72891827/kfuzz/internal/measure"
 	"github.com/seed72891827/kfuzz/learn"
 )
@@ -43,12 +42,15 @@ func TestMain(m *testing.M) {
 // calcFixture returns the shared session and model.
 func calcFixture(t *testing.T) (*Session, *Learned) {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the calc example's fuzz test (-short)")
+	}
 	if _, err := exec.LookPath("go"); err != nil {
 		t.Skip("the go command is not available")
 	}
 	calc.once.Do(func() {
 		ctx := context.Background()
-		src, err := FindSource(ctx)
+		src, err := gomod.FindSource(ctx)
 		if err != nil {
 			calc.err = err
 			return
@@ -56,11 +58,7 @@ func calcFixture(t *testing.T) (*Session, *Learned) {
 		if calc.dir, calc.err = os.MkdirTemp("", "kfuzz-pipeline-test-"); calc.err != nil {
 			return
 		}
-		if calc.err = WriteCalcModule(ctx, calc.dir, src); calc.err != nil {
-			return
-		}
-		cfg := measure.Config{Dir: calc.dir, Target: "FuzzCalc", Env: append(os.Environ(), "GOWORK=off")}
-		if calc.session, calc.err = Open(ctx, cfg); calc.err != nil {
+		if calc.session, calc.err = OpenCalc(ctx, calc.dir, src); calc.err != nil {
 			return
 		}
 		calc.learned, calc.err = calc.session.Learn(ctx, LearnOptions{N: 300, Seed: 1})
@@ -281,67 +279,10 @@ func TestResolveFunc(t *testing.T) {
 	}
 }
 
-func TestReports(t *testing.T) {
-	_, l := calcFixture(t)
-	var md, html bytes.Buffer
-	if err := WriteMarkdown(&md, l); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteHTML(&html, l); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"# What reaches the functions of example.com/calc", "`" + DemoFunc + "`", "| 2 | 125 | 125 | 100.0% |", "Examples: `\""} {
-		if !strings.Contains(md.String(), want) {
-			t.Errorf("the Markdown report lacks %q", want)
-		}
-	}
-	h := html.String()
-	for _, want := range []string{"<!DOCTYPE html>", "<style>", "(*simplifier).distribute", "&lt;MultExpr&gt;", "&#34;(&#34;"} {
-		if !strings.Contains(h, want) {
-			t.Errorf("the HTML report lacks %q", want)
-		}
-	}
-	for _, bad := range []string{"<script", "http://", "https://", "<MultExpr>"} {
-		if strings.Contains(h, bad) {
-			t.Errorf("the HTML report holds %q", bad)
-		}
-	}
-}
-
-func TestWriteFile(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "model.json")
-	if err := WriteFile(p, []byte("one"), false); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteFile(p, []byte("two"), false); !errors.Is(err, ErrExist) || !strings.Contains(err.Error(), "use -f") {
-		t.Errorf("WriteFile over an existing file: %v", err)
-	}
-	if err := CheckNew(filepath.Join(dir, "new"), p); !errors.Is(err, fs.ErrExist) {
-		t.Errorf("CheckNew: %v", err)
-	}
-	if data, _ := os.ReadFile(p); string(data) != "one" {
-		t.Errorf("the file holds %q after a refused write", data)
-	}
-	if err := WriteFile(p, []byte("two"), true); err != nil {
-		t.Fatal(err)
-	}
-	if data, _ := os.ReadFile(p); string(data) != "two" {
-		t.Errorf("the file holds %q after replacing it", data)
-	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("temporary files left: %v", entries)
-	}
-	if err := WriteFile(filepath.Join(dir, "no", "such", "dir"), nil, false); err == nil {
-		t.Errorf("WriteFile into a missing directory succeeded")
-	}
-}
-
 func TestWriteCalcModuleRefusesNonEmpty(t *testing.T) {
 	dir := t.TempDir()
 	os.WriteFile(filepath.Join(dir, "x"), nil, 0o666)
-	if err := WriteCalcModule(context.Background(), dir, Source{Dir: "."}); err == nil || !strings.Contains(err.Error(), "not empty") {
+	if err := WriteCalcModule(context.Background(), dir, gomod.Source{Dir: "."}); err == nil || !strings.Contains(err.Error(), "not empty") {
 		t.Errorf("WriteCalcModule into a non-empty directory: %v", err)
 	}
 }

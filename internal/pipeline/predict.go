@@ -4,11 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"slices"
-	"strings"
 
+	"github.com/seed72891827/kfuzz/internal/changes"
+	"github.com/seed72891827/kfuzz/internal/gocmd"
 	"github.com/seed72891827/kfuzz/internal/measure"
 	"github.com/seed72891827/kfuzz/learn"
 )
@@ -122,23 +122,24 @@ func Select(m *learn.Model, h *Harness, funcs []string, inputs []TextInput) (sel
 }
 
 // ChangedFuncs returns the functions a unified diff (git diff, diff -u)
-// changes, as package learn finds them (learn.ChangedFuncs), split into those
+// changes, as package changes finds them (changes.ChangedFuncs), split into those
 // the model knows and those it does not (functions of packages that were not
 // measured, or new functions). root is the directory the diff's paths are
 // relative to; if empty, the top of the git work tree of the current
 // directory, or else the current directory.
 func ChangedFuncs(ctx context.Context, m *learn.Model, name string, diff []byte, root string) (known, unknown []string, err error) {
-	changes, err := learn.ParseDiff(name, diff)
+	fcs, err := changes.ParseDiff(name, diff)
 	if err != nil {
 		return nil, nil, err
 	}
 	if root == "" {
 		root = "."
-		if out, err := exec.CommandContext(ctx, "git", "rev-parse", "--show-toplevel").Output(); err == nil {
-			root = filepath.FromSlash(strings.TrimSpace(string(out)))
+		if top, err := (gocmd.Runner{}).GitTopLevel(ctx); err == nil {
+			root = filepath.FromSlash(top)
 		}
 	}
-	funcs, err := learn.ChangedFuncs(changes, root, learn.GoListImportPath)
+	importPath := func(dir string) (string, error) { return changes.ImportPath(ctx, dir) }
+	funcs, err := changes.ChangedFuncs(fcs, root, importPath)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -88,7 +88,7 @@ func (s *Session) Seeds(ctx context.Context, m *learn.Model, fn string, opts See
 	prog := s.progress()
 	for batch := 0; batch < opts.Batches && reached < opts.N; batch++ {
 		prog.Step(fmt.Sprintf("generating inputs for %s (batch %d)", fn, batch+1), 0)
-		gopts := s.targetOptions(opts.Seed + uint64(batch)*0x9e37_79b9)
+		gopts := s.TargetOptions(opts.Seed + uint64(batch)*0x9e37_79b9)
 		gopts.MaxStates, gopts.Timeout = opts.MaxStates, opts.Timeout
 		trees, err := m.Generate(fn, opts.N, gopts)
 		if err != nil {

@@ -90,6 +90,14 @@ func (s *Session) progress() Progress {
 	return s.Progress
 }
 
+// Step announces a new step of work to the session's Progress, if any:
+// work built on a session reports its steps with the session's own.
+func (s *Session) Step(name string, total int) { s.progress().Step(name, total) }
+
+// Advance reports n more units of the current step done to the session's
+// Progress, if any.
+func (s *Session) Advance(n int) { s.progress().Advance(n) }
+
 // measureChunk is how many inputs one test process runs at most: small
 // enough that progress shows and an interrupt is noticed soon, large enough
 // that starting processes costs little next to running the inputs.

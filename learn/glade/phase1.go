@@ -33,15 +33,11 @@ func (s *synth) phaseOne(seedIndex int, seed string) (*node, error) {
 }
 
 // checks returns the checks γρδ for the residuals (in both contexts with
-// extra contexts), leaving out those that are in the current language.
-func checks(root *node, c context2, residuals ...string) []string {
+// extra contexts); choose leaves out those in the current language.
+func checks(c context2, residuals ...string) []string {
 	var out []string
 	for _, r := range residuals {
-		for _, x := range c.wrap(r) {
-			if !root.matches(x) {
-				out = append(out, x)
-			}
-		}
+		out = append(out, c.wrap(r)...)
 	}
 	return uniq(out...)
 }
@@ -68,7 +64,8 @@ func (s *synth) repCandidates(root, h *node, stack *[]*node) func() (cand, bool)
 			}
 			return cand{
 				gen:    gen,
-				checks: checks(root, h.ctx, a1+a3, a1+a2+a2+a3),
+				checks: checks(h.ctx, a1+a3, a1+a2+a2+a3),
+				root:   root,
 				apply: func() {
 					c := h.ctx
 					if !c.extra {
@@ -108,7 +105,8 @@ func (s *synth) altCandidates(root, h *node, stack *[]*node) func() (cand, bool)
 			i++
 			return cand{
 				gen:    "[" + a1 + "]rep+[" + a2 + "]alt",
-				checks: checks(root, h.ctx, a1, a2),
+				checks: checks(h.ctx, a1, a2),
+				root:   root,
 				apply: func() {
 					h.kind = kindAlt
 					c := h.ctx

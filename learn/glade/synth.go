@@ -62,6 +62,12 @@ type cand struct {
 	checks []string
 	apply  func()
 	last   bool // the candidate that keeps the language, taken when no other is
+	// root, if not nil, is the current expression: checks in its language
+	// are left out, and a candidate all of whose checks are in it is not
+	// taken (it adds no string the oracle vetted). Membership is decided
+	// only for candidates whose checks the oracle all accepts, since a
+	// string of the current language is accepted anyway.
+	root *node
 }
 
 // choose checks the candidates in order of preference, in batches of
@@ -78,11 +84,6 @@ func (s *synth) choose(step Step, next func() (cand, bool)) error {
 			if !ok {
 				done = true
 				break
-			}
-			if c.checks == nil && !c.last {
-				// All its checks are in the current language: nothing
-				// the oracle could vet, so it is not taken.
-				continue
 			}
 			pending = append(pending, c)
 		}
@@ -106,10 +107,19 @@ func (s *synth) choose(step Step, next func() (cand, bool)) error {
 		for _, c := range pending {
 			pass := true
 			cc := Candidate{Generalization: c.gen}
-			for _, ch := range c.checks {
-				cc.Checks = append(cc.Checks, Check{Input: ch, Accepted: oks[k]})
+			first := k
+			for range c.checks {
 				pass = pass && oks[k]
 				k++
+			}
+			for j, ch := range c.checks {
+				if pass && c.root != nil && c.root.matches(ch) {
+					continue // in the current language
+				}
+				cc.Checks = append(cc.Checks, Check{Input: ch, Accepted: oks[first+j]})
+			}
+			if pass && cc.Checks == nil && !c.last {
+				continue // nothing the oracle could vet: not taken
 			}
 			if s.cfg.trace {
 				step.Candidates = append(step.Candidates, cc)

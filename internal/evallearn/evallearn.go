@@ -1,4 +1,10 @@
-package pipeline
+// Package evallearn is the evaluation of kfuzz learn after CODEINE's section
+// 5.4 (kfuzz eval learn): on a fuzz test's session it learns a model, checks
+// which functions' coverage depends on the input alone, evaluates the
+// model's predictions on independent test inputs (Table 10 of the paper) and
+// compares inputs generated from each function's rules with grammar-random
+// inputs (Table 9).
+package evallearn
 
 import (
 	"context"
@@ -8,29 +14,29 @@ import (
 	"slices"
 	"time"
 
-	"github.com/seed72891827/kfuzz/internal/measure"
+	"github.com/seed72891827/kfuzz/internal/pipeline"
 	"github.com/seed72891827/kfuzz/learn"
 )
 
-// DefaultEvalTargets is the default of EvalOptions.Targets.
-const DefaultEvalTargets = 10
+// DefaultTargets is the default of Options.Targets.
+const DefaultTargets = 10
 
-// EvalOptions configure Session.EvalLearn. The zero value asks for the
+// Options configure Run. The zero value asks for the
 // defaults.
-type EvalOptions struct {
-	// Learn configures the learning, as for Session.Learn: the training and
-	// test inputs, k, the seed and the trees (whose depth CODEINE bounds
-	// by 5, the default).
-	Learn LearnOptions
+type Options struct {
+	// Learn configures the learning, as for pipeline.Session.Learn: the
+	// training and test inputs, k, the seed and the trees (whose depth
+	// CODEINE bounds by 5, the default).
+	Learn pipeline.LearnOptions
 	// Targets is the number of inputs generated for each function from its
 	// rules, and of grammar-random inputs it is compared with (default
-	// DefaultEvalTargets).
+	// DefaultTargets).
 	Targets int
 	// MaxStates bounds each search of the targeted generation (default
 	// learn.DefaultMaxStates).
 	MaxStates int
-	// All evaluates every learned function, those in LearnEval.Unstable and
-	// LearnEval.Untrainable too.
+	// All evaluates every learned function, those in Result.Unstable and
+	// Result.Untrainable too.
 	All bool
 }
 
@@ -68,19 +74,19 @@ func fraction(a, b int) float64 {
 	return float64(a) / float64(b)
 }
 
-// A LearnEval is the evaluation of learning on one fuzz test, after CODEINE's
+// A Result is the evaluation of learning on one fuzz test, after CODEINE's
 // section 5.4: how well the model predicts the coverage of an independent
 // test set (Table 10 of the paper), and how often inputs generated from its
 // rules reach their function compared with grammar-random inputs (Table 9).
-type LearnEval struct {
+type Result struct {
 	// Learned is the model with its training and test inputs.
-	Learned *Learned
+	Learned *pipeline.Learned
 	// Unstable holds the learned functions whose coverage depends on the
 	// process's history rather than on the input: an input covered one of
 	// them in one run and not in another, with other inputs before it (for
 	// example a function behind a cache, a sync.Once or a sync.Pool). No
 	// model of the input can predict them; they are left out of Eval and
-	// Gen unless EvalOptions.All is set.
+	// Gen unless Options.All is set.
 	Unstable []string
 	// Untrainable holds the other learned functions that the random
 	// training inputs covered always or never: only the harness's seeds,
@@ -88,7 +94,7 @@ type LearnEval struct {
 	// non-covering inputs. CODEINE, which trains on random inputs alone,
 	// would not learn them (Table 8 of the paper counts as trainable the
 	// methods covered by some but not all training inputs). They are left
-	// out of Eval and Gen unless EvalOptions.All is set.
+	// out of Eval and Gen unless Options.All is set.
 	Untrainable []string
 	// Eval is the evaluation on the test inputs, of the evaluated functions.
 	Eval *learn.Report
@@ -104,7 +110,7 @@ type LearnEval struct {
 // Relative returns the medians, over the evaluated functions, of the share of
 // targeted and of random inputs that reached their function: CODEINE's
 // relative coverage fractions. Both are NaN without functions.
-func (e *LearnEval) Relative() (targeted, random float64) {
+func (e *Result) Relative() (targeted, random float64) {
 	var t, r []float64
 	for _, g := range e.Gen {
 		t = append(t, g.TargetedFraction())
@@ -116,7 +122,7 @@ func (e *LearnEval) Relative() (targeted, random float64) {
 // Absolute returns the shares of the evaluated functions reached by at least
 // one of their targeted inputs, and by at least one of their random inputs:
 // CODEINE's absolute coverage fractions. Both are NaN without functions.
-func (e *LearnEval) Absolute() (targeted, random float64) {
+func (e *Result) Absolute() (targeted, random float64) {
 	if len(e.Gen) == 0 {
 		return math.NaN(), math.NaN()
 	}
@@ -146,20 +152,19 @@ func median(xs []float64) float64 {
 	return (s[n/2-1] + s[n/2]) / 2
 }
 
-// EvalLearn evaluates learning on the session's fuzz test as CODEINE's
-// evaluation does (section 5.4 of the paper). It learns a model (Learn),
+// Run evaluates learning on the session's fuzz test as CODEINE's evaluation
+// does (section 5.4 of the paper). It learns a model (pipeline.Session.Learn),
 // then measures the training and test inputs a second time, in the reverse
 // order, to find the functions whose coverage does not depend on the input
-// alone (LearnEval.Unstable), and sets apart those the random training
-// inputs alone do not tell apart (LearnEval.Untrainable). For every other
-// learned function it
-// evaluates the predictions on the test inputs and generates Targets inputs
-// from the function's rules (learn.Model.Generate); it measures them and as
-// many new grammar-random inputs, drawn like the training inputs, and counts
-// those that reach the function.
-func (s *Session) EvalLearn(ctx context.Context, opts EvalOptions) (*LearnEval, error) {
+// alone (Result.Unstable), and sets apart those the random training inputs
+// alone do not tell apart (Result.Untrainable). For every other learned
+// function it evaluates the predictions on the test inputs and generates
+// Targets inputs from the function's rules (learn.Model.Generate); it
+// measures them and as many new grammar-random inputs, drawn like the
+// training inputs, and counts those that reach the function.
+func Run(ctx context.Context, s *pipeline.Session, opts Options) (*Result, error) {
 	if opts.Targets == 0 {
-		opts.Targets = DefaultEvalTargets
+		opts.Targets = DefaultTargets
 	}
 	if opts.Targets < 0 || opts.MaxStates < 0 {
 		return nil, fmt.Errorf("negative evaluation settings (%d targets, %d states)", opts.Targets, opts.MaxStates)
@@ -168,17 +173,17 @@ func (s *Session) EvalLearn(ctx context.Context, opts EvalOptions) (*LearnEval, 
 	if err != nil {
 		return nil, err
 	}
-	ev := &LearnEval{Learned: l}
+	ev := &Result{Learned: l}
 
 	start := time.Now()
-	unstable, err := s.unstable(ctx, slices.Concat(l.Train, l.Test))
+	unstable, err := unstable(ctx, s, slices.Concat(l.Train, l.Test))
 	if err != nil {
 		return nil, err
 	}
 	ev.Recheck = time.Since(start)
 	random, covered := 0, map[string]int{}
 	for _, o := range l.Train {
-		if o.Source == SourceRandom {
+		if o.Source == pipeline.SourceRandom {
 			random++
 			for _, name := range o.Funcs {
 				covered[name]++
@@ -208,16 +213,16 @@ func (s *Session) EvalLearn(ctx context.Context, opts EvalOptions) (*LearnEval, 
 
 	// Targeted inputs, Targets per function.
 	start = time.Now()
-	prog := s.progress()
+	prog := s
 	prog.Step(fmt.Sprintf("generating %d inputs for each of %d functions from their rules", opts.Targets, len(funcs)), len(funcs))
-	var targeted []measure.Input
+	var targeted []pipeline.Input
 	owner := map[int]int{} // index into targeted -> index into ev.Gen
 	for i, fn := range funcs {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
 		g := FuncGeneration{Func: fn.Name, Rules: len(fn.Rules), Pos: fn.Pos}
-		gopts := s.targetOptions(l.Options.Seed + uint64(i)*0x9e37_79b9)
+		gopts := s.TargetOptions(l.Options.Seed + uint64(i)*0x9e37_79b9)
 		gopts.MaxStates = opts.MaxStates
 		trees, err := l.Model.Generate(fn.Name, opts.Targets, gopts)
 		if err != nil {
@@ -235,7 +240,7 @@ func (s *Session) EvalLearn(ctx context.Context, opts EvalOptions) (*LearnEval, 
 				data = []byte{}
 			}
 			owner[len(targeted)] = i
-			targeted = append(targeted, measure.Input{ID: fmt.Sprintf("targeted:%s#%d", fn.Name, g.Targeted+1), Data: data})
+			targeted = append(targeted, pipeline.Input{ID: fmt.Sprintf("targeted:%s#%d", fn.Name, g.Targeted+1), Data: data})
 			g.Targeted++
 		}
 		g.Random = g.Targeted
@@ -250,7 +255,7 @@ func (s *Session) EvalLearn(ctx context.Context, opts EvalOptions) (*LearnEval, 
 		total += g.Random
 	}
 	prog.Step(fmt.Sprintf("generating %d grammar-random inputs", total), total)
-	randomInputs, err := s.randomInputs(ctx, "random-eval", evalSeed(l.Options.Seed), total, l.Options.Depth)
+	randomInputs, err := s.RandomInputs(ctx, "random-eval", evalSeed(l.Options.Seed), total, l.Options.Depth)
 	if err != nil {
 		return nil, err
 	}
@@ -282,23 +287,23 @@ func (s *Session) EvalLearn(ctx context.Context, opts EvalOptions) (*LearnEval, 
 	return ev, nil
 }
 
-// evalSeed derives the seed of the random inputs of EvalLearn from the
+// evalSeed derives the seed of the random inputs of Run from the
 // training seed, apart from the training and test seeds.
 func evalSeed(seed uint64) uint64 { return seed ^ 0x0e7a_1ea2_0e7a_1ea2 }
 
 // unstable measures the observations again, in the reverse order, and
 // returns the functions that some usable observation covered in one run and
 // not in the other.
-func (s *Session) unstable(ctx context.Context, obs []Observation) (map[string]bool, error) {
-	var inputs []measure.Input
+func unstable(ctx context.Context, s *pipeline.Session, obs []pipeline.Observation) (map[string]bool, error) {
+	var inputs []pipeline.Input
 	var index []int
 	for i := len(obs) - 1; i >= 0; i-- {
 		if o := obs[i]; o.Paths != nil && o.Data != nil {
-			inputs = append(inputs, measure.Input{ID: o.ID, Data: o.Data})
+			inputs = append(inputs, pipeline.Input{ID: o.ID, Data: o.Data})
 			index = append(index, i)
 		}
 	}
-	s.progress().Step(fmt.Sprintf("measuring %d inputs again in the reverse order", len(inputs)), len(inputs))
+	s.Step(fmt.Sprintf("measuring %d inputs again in the reverse order", len(inputs)), len(inputs))
 	results, err := s.Measure(ctx, inputs)
 	if err != nil {
 		return nil, err
@@ -306,7 +311,7 @@ func (s *Session) unstable(ctx context.Context, obs []Observation) (map[string]b
 	out := map[string]bool{}
 	for k, r := range results {
 		o := obs[index[k]]
-		if !usable(r.Status) {
+		if !pipeline.Usable(r.Status) {
 			continue
 		}
 		var again []string

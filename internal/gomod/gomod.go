@@ -1,7 +1,10 @@
-package pipeline
+// Package gomod writes the go.mod and go.sum of modules that kfuzz creates
+// to run code against kfuzz's packages (the demo's copy of the calc example):
+// it finds where the go command can get kfuzz from (FindSource) and writes a
+// module that requires it (WriteGoMod).
+package gomod
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -15,22 +18,11 @@ import (
 
 	"golang.org/x/mod/modfile"
 
-	calcexample "github.com/seed72891827/kfuzz/examples/calc"
+	"github.com/seed72891827/kfuzz/internal/gocmd"
 )
-
-// calcFS holds the calc example (examples/calc of the kfuzz repository).
-var calcFS = calcexample.Source
-
-// calcImportPath is the import path of the calc example in the kfuzz
-// repository, which its test file imports.
-const calcImportPath = KfuzzModule + "/examples/calc"
 
 // KfuzzModule is the module path of kfuzz.
 const KfuzzModule = "github.com/seed72891827/kfuzz"
-
-// CalcModule is the module path of the calc example written by
-// WriteCalcModule; its package is the module's root package.
-const CalcModule = "example.com/calc"
 
 // A Source says where the go command finds kfuzz for a module written here:
 // a directory holding its source, or else a published version.
@@ -52,16 +44,13 @@ type Source struct {
 // from modified source elsewhere finds none and fails with an error that says
 // to run it in the kfuzz repository.
 func FindSource(ctx context.Context) (Source, error) {
-	cmd := exec.CommandContext(ctx, "go", "env", "GOMOD")
-	if out, err := cmd.Output(); err == nil {
-		if gomod := strings.TrimSpace(string(out)); gomod != "" && gomod != os.DevNull && isKfuzzModule(gomod) {
-			return Source{Dir: filepath.Dir(gomod)}, nil
-		}
+	if root, err := KfuzzRoot(ctx); err == nil {
+		return Source{Dir: root}, nil
 	} else if errors.Is(err, exec.ErrNotFound) {
 		return Source{}, fmt.Errorf("the go command is not installed: %w", err)
 	}
 	if _, file, _, ok := runtime.Caller(0); ok && filepath.IsAbs(file) {
-		// file is <root>/internal/pipeline/module.go.
+		// file is <root>/internal/gomod/gomod.go.
 		root := filepath.Dir(filepath.Dir(filepath.Dir(file)))
 		if isKfuzzModule(filepath.Join(root, "go.mod")) {
 			return Source{Dir: root}, nil
@@ -84,49 +73,42 @@ func FindSource(ctx context.Context) (Source, error) {
 	return Source{}, errors.New("cannot find the kfuzz source: run kfuzz in the kfuzz repository (go run ./cmd/kfuzz), or install a published version with go install " + KfuzzModule + "/cmd/kfuzz@latest")
 }
 
+// KfuzzRoot returns the root directory of the kfuzz module if the current
+// directory lies in it (go env GOMOD is kfuzz's go.mod), as when kfuzz runs
+// in its repository; otherwise it returns an error that says which module
+// the current directory is in, if any.
+func KfuzzRoot(ctx context.Context) (string, error) {
+	vars, err := (gocmd.Runner{}).GoEnv(ctx, "GOMOD")
+	if err != nil {
+		return "", err
+	}
+	gomod := vars["GOMOD"]
+	if gomod == "" || gomod == os.DevNull {
+		return "", errors.New("the current directory is in no module, not in kfuzz's")
+	}
+	data, err := os.ReadFile(gomod)
+	if err != nil {
+		return "", err
+	}
+	if path := modfile.ModulePath(data); path != KfuzzModule {
+		return "", fmt.Errorf("the current module is %s, not kfuzz", path)
+	}
+	return filepath.Dir(gomod), nil
+}
+
 // isKfuzzModule reports whether the go.mod file at path declares kfuzz.
 func isKfuzzModule(path string) bool {
 	data, err := os.ReadFile(path)
 	return err == nil && modfile.ModulePath(data) == KfuzzModule
 }
 
-// WriteCalcModule writes the calc example into dir, which must be empty or
-// not exist, as the module CalcModule: the package with its fuzz tests and
-// their testdata corpus, and a go.mod that requires kfuzz from src. With a
-// source directory, the module requires what kfuzz requires, at the same
-// versions, and takes kfuzz's go.sum, so that building it needs nothing
-// beyond what building kfuzz needed; with a version, go mod tidy completes
-// the go.mod and go.sum.
-func WriteCalcModule(ctx context.Context, dir string, src Source) error {
-	if entries, err := os.ReadDir(dir); err == nil && len(entries) > 0 {
-		return fmt.Errorf("%s is not empty", dir)
-	}
-	err := fs.WalkDir(calcFS, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(p))
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o777)
-		}
-		data, err := calcFS.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		if strings.HasSuffix(p, ".go") {
-			data = bytes.ReplaceAll(data, []byte(`"`+calcImportPath+`"`), []byte(`"`+CalcModule+`"`))
-		}
-		return os.WriteFile(dst, data, 0o666)
-	})
-	if err != nil {
-		return fmt.Errorf("writing the calc example: %w", err)
-	}
-	return writeGoMod(ctx, dir, CalcModule, src)
-}
-
-// writeGoMod writes the go.mod (and go.sum) of a module at dir that
-// requires kfuzz from src.
-func writeGoMod(ctx context.Context, dir, path string, src Source) error {
+// WriteGoMod writes the go.mod (and go.sum) of the module path at dir that
+// requires kfuzz from src. With a source directory, the module requires what
+// kfuzz requires, at the same versions, and takes kfuzz's go.sum, so that
+// building it needs nothing beyond what building kfuzz needed; with a
+// version, go mod tidy completes the go.mod and go.sum (and needs the module's
+// Go files to be in place).
+func WriteGoMod(ctx context.Context, dir, path string, src Source) error {
 	mod := new(modfile.File)
 	if err := mod.AddModuleStmt(path); err != nil {
 		return err
@@ -185,11 +167,6 @@ func writeModFiles(ctx context.Context, dir string, mod *modfile.File, sum []byt
 	if !tidy {
 		return nil
 	}
-	cmd := exec.CommandContext(ctx, "go", "mod", "tidy")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return fmt.Errorf("go mod tidy in %s: %v\n%s", dir, err, bytes.TrimSpace(out))
-	}
-	return nil
+	_, err = gocmd.Runner{Dir: dir, Env: append(os.Environ(), "GOWORK=off")}.Go(ctx, "mod", "tidy")
+	return err
 }

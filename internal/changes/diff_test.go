@@ -1,6 +1,7 @@
-package learn
+package changes
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -233,15 +234,15 @@ func TestChangedFuncs(t *testing.T) {
 	}
 }
 
-func TestGoListImportPath(t *testing.T) {
-	path, err := GoListImportPath(".")
+func TestImportPath(t *testing.T) {
+	path, err := ImportPath(context.Background(), ".")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if path != "github.com/seed72891827/kfuzz/learn" {
+	if path != "github.com/seed72891827/kfuzz/internal/changes" {
 		t.Errorf("import path %q", path)
 	}
-	if _, err := GoListImportPath(t.TempDir()); err == nil {
+	if _, err := ImportPath(context.Background(), t.TempDir()); err == nil {
 		t.Error("a directory outside any module: no error")
 	}
 }

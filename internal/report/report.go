@@ -1,4 +1,9 @@
-package pipeline
+// Package report writes what kfuzz learn learned, with its evidence, as a
+// Markdown and a self-contained HTML report: per function the rules under
+// which inputs reach it, as grammar patterns with example inputs, the
+// model's accuracy, precision and recall on the test inputs, the training
+// inputs by source and the k-path coverage they reached.
+package report
 
 import (
 	"bytes"
@@ -11,16 +16,17 @@ import (
 	"strings"
 	"text/template"
 
+	"github.com/seed72891827/kfuzz/internal/pipeline"
 	"github.com/seed72891827/kfuzz/learn"
 )
 
 // reportExamples is how many example inputs the report shows per rule.
 const reportExamples = 3
 
-// report is what the learn reports show, prepared from a Learned.
+// report is what the learn reports show, prepared from a pipeline.Learned.
 type report struct {
 	Target, ImportPath string
-	Options            LearnOptions
+	Options            pipeline.LearnOptions
 	Tree               learn.Config // the trees' settings, defaults filled in
 	Sources            []count      // training inputs by source
 	Test               int
@@ -86,7 +92,7 @@ type refinedFunc struct {
 }
 
 // newReport prepares the report of l.
-func newReport(l *Learned) *report {
+func newReport(l *pipeline.Learned) *report {
 	r := &report{
 		Target: l.Target, ImportPath: l.ImportPath, Options: l.Options, Tree: l.Model.Config, Test: len(l.Test),
 		Learned: len(l.Model.Funcs), Functions: l.Functions,
@@ -96,7 +102,7 @@ func newReport(l *Learned) *report {
 	for _, o := range l.Train {
 		bySource[o.Source]++
 	}
-	for _, src := range []string{SourceSeed, SourceCorpus, SourceRandom, SourceRefine} {
+	for _, src := range []string{pipeline.SourceSeed, pipeline.SourceCorpus, pipeline.SourceRandom, pipeline.SourceRefine} {
 		if n := bySource[src]; n > 0 {
 			r.Sources = append(r.Sources, count{src, n})
 		}
@@ -139,7 +145,7 @@ func newReport(l *Learned) *report {
 			}
 			add("requires", rule.Required)
 			add("forbids", rule.Forbidden)
-			for _, o := range Examples(l.Train, fn.Name, rule, reportExamples) {
+			for _, o := range pipeline.Examples(l.Train, fn.Name, rule, reportExamples) {
 				rr.Examples = append(rr.Examples, strconv.Quote(o.Text))
 			}
 			fr.Rules = append(fr.Rules, rr)
@@ -220,7 +226,7 @@ var templateFuncs = map[string]any{
 // figures, the k-path coverage of the training set, and per function its
 // accuracy, precision and recall on the test set, its rules as patterns of
 // the grammar and example inputs.
-func WriteMarkdown(w io.Writer, l *Learned) error {
+func WriteMarkdown(w io.Writer, l *pipeline.Learned) error {
 	var b bytes.Buffer
 	if err := markdownTemplate.Execute(&b, newReport(l)); err != nil {
 		return err
@@ -231,7 +237,7 @@ func WriteMarkdown(w io.Writer, l *Learned) error {
 
 // WriteHTML writes the report of WriteMarkdown as a self-contained HTML page
 // (inline style, no scripts or external resources).
-func WriteHTML(w io.Writer, l *Learned) error {
+func WriteHTML(w io.Writer, l *pipeline.Learned) error {
 	var b bytes.Buffer
 	if err := htmlTemplate.Execute(&b, newReport(l)); err != nil {
 		return err

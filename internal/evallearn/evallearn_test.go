@@ -1,16 +1,43 @@
-package pipeline
+package evallearn
 
 import (
 	"context"
 	"math"
+	"os/exec"
 	"slices"
 	"testing"
+
+	"github.com/seed72891827/kfuzz/internal/gomod"
+	"github.com/seed72891827/kfuzz/internal/pipeline"
 )
 
-func TestEvalLearnCalc(t *testing.T) {
-	s, _ := calcFixture(t)
-	ev, err := s.EvalLearn(context.Background(), EvalOptions{
-		Learn:   LearnOptions{N: 300, Test: 150, Seed: 1},
+// calcSession opens the session of the calc example's fuzz test in a
+// module of its own.
+func calcSession(t *testing.T) *pipeline.Session {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds and runs the calc example's fuzz test (-short)")
+	}
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("the go command is not available")
+	}
+	ctx := context.Background()
+	src, err := gomod.FindSource(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := pipeline.OpenCalc(ctx, t.TempDir(), src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.Close() })
+	return s
+}
+
+func TestRunCalc(t *testing.T) {
+	s := calcSession(t)
+	ev, err := Run(context.Background(), s, Options{
+		Learn:   pipeline.LearnOptions{N: 300, Test: 150, Seed: 1},
 		Targets: 4,
 		All:     true,
 	})
@@ -37,16 +64,16 @@ func TestEvalLearnCalc(t *testing.T) {
 			(g.Targeted > 0 && g.Random != g.Targeted) || (g.Targeted == 0 && (g.Random != 4 || g.Error == "")) {
 			t.Errorf("%s: %+v", g.Func, *g)
 		}
-		if g.Func == DemoFunc {
+		if g.Func == pipeline.DemoFunc {
 			dist = g
 		}
 	}
 	if dist == nil {
-		t.Fatalf("%s was not evaluated", DemoFunc)
+		t.Fatalf("%s was not evaluated", pipeline.DemoFunc)
 	}
 	if dist.Targeted == 0 || dist.TargetedReached < dist.Targeted/2 {
-		t.Errorf("%s: %d of %d targeted inputs reached it", DemoFunc, dist.TargetedReached, dist.Targeted)
-		for _, r := range ev.Learned.Model.Func(DemoFunc).Rules {
+		t.Errorf("%s: %d of %d targeted inputs reached it", pipeline.DemoFunc, dist.TargetedReached, dist.Targeted)
+		for _, r := range ev.Learned.Model.Func(pipeline.DemoFunc).Rules {
 			t.Log(r.Format(ev.Learned.Model.Table))
 		}
 	}
@@ -63,7 +90,7 @@ func TestEvalLearnCalc(t *testing.T) {
 
 	// Without All, the same seed gives the same generations, of the
 	// functions that some but not all random training inputs covered.
-	again, err := s.EvalLearn(context.Background(), EvalOptions{Learn: LearnOptions{N: 300, Test: 150, Seed: 1}, Targets: 4})
+	again, err := Run(context.Background(), s, Options{Learn: pipeline.LearnOptions{N: 300, Test: 150, Seed: 1}, Targets: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +110,7 @@ func TestEvalLearnCalc(t *testing.T) {
 	for name := range left {
 		n, random := 0, 0
 		for _, o := range again.Learned.Train {
-			if o.Source == SourceRandom {
+			if o.Source == pipeline.SourceRandom {
 				random++
 				if _, ok := slices.BinarySearch(o.Funcs, name); ok {
 					n++
@@ -94,13 +121,13 @@ func TestEvalLearnCalc(t *testing.T) {
 			t.Errorf("%s is untrainable, but %d of %d random training inputs covered it", name, n, random)
 		}
 	}
-	if _, err := s.EvalLearn(context.Background(), EvalOptions{Targets: -1}); err == nil {
+	if _, err := Run(context.Background(), s, Options{Targets: -1}); err == nil {
 		t.Error("negative targets: no error")
 	}
 }
 
-func TestLearnEvalFractions(t *testing.T) {
-	ev := &LearnEval{Gen: []FuncGeneration{
+func TestFractions(t *testing.T) {
+	ev := &Result{Gen: []FuncGeneration{
 		{Func: "a", Targeted: 10, TargetedReached: 10, Random: 10, RandomReached: 1},
 		{Func: "b", Targeted: 5, TargetedReached: 4, Random: 5, RandomReached: 0},
 		{Func: "c", Targeted: 0, Random: 10, RandomReached: 3, Error: "no rule"},
@@ -113,7 +140,7 @@ func TestLearnEvalFractions(t *testing.T) {
 	if at, ar := ev.Absolute(); at != 0.5 || ar != 0.75 {
 		t.Errorf("Absolute = %v, %v; want 0.5, 0.75", at, ar)
 	}
-	var empty LearnEval
+	var empty Result
 	rt, rr := empty.Relative()
 	at, ar := empty.Absolute()
 	if !math.IsNaN(rt) || !math.IsNaN(rr) || !math.IsNaN(at) || !math.IsNaN(ar) {

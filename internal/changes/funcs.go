@@ -1,7 +1,7 @@
-package learn
+package changes
 
 import (
-	"bytes"
+	"context"
 	"fmt"
 	"go/ast"
 	"go/build"
@@ -9,13 +9,13 @@ import (
 	"go/token"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/seed72891827/kfuzz/coverage/instrument"
+	"github.com/seed72891827/kfuzz/internal/gocmd"
 )
 
 // A FuncExtent is where a function is in its source file.
@@ -52,7 +52,7 @@ func PackageFuncs(dir, importPath string) ([]FuncExtent, error) {
 func packageFuncs(dir, importPath, pkgName string) ([]FuncExtent, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, fmt.Errorf("learn: %w", err)
+		return nil, err
 	}
 	fset := token.NewFileSet()
 	var files []*ast.File
@@ -66,7 +66,7 @@ func packageFuncs(dir, importPath, pkgName string) ([]FuncExtent, error) {
 		}
 		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.SkipObjectResolution)
 		if err != nil {
-			return nil, fmt.Errorf("learn: %w", err)
+			return nil, err
 		}
 		if pkgName != "" && f.Name.Name != pkgName {
 			continue
@@ -154,8 +154,8 @@ func (n *namer) literals(body ast.Node, outer string, decl bool) {
 // function that contains an added or changed line, or that encloses a
 // deletion (the lines before and after it are both in the function). root is
 // the directory the diff's paths are relative to; importPath returns the
-// import path of the package in a directory (GoListImportPath does so with
-// the go command).
+// import path of the package in a directory (ImportPath does so with the go
+// command).
 func ChangedFuncs(changes []FileChange, root string, importPath func(dir string) (string, error)) ([]string, error) {
 	type pkg struct {
 		funcs []FuncExtent
@@ -171,7 +171,7 @@ func ChangedFuncs(changes []FileChange, root string, importPath func(dir string)
 		fset := token.NewFileSet()
 		head, err := parser.ParseFile(fset, file, nil, parser.PackageClauseOnly)
 		if err != nil {
-			return nil, fmt.Errorf("learn: %w", err)
+			return nil, err
 		}
 		if ok, err := build.Default.MatchFile(dir, filepath.Base(file)); err != nil || !ok {
 			continue // not compiled
@@ -181,7 +181,7 @@ func ChangedFuncs(changes []FileChange, root string, importPath func(dir string)
 		if p == nil {
 			path, err := importPath(dir)
 			if err != nil {
-				return nil, fmt.Errorf("learn: import path of %s: %w", dir, err)
+				return nil, fmt.Errorf("import path of %s: %w", dir, err)
 			}
 			funcs, err := packageFuncs(dir, path, head.Name.Name)
 			if err != nil {
@@ -225,16 +225,15 @@ func ChangedFuncs(changes []FileChange, root string, importPath func(dir string)
 	return slices.Sorted(maps.Keys(names)), nil
 }
 
-// GoListImportPath returns the import path of the package in dir, as
-// reported by go list run in that directory.
-func GoListImportPath(dir string) (string, error) {
-	cmd := exec.Command("go", "list", "-f", "{{.ImportPath}}", ".")
-	cmd.Dir = dir
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
+// ImportPath returns the import path of the package in dir, as go list
+// run in that directory reports it.
+func ImportPath(ctx context.Context, dir string) (string, error) {
+	pkgs, err := gocmd.List[struct{ ImportPath string }](ctx, gocmd.Runner{Dir: dir}, "--", ".")
 	if err != nil {
-		return "", fmt.Errorf("go list in %s: %v: %s", dir, err, strings.TrimSpace(stderr.String()))
+		return "", err
 	}
-	return strings.TrimSpace(string(out)), nil
+	if len(pkgs) != 1 {
+		return "", fmt.Errorf("go list in %s listed %d packages", dir, len(pkgs))
+	}
+	return pkgs[0].ImportPath, nil
 }

@@ -1,0 +1,112 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/seed72891827/kfuzz/learn/symbolic"
+)
+
+func init() {
+	register(&command{
+		name: "mine symbolic",
+		usage: "-entry FUNC [-o FILE] [-f] [-loops N] [-recursion N] [-max-paths N] [-max-states N]\n" +
+			"\t\t[-saturation N] [-v] PACKAGE",
+		short: "mine a grammar from a Go parser's code by symbolic execution (STALAGMITE)",
+		run:   runMineSymbolic,
+	})
+}
+
+const mineSymbolicHelp = `PACKAGE is the parser's package as the go command names it (./internal/p).
+FUNC is its entry function: a package-level function taking the input, a
+string or a []byte, as its only parameter; it accepts the input when it
+returns a nil error as its last result (or true, for a bool). No sample
+inputs are needed: the function's code is executed with symbolic input bytes,
+shortest inputs first, loops bounded to -loops iterations and recursion to
+-recursion activations per call site; the nonterminals of the grammar are the
+parser's functions and loops. Exploration stops after -saturation accepting
+paths in a row that add nothing to the grammar, or after -max-paths paths.
+
+Constructs the executor does not model are listed with their positions;
+paths through them are stopped or their values left untracked.
+
+The grammar is printed on standard output, or written atomically to -o (an
+existing file is replaced only with -f).`
+
+func runMineSymbolic(e *env, args []string) error {
+	c := commands["mine symbolic"]
+	fs := newFlagSet(e, c)
+	fs.Usage = func() {
+		fmt.Fprintf(e.stderr, "usage: kfuzz %s %s\n\n%s\n\n%s\n\nFlags:\n", c.name, c.usage, c.short, mineSymbolicHelp)
+		fs.PrintDefaults()
+	}
+	entry := fs.String("entry", "", "the parser's entry `function` (required)")
+	out := fs.String("o", "", "write the grammar to `file` (default: standard output)")
+	force := fs.Bool("f", false, "replace an existing -o file")
+	loops := fs.Int("loops", symbolic.DefaultLoopBound, "iterations of an input-reading loop explored")
+	recursion := fs.Int("recursion", symbolic.DefaultRecursionBound, "activations of a function from one call site on one path")
+	maxPaths := fs.Int("max-paths", symbolic.DefaultMaxPaths, "stop after `n` paths")
+	maxStates := fs.Int("max-states", symbolic.DefaultMaxStates, "paths waiting to be explored, at most (memory)")
+	saturation := fs.Int("saturation", symbolic.DefaultSaturation, "stop after `n` accepting paths in a row that add nothing")
+	verbose := fs.Bool("v", false, "report progress on stderr even when it is not a terminal")
+	pos, err := parseFlags(fs, args)
+	if err != nil {
+		return err
+	}
+	if *entry == "" || len(pos) != 1 {
+		fs.Usage()
+		return errUsage
+	}
+	if *out != "" && !*force {
+		if err := checkNew(*out); err != nil {
+			return err
+		}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	prog := newProgress(e.stderr, *verbose)
+	prog.Step("mine symbolic: exploring "+*entry, 0)
+	res, err := symbolic.Mine(ctx, symbolic.Config{
+		Package:        pos[0],
+		Entry:          *entry,
+		LoopBound:      *loops,
+		RecursionBound: *recursion,
+		MaxPaths:       *maxPaths,
+		MaxStates:      *maxStates,
+		Saturation:     *saturation,
+		Progress: func(st symbolic.Stats) {
+			prog.Step(fmt.Sprintf("mine symbolic: %d paths (%d accepting), %d forks", st.Paths, st.Accepted, st.Forks), 0)
+		},
+	})
+	prog.finish()
+	if res != nil {
+		for _, u := range res.Unsupported {
+			fmt.Fprintf(e.stderr, "%s: not modelled: %s\n", u.Pos, u.What)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	text := res.Grammar.String()
+	if *out == "" {
+		fmt.Fprint(e.stdout, text)
+	} else if err := writeOutput(*out, []byte(text), *force); err != nil {
+		return err
+	}
+	st := res.Stats
+	stop2 := "explored every path"
+	switch {
+	case st.Saturated:
+		stop2 = fmt.Sprintf("saturated after %d accepting paths adding nothing", *saturation)
+	case st.Truncated:
+		stop2 = "stopped at -max-paths"
+	}
+	fmt.Fprintf(e.stderr, "kfuzz mine symbolic: %d rules; %d paths (%d accepting, %d rejecting, %d bounded), %d forks, %.1fs; %s\n",
+		len(res.Grammar.Rules), st.Paths, st.Accepted, st.Rejected, st.Terminated, st.Forks, st.Duration.Seconds(), stop2)
+	if st.Dropped > 0 {
+		fmt.Fprintf(e.stderr, "kfuzz mine symbolic: %d paths were not explored: more than -max-states were waiting\n", st.Dropped)
+	}
+	return nil
+}

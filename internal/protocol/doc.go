@@ -1,0 +1,34 @@
+// Package protocol is the contract between a fuzz test's harness running in
+// its test binary (package fuzzharness, in measure mode) and the tool that
+// runs the binary to measure it (package internal/measure, and kfuzz corpus
+// describing a harness). Both sides import it; nothing else about the
+// exchange is implicit.
+//
+// The tool starts the test binary with -test.run='^FuzzX$' and these
+// environment variables; all files are JSON lines (one JSON value per line,
+// blank lines ignored):
+//
+//   - EnvGrammarOut names a file to which the harness appends its
+//     Description. Unless EnvInputs is set too, the fuzz test is then
+//     skipped.
+//   - EnvInputs names a file of InputRecord lines (see WriteInputs), or a
+//     corpus directory of go test fuzz v1 files holding one []byte (data) or
+//     string (text) each. The harness then runs the target once over each
+//     input, in order, instead of fuzzing.
+//   - EnvOut names a file to which the harness appends one Record per input.
+//   - EnvTimeout limits each input, in time.ParseDuration syntax (default
+//     DefaultTimeout). An input that runs out of time is recorded with
+//     StatusTimeout, and the process exits with TimeoutExitCode; the tool
+//     starts it again with the inputs after that one.
+//   - EnvTrace names a file to which the harness appends the index of every
+//     input (one decimal number per line, unbuffered) right before the
+//     target runs, so that the tool can name the input during which the
+//     process died without a record (see ReadTrace).
+//
+// A Hook set in the test binary is called around every input. The kfuzz
+// measuring tool sets one from a file it adds to the fuzz test's package;
+// that file lives in the user's module, which may not import internal
+// packages of kfuzz, so it passes the hook to fuzzharness.SetMeasureHook.
+// Whatever the hook's End returns becomes the record's Extra; the tool's
+// hook returns Counters.
+package protocol
