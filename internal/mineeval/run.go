@@ -1,0 +1,121 @@
+package mineeval
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
+
+// A Miner synthesizes a grammar from seed inputs and a membership oracle.
+// It may call oracle concurrently.
+type Miner func(ctx context.Context, seeds [][]byte, oracle func([]byte) bool) (*grammar.Grammar, error)
+
+// A Config is a miner under a name, such as "glade" or "glade+rec".
+type Config struct {
+	Name string // as in the evaluation table
+	Mine Miner
+}
+
+// RunOptions configure Run. Zero values mean the defaults.
+type RunOptions struct {
+	Options
+	// Seeds is the number of seed inputs, SeedLen their greatest length.
+	Seeds   int
+	SeedLen int
+	// MaxQueries stops a miner after this many oracle calls (0: no limit):
+	// its context is cancelled and every further call is answered false.
+	MaxQueries int64
+	// Measuring, if not nil, is called when mining is done and measuring
+	// starts.
+	Measuring func()
+}
+
+// ErrQueryLimit is the cause of the context cancellation that stops a miner
+// at RunOptions.MaxQueries.
+var ErrQueryLimit = errors.New("mineeval: oracle query limit reached (-max-queries)")
+
+// A Result is the evaluation of one configuration on one subject.
+type Result struct {
+	Subject string
+	Config  string
+	// Seeds are the seed inputs the miner was given.
+	Seeds [][]byte
+	// Grammar is the mined grammar (nil if Err is set).
+	Grammar *grammar.Grammar
+	// Score is the grammar's precision and recall (nil if Err is set).
+	Score *Score
+	// Queries counts the miner's calls of the oracle.
+	Queries int64
+	// Mining is the time the miner took; Measuring the time of Measure.
+	Mining, Measuring time.Duration
+	// Err is why mining or measuring failed, for example ErrQueryLimit.
+	Err error
+}
+
+// Run gives the miner of c the subject's seeds and oracle, and measures the
+// grammar it returns. A failing miner is reported in Result.Err; Run itself
+// fails only if the subject's seeds cannot be made or ctx is cancelled.
+func Run(ctx context.Context, s *Subject, c Config, opts RunOptions) (*Result, error) {
+	if opts.Seeds <= 0 {
+		opts.Seeds = DefaultSeeds
+	}
+	if opts.SeedLen <= 0 {
+		opts.SeedLen = DefaultSeedLen
+	}
+	seeds, err := s.Seeds(opts.Seeds, opts.Seed, opts.SeedLen)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Subject: s.Name, Config: c.Name, Seeds: seeds}
+	mctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var queries atomic.Int64
+	oracle := func(in []byte) bool {
+		n := queries.Add(1)
+		if opts.MaxQueries > 0 && n > opts.MaxQueries {
+			cancel(ErrQueryLimit)
+			return false
+		}
+		return safeAccept(s.Oracle, in)
+	}
+	start := time.Now()
+	g, err := c.Mine(mctx, seeds, oracle)
+	res.Mining = time.Since(start)
+	res.Queries = queries.Load()
+	if opts.MaxQueries > 0 {
+		res.Queries = min(res.Queries, opts.MaxQueries)
+	}
+	if cause := context.Cause(mctx); err != nil && cause != nil && ctx.Err() == nil {
+		err = cause
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		res.Err = err
+		return res, nil
+	}
+	if g == nil {
+		res.Err = fmt.Errorf("%s returned no grammar", c.Name)
+		return res, nil
+	}
+	res.Grammar = g
+	ref, err := s.Grammar()
+	if err != nil {
+		return nil, err
+	}
+	if opts.Measuring != nil {
+		opts.Measuring()
+	}
+	start = time.Now()
+	res.Score, res.Err = Measure(ctx, g, ref, s.Oracle, opts.Options)
+	res.Measuring = time.Since(start)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	return res, nil
+}
