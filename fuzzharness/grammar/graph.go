@@ -191,10 +191,11 @@ func Compile(g *Grammar, opts ...CompileOption) (*Graph, error) {
 	if err := g.Check(); err != nil {
 		return nil, err
 	}
-	if g.Rule(cfg.start) == nil {
+	rules := g.ruleIndex()
+	if rules[cfg.start] == nil {
 		return nil, fmt.Errorf("grammar: start symbol <%s> is not defined", cfg.start)
 	}
-	b := &builder{g: g, gr: &Graph{Grammar: g, Identity: cfg.identity, rhs: map[string]*Node{}}}
+	b := &builder{rules: rules, pending: map[string][]*Node{}, gr: &Graph{Grammar: g, Identity: cfg.identity, rhs: map[string]*Node{}}}
 	b.gr.Root = b.rule(cfg.start)
 	gr := b.gr
 	gr.symbols()
@@ -215,8 +216,9 @@ func MustCompile(g *Grammar, opts ...CompileOption) *Graph {
 }
 
 type builder struct {
-	g  *Grammar
-	gr *Graph
+	rules   map[string]*Rule   // the first rule of each name
+	pending map[string][]*Node // references to rules under construction
+	gr      *Graph
 }
 
 func (b *builder) node(n *Node) *Node {
@@ -232,18 +234,16 @@ func (b *builder) rule(name string) *Node {
 	if n, ok := b.gr.rhs[name]; ok {
 		return n
 	}
-	r := b.g.Rule(name)
+	r := b.rules[name]
 	// Reserve the slot before building so that recursive references find it.
-	var rhs *Node
 	b.gr.rhs[name] = nil
-	rhs = b.expr(r.Expr, name)
+	rhs := b.expr(r.Expr, name)
 	b.gr.rhs[name] = rhs
 	// Patch references built while the rule was under construction.
-	for _, n := range b.gr.Nodes {
-		if n.Kind == KindRef && n.Name == name && len(n.Children) == 1 && n.Children[0] == nil {
-			n.Children[0] = rhs
-		}
+	for _, n := range b.pending[name] {
+		n.Children[0] = rhs
 	}
+	delete(b.pending, name)
 	return rhs
 }
 
@@ -282,8 +282,10 @@ func (b *builder) expr(e Expr, rule string) *Node {
 		return n
 	case *Ref:
 		n := b.node(&Node{Kind: KindRef, Rule: rule, Pos: e.P, Name: e.Name})
-		n.Children = []*Node{nil}
-		n.Children[0] = b.rule(e.Name) // nil while that rule is being built; patched by rule
+		n.Children = []*Node{b.rule(e.Name)}
+		if n.Children[0] == nil { // that rule is being built; rule patches n
+			b.pending[e.Name] = append(b.pending[e.Name], n)
+		}
 		return n
 	}
 	panic(fmt.Sprintf("grammar: unknown expression type %T", e))
