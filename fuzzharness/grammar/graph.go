@@ -334,22 +334,24 @@ func satMul(a, b int) int {
 	return a * b
 }
 
-// minima computes MinDepth, MinSize and MinLen of every node by fixpoint
-// iteration (the graph is cyclic).
+// minima computes MinDepth, MinSize and MinLen of every node. The graph is
+// cyclic, and each minimum is the least fixpoint of equations whose
+// right-hand sides never fall below their arguments (a minimum over the
+// children of an Alt, sums and maxima otherwise), so Knuth's generalization
+// of Dijkstra's algorithm settles every node once, cheapest first: in time
+// O(E log V) for E edges and V nodes.
 func (gr *Graph) minima() error {
+	parents := make([][]int32, len(gr.Nodes))
 	for _, n := range gr.Nodes {
-		n.MinDepth, n.MinSize, n.MinLen = inf, inf, inf
-	}
-	for changed := true; changed; {
-		changed = false
-		for i := len(gr.Nodes) - 1; i >= 0; i-- {
-			n := gr.Nodes[i]
-			d, s, l := gr.minimaOf(n)
-			if d < n.MinDepth || s < n.MinSize || l < n.MinLen {
-				n.MinDepth, n.MinSize, n.MinLen = min(d, n.MinDepth), min(s, n.MinSize), min(l, n.MinLen)
-				changed = true
-			}
+		for _, c := range n.Children {
+			parents[c.ID] = append(parents[c.ID], int32(n.ID))
 		}
+	}
+	depth := gr.minimum(parents, minDepthOf)
+	size := gr.minimum(parents, minSizeOf)
+	length := gr.minimum(parents, minLenOf)
+	for i, n := range gr.Nodes {
+		n.MinDepth, n.MinSize, n.MinLen = depth[i], size[i], length[i]
 	}
 	for _, n := range gr.Nodes {
 		if n.MinSize >= inf {
@@ -359,42 +361,208 @@ func (gr *Graph) minima() error {
 	return nil
 }
 
-func (gr *Graph) minimaOf(n *Node) (depth, size, length int) {
+// A minOf computes a node's minimum from its children's in val (for an Alt,
+// from those known so far, the others being inf).
+type minOf func(n *Node, val []int) int
+
+func minDepthOf(n *Node, val []int) int {
 	switch n.Kind {
 	case KindLit:
-		return 0, 1, len(n.Lit)
+		return 0
 	case KindClass:
 		if n.setCount == 0 {
-			return inf, inf, inf
+			return inf
 		}
-		l := 1
-		if !n.Class.Bytes && n.set[0].Lo >= 0x80 {
-			l = len(string(n.set[0].Lo))
-		}
-		return 0, 1, l
+		return 0
 	case KindRef:
-		c := n.Children[0]
-		return satAdd(c.MinDepth, 1), satAdd(c.MinSize, 1), c.MinLen
+		return satAdd(val[n.Children[0].ID], 1)
 	case KindAlt:
-		depth, size, length = inf, inf, inf
+		d := inf
 		for _, c := range n.Children {
-			depth, size, length = min(depth, c.MinDepth), min(size, c.MinSize), min(length, c.MinLen)
+			d = min(d, val[c.ID])
 		}
-		return depth, satAdd(size, 1), length
+		return d
 	case KindSeq:
-		size = 1
+		d := 0
 		for _, c := range n.Children {
-			depth, size, length = max(depth, c.MinDepth), satAdd(size, c.MinSize), satAdd(length, c.MinLen)
+			d = max(d, val[c.ID])
 		}
-		return depth, size, length
+		return d
 	case KindRepeat:
-		c := n.Children[0]
 		if n.Min == 0 {
-			return 0, 1, 0
+			return 0
 		}
-		return c.MinDepth, satAdd(1, satMul(n.Min, c.MinSize)), satMul(n.Min, c.MinLen)
+		return val[n.Children[0].ID]
 	}
-	return inf, inf, inf
+	return inf
+}
+
+func minSizeOf(n *Node, val []int) int {
+	switch n.Kind {
+	case KindLit:
+		return 1
+	case KindClass:
+		if n.setCount == 0 {
+			return inf
+		}
+		return 1
+	case KindRef:
+		return satAdd(val[n.Children[0].ID], 1)
+	case KindAlt:
+		s := inf
+		for _, c := range n.Children {
+			s = min(s, val[c.ID])
+		}
+		return satAdd(s, 1)
+	case KindSeq:
+		s := 1
+		for _, c := range n.Children {
+			s = satAdd(s, val[c.ID])
+		}
+		return s
+	case KindRepeat:
+		if n.Min == 0 {
+			return 1
+		}
+		return satAdd(1, satMul(n.Min, val[n.Children[0].ID]))
+	}
+	return inf
+}
+
+func minLenOf(n *Node, val []int) int {
+	switch n.Kind {
+	case KindLit:
+		return len(n.Lit)
+	case KindClass:
+		if n.setCount == 0 {
+			return inf
+		}
+		if !n.Class.Bytes && n.set[0].Lo >= 0x80 {
+			return len(string(n.set[0].Lo))
+		}
+		return 1
+	case KindRef:
+		return val[n.Children[0].ID]
+	case KindAlt:
+		l := inf
+		for _, c := range n.Children {
+			l = min(l, val[c.ID])
+		}
+		return l
+	case KindSeq:
+		l := 0
+		for _, c := range n.Children {
+			l = satAdd(l, val[c.ID])
+		}
+		return l
+	case KindRepeat:
+		if n.Min == 0 {
+			return 0
+		}
+		return satMul(n.Min, val[n.Children[0].ID])
+	}
+	return inf
+}
+
+// minimum solves one minimum for every node (see minima). An Alt can be
+// settled once its cheapest child is; any other node once all its
+// children are. Nodes that derive no finite string keep inf.
+func (gr *Graph) minimum(parents [][]int32, of minOf) []int {
+	nn := len(gr.Nodes)
+	val := make([]int, nn)
+	for i := range val {
+		val[i] = inf
+	}
+	done := make([]bool, nn)
+	waiting := make([]int32, nn) // children an and-node still waits for
+	var h minHeap
+	for i, n := range gr.Nodes {
+		switch {
+		case n.Kind == KindAlt:
+		case n.Kind == KindRepeat && n.Min == 0, len(n.Children) == 0:
+			if v := of(n, val); v < inf {
+				h.push(v, int32(i))
+			}
+		default:
+			waiting[i] = int32(len(n.Children))
+		}
+	}
+	for h.len() > 0 {
+		v, id := h.pop()
+		if done[id] {
+			continue
+		}
+		done[id] = true
+		val[id] = v
+		for _, p := range parents[id] {
+			if done[p] {
+				continue
+			}
+			n := gr.Nodes[p]
+			switch {
+			case n.Kind == KindAlt:
+				if w := of(n, val); w < inf {
+					h.push(w, p)
+				}
+			case n.Kind == KindRepeat && n.Min == 0:
+			default:
+				if waiting[p]--; waiting[p] == 0 {
+					if w := of(n, val); w < inf {
+						h.push(w, p)
+					}
+				}
+			}
+		}
+	}
+	return val
+}
+
+// minHeap is a binary heap of (value, node) pairs, smallest value first
+// and, among equal values, smallest node.
+type minHeap struct{ items []heapItem }
+
+type heapItem struct {
+	v  int
+	id int32
+}
+
+func (h *minHeap) len() int { return len(h.items) }
+
+func (a heapItem) less(b heapItem) bool { return a.v < b.v || a.v == b.v && a.id < b.id }
+
+func (h *minHeap) push(v int, id int32) {
+	h.items = append(h.items, heapItem{v, id})
+	i := len(h.items) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.items[i].less(h.items[p]) {
+			break
+		}
+		h.items[i], h.items[p] = h.items[p], h.items[i]
+		i = p
+	}
+}
+
+func (h *minHeap) pop() (int, int32) {
+	top := h.items[0]
+	last := len(h.items) - 1
+	h.items[0] = h.items[last]
+	h.items = h.items[:last]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < last && h.items[l].less(h.items[m]) {
+			m = l
+		}
+		if r < last && h.items[r].less(h.items[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		h.items[i], h.items[m] = h.items[m], h.items[i]
+		i = m
+	}
+	return top.v, top.id
 }
 
 // RHS returns the right-hand side node of the named nonterminal, or nil if the
