@@ -14,22 +14,42 @@ import (
 )
 
 // ParseJSON parses a grammar in the JSON form of the Fuzzing Book, ISLa and
-// STALAGMITE: an object that maps each nonterminal "<name>" to an array of
-// expansions, such as
+// grammar miners such as STALAGMITE: an object that maps each nonterminal
+// "<name>" to an array of alternatives, such as
 //
 //	{"<start>": ["<expr>"], "<expr>": ["<expr> + <term>", "<term>"], ...}
 //
-// An expansion is a string, or an array [string, options] whose options are
-// ignored. In an expansion, every substring <name> (a '<', one or more
-// characters other than '<', '>' and white space, and a '>') refers to a
-// nonterminal, and all other text is literal: "<<id>>" is the literal "<",
-// a reference to <id>, and the literal ">". Unlike the Fuzzing Book, "<>"
-// is literal text, not a nonterminal with an empty name.
+// Each alternative is read by its JSON type, in one of three forms, which
+// may be mixed in a grammar and even in a rule:
+//
+//   - A string is an expansion (the Fuzzing Book and ISLa): every substring
+//     <name> (a '<', one or more characters other than '<', '>' and white
+//     space, and a '>') refers to a nonterminal, and all other text is
+//     literal. "<<id>>" is the literal "<", a reference to <id>, and the
+//     literal ">". Unlike the Fuzzing Book, "<>" is literal text, not a
+//     nonterminal with an empty name.
+//   - An array whose second element is an object is [expansion, options]
+//     (the Fuzzing Book's expansions with options, such as probabilities):
+//     the first element is an expansion string, read as above, and the
+//     options are ignored. It has exactly these two elements.
+//   - Any other array is a list of symbols (the Fuzzing Book's canonical
+//     form, as grammar miners write it): ["<term>", " + ", "<expr>"]. A
+//     string that is exactly "<name>" is a reference, and any other string
+//     is literal text taken whole; [] is the empty alternative. A symbol
+//     that holds a reference among other text, such as "x<a>", is an error:
+//     it is an expansion string where a list of symbols was meant, or the
+//     other way round.
+//
+// So ["<a>", "<b>"] is always two symbols, never <a> with options "<b>";
+// an element of an array that is neither a string nor the options object
+// is an error naming the accepted forms.
 //
 // The rules keep the order of the keys. The start symbol is "start" if that
-// key exists, and otherwise the first key. An expansion with several parts
-// becomes a Seq of Lit and Ref (adjacent literal text is one Lit), an empty
-// expansion the empty Lit, and a rule with several expansions an Alt.
+// key exists, and otherwise the first key. An alternative with several parts
+// becomes a Seq of Lit and Ref (adjacent literal text, also from adjacent
+// literal symbols, is one Lit), an empty one the empty Lit, and a rule with
+// several alternatives an Alt. The same grammar in any of the forms reads
+// as Equal grammars.
 //
 // On failure, ParseJSON returns a nil grammar and an ErrorList with
 // line:col positions.
@@ -221,8 +241,8 @@ func (p *jsonParser) expansions(name string) (x Expr, ok bool) {
 		if err != nil {
 			return nil, false
 		}
-		if t == json.Delim('[') { // [expansion, options]
-			x, ok := p.expansionWithOptions(off)
+		if t == json.Delim('[') {
+			x, ok := p.arrayAlternative(off)
 			if !ok {
 				return nil, false
 			}
@@ -234,14 +254,14 @@ func (p *jsonParser) expansions(name string) (x Expr, ok bool) {
 		}
 		s, isString := t.(string)
 		if !isString {
-			p.errs.Add(p.pos(off), fmt.Sprintf("expected an expansion string or [expansion, options], found %s", describeJSON(t)))
+			p.errs.Add(p.pos(off), "expected an alternative, found "+describeJSON(t)+": "+jsonForms)
 			if p.skip(t) != nil {
 				return nil, false
 			}
 			bad = true
 			continue
 		}
-		alts = append(alts, p.expansion(s, off))
+		alts = append(alts, p.expansion(s, off, p.base+int(p.dec.InputOffset())))
 	}
 	if _, _, err := p.token(); err != nil { // the closing ']'
 		return nil, false
@@ -258,45 +278,130 @@ func (p *jsonParser) expansions(name string) (x Expr, ok bool) {
 	return &Alt{X: alts, P: alts[0].Position()}, true
 }
 
-// expansionWithOptions parses the rest of an [expansion, options] array
-// that starts at off.
-func (p *jsonParser) expansionWithOptions(off int) (Expr, bool) {
-	t, soff, err := p.token()
-	if err != nil {
-		return nil, false
-	}
-	s, isString := t.(string)
-	var x Expr
-	if isString {
-		x = p.expansion(s, soff)
-	} else if t == json.Delim(']') {
-		p.errs.Add(p.pos(off), "expected [expansion, options], found an empty array")
-		return nil, true
-	} else if p.skip(t) != nil {
-		return nil, false
-	}
-	n := 1
-	for p.dec.More() {
-		t, _, err := p.token()
-		if err != nil || p.skip(t) != nil {
-			return nil, false
-		}
-		n++
-	}
-	if _, _, err := p.token(); err != nil {
-		return nil, false
-	}
-	if !isString || n > 2 {
-		p.errs.Add(p.pos(off), "expected [expansion, options] with an expansion string and at most one options value")
-		return nil, true
-	}
-	return x, true
+// jsonForms names the forms of an alternative, for error messages.
+const jsonForms = `expected an expansion string such as "<a> + <b>", a list of symbols such as ["<a>", "+", "<b>"] ([] for the empty alternative), or [expansion, options] with an options object`
+
+// A jsonSymbol is a string element of an array alternative.
+type jsonSymbol struct {
+	s        string
+	off, end int // the JSON literal spans data[off:end]
 }
 
-// expansion splits the expansion s, whose JSON string starts at off, into
-// literal text and references.
-func (p *jsonParser) expansion(s string, off int) Expr {
-	at := p.stringOffsets(s, off, p.base+int(p.dec.InputOffset()))
+// arrayAlternative parses the rest of an alternative written as an array
+// that starts at off: [] or a list of symbols, or [expansion, options]
+// whose options are an object. It returns ok == false after a syntax error,
+// and a nil expression after other errors.
+func (p *jsonParser) arrayAlternative(off int) (x Expr, ok bool) {
+	var syms []jsonSymbol
+	options := false // the second element is an object
+	bad := false
+	for i := 0; p.dec.More(); i++ {
+		t, eoff, err := p.token()
+		if err != nil {
+			return nil, false
+		}
+		if s, isString := t.(string); isString {
+			syms = append(syms, jsonSymbol{s, eoff, p.base + int(p.dec.InputOffset())})
+			if options && !bad {
+				p.errs.Add(p.pos(eoff), "expected ']' after [expansion, options], found "+describeJSON(t))
+				bad = true
+			}
+			continue
+		}
+		switch {
+		case bad:
+		case t == json.Delim('{') && i == 1 && len(syms) == 1:
+			options = true
+		case options:
+			p.errs.Add(p.pos(eoff), "expected ']' after [expansion, options], found "+describeJSON(t))
+			bad = true
+		case t == json.Delim('{') && i == 1:
+			p.errs.Add(p.pos(eoff), "expected an expansion string before the options object of [expansion, options]")
+			bad = true
+		default:
+			p.errs.Add(p.pos(eoff), fmt.Sprintf("expected a symbol string in the list of symbols, found %s: %s", describeJSON(t), jsonForms))
+			bad = true
+		}
+		if p.skip(t) != nil {
+			return nil, false
+		}
+	}
+	if _, _, err := p.token(); err != nil { // the closing ']'
+		return nil, false
+	}
+	switch {
+	case bad:
+		return nil, true
+	case options:
+		return p.expansion(syms[0].s, syms[0].off, syms[0].end), true
+	}
+	return p.symbols(syms, off), true
+}
+
+// symbols returns the list of symbols syms, an array that starts at off,
+// as an expression: a symbol that is exactly "<name>" is a reference, any
+// other symbol literal text. Adjacent literal symbols become one Lit, and
+// empty ones are dropped; an empty list is the empty Lit. A symbol that
+// holds a reference among other text is ambiguous (an expansion string
+// where a list of symbols was meant, or the other way round) and an error.
+func (p *jsonParser) symbols(syms []jsonSymbol, off int) Expr {
+	var parts []Expr
+	var text []string // pending literal symbols
+	textOff := 0
+	flush := func() {
+		if len(text) > 0 {
+			parts = append(parts, &Lit{S: strings.Join(text, ""), P: p.pos(textOff + 1)})
+			text = text[:0]
+		}
+	}
+	bad := false
+	for _, sym := range syms {
+		if name, ok := refName(sym.s); ok {
+			flush()
+			parts = append(parts, &Ref{Name: name, P: p.pos(sym.off + 1)})
+			continue
+		}
+		if i := refIndex(sym.s); i >= 0 {
+			at := p.stringOffsets(sym.s, sym.off, sym.end)
+			n := refLen(sym.s[i:])
+			p.errs.Add(p.pos(at(i)), fmt.Sprintf("symbol %s holds the reference %s among other text: in a list of symbols, write each reference as a symbol of its own, or write the whole alternative as the expansion string %s",
+				shortText(strconv.Quote(sym.s)), sym.s[i:i+n], shortText(strconv.Quote(sym.s))))
+			bad = true
+			continue
+		}
+		if sym.s != "" {
+			if len(text) == 0 {
+				textOff = sym.off
+			}
+			text = append(text, sym.s)
+		}
+	}
+	flush()
+	switch {
+	case bad:
+		return nil
+	case len(parts) == 0:
+		return &Lit{S: "", P: p.pos(off)}
+	case len(parts) == 1:
+		return parts[0]
+	}
+	return &Seq{X: parts, P: parts[0].Position()}
+}
+
+// refIndex returns the index of the first reference <name> in s, or -1.
+func refIndex(s string) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == '<' && refLen(s[i:]) > 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// expansion splits the expansion s, whose JSON string spans data[off:end],
+// into literal text and references.
+func (p *jsonParser) expansion(s string, off, end int) Expr {
+	at := p.stringOffsets(s, off, end)
 	var parts []Expr
 	lit := -1 // start of the pending literal text, or -1
 	flush := func(end int) {
