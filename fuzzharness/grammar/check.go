@@ -139,6 +139,7 @@ type grammarChecker struct {
 	defs     []*Rule          // the first rule of each name, by number
 	roots    []int32          // the flat expression of each rule
 	nodes    []flatNode
+	kids     []int32
 	nullable []bool // per flat node
 }
 
@@ -274,9 +275,22 @@ const (
 type flatNode struct {
 	kind     flatKind
 	emptyLit bool  // a Lit with the empty string
-	min, max int   // of a Repeat
+	min, max int32 // of a Repeat (clamped: only 0, 1 and more matter)
 	ref      int32 // of a Ref: the rule referred to, or -1 if undefined
-	kids     []int32
+	kids     int32 // the children are c.kids[kids : kids+nkids]
+	nkids    int32
+}
+
+// kidsOf returns the children of flat node n.
+func (c *grammarChecker) kidsOf(n *flatNode) []int32 { return c.kids[n.kids : n.kids+n.nkids] }
+
+// clampCount maps a repetition count to one that tells 0, 1, more and
+// Unbounded apart, which is all the analyses need.
+func clampCount(n int) int32 {
+	if n < 0 {
+		return -1
+	}
+	return int32(min(n, 2))
 }
 
 // flatten adds e and its subexpressions to the flat form and returns the
@@ -292,7 +306,7 @@ func (c *grammarChecker) flatten(e Expr) int32 {
 	case *Seq:
 		n.kind, sub = flatSeq, e.X
 	case *Repeat:
-		n.kind, n.min, n.max, sub = flatRepeat, e.Min, e.Max, []Expr{e.X}
+		n.kind, n.min, n.max, sub = flatRepeat, clampCount(e.Min), clampCount(e.Max), []Expr{e.X}
 	case *Lit:
 		n.kind, n.emptyLit = flatLit, e.S == ""
 	case *Class:
@@ -305,12 +319,15 @@ func (c *grammarChecker) flatten(e Expr) int32 {
 	default:
 		n.kind = flatNil
 	}
-	if len(sub) > 0 {
-		n.kids = make([]int32, len(sub))
-		for k, x := range sub {
-			n.kids[k] = c.flatten(x)
-		}
+	// The children's numbers go into c.kids only after their own
+	// subexpressions are flattened, so collect them first.
+	var kids [8]int32
+	ks := kids[:0]
+	for _, x := range sub {
+		ks = append(ks, c.flatten(x))
 	}
+	n.kids, n.nkids = int32(len(c.kids)), int32(len(ks))
+	c.kids = append(c.kids, ks...)
 	c.nodes[i] = n
 	return i
 }
@@ -347,7 +364,7 @@ func (c *grammarChecker) solve(leaf func(n *flatNode) (v, isLeaf bool)) []bool {
 	var queue []int32
 	for i := range c.nodes {
 		n := &c.nodes[i]
-		for _, k := range n.kids {
+		for _, k := range c.kidsOf(n) {
 			parent[k] = int32(i)
 		}
 		if v, isLeaf := leaf(n); isLeaf {
@@ -364,7 +381,7 @@ func (c *grammarChecker) solve(leaf func(n *flatNode) (v, isLeaf bool)) []bool {
 			need[i] = 1
 			users[n.ref] = append(users[n.ref], int32(i))
 		default:
-			need[i] = int32(len(n.kids))
+			need[i] = n.nkids
 		}
 		if need[i] == 0 {
 			holds[i] = true
@@ -406,7 +423,7 @@ func (c *grammarChecker) checkProductive() {
 	productive := c.solve(func(n *flatNode) (bool, bool) {
 		switch n.kind {
 		case flatAlt:
-			return true, len(n.kids) == 0 // an empty one is reported as invalid
+			return true, n.nkids == 0 // an empty one is reported as invalid
 		case flatSeq:
 			return false, false
 		case flatRepeat:
@@ -430,7 +447,7 @@ func (c *grammarChecker) refs(i int32, f func(rule int32)) {
 	if n.kind == flatRef && n.ref >= 0 {
 		f(n.ref)
 	}
-	for _, k := range n.kids {
+	for _, k := range c.kidsOf(n) {
 		c.refs(k, f)
 	}
 }
@@ -466,7 +483,7 @@ func (c *grammarChecker) computeNullable() {
 	c.nullable = c.solve(func(n *flatNode) (bool, bool) {
 		switch n.kind {
 		case flatAlt:
-			return false, len(n.kids) == 0
+			return false, n.nkids == 0
 		case flatSeq:
 			return false, false
 		case flatRepeat:
@@ -487,27 +504,27 @@ func (c *grammarChecker) unitRefs(i int32, f func(rule int32)) {
 	n := &c.nodes[i]
 	switch n.kind {
 	case flatAlt:
-		for _, k := range n.kids {
+		for _, k := range c.kidsOf(n) {
 			c.unitRefs(k, f)
 		}
 	case flatSeq:
 		solid, last := 0, int32(-1)
-		for _, k := range n.kids {
+		for _, k := range c.kidsOf(n) {
 			if !c.nullable[k] {
 				solid, last = solid+1, k
 			}
 		}
 		switch solid {
 		case 0:
-			for _, k := range n.kids {
+			for _, k := range c.kidsOf(n) {
 				c.unitRefs(k, f)
 			}
 		case 1:
 			c.unitRefs(last, f)
 		}
 	case flatRepeat:
-		if n.max != 0 && (n.min <= 1 || c.nullable[n.kids[0]]) {
-			c.unitRefs(n.kids[0], f)
+		if kid := c.kids[n.kids]; n.max != 0 && (n.min <= 1 || c.nullable[kid]) {
+			c.unitRefs(kid, f)
 		}
 	case flatRef:
 		if n.ref >= 0 {

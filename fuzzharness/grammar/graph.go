@@ -196,7 +196,7 @@ func Compile(g *Grammar, opts ...CompileOption) (*Graph, error) {
 		return nil, fmt.Errorf("grammar: start symbol <%s> is not defined", cfg.start)
 	}
 	b := &builder{rules: rules, pending: map[string][]*Node{}, gr: &Graph{Grammar: g, Identity: cfg.identity, rhs: map[string]*Node{}}}
-	b.gr.Root = b.rule(cfg.start)
+	b.gr.Root = b.build(cfg.start)
 	gr := b.gr
 	gr.symbols()
 	if err := gr.minima(); err != nil {
@@ -219,76 +219,118 @@ type builder struct {
 	rules   map[string]*Rule   // the first rule of each name
 	pending map[string][]*Node // references to rules under construction
 	gr      *Graph
+	slab    []Node
+	ptrs    []*Node // slab of one-element Children slices of references
 }
 
-func (b *builder) node(n *Node) *Node {
+// node adds a copy of n to the graph. Nodes are allocated in slabs, which
+// large grammars load much faster with.
+func (b *builder) node(v *Node) *Node {
+	if len(b.slab) == cap(b.slab) {
+		b.slab = make([]Node, 0, min(1024, 16+len(b.gr.Nodes)))
+	}
+	b.slab = append(b.slab, *v)
+	n := &b.slab[len(b.slab)-1]
 	n.ID = len(b.gr.Nodes)
 	n.Sym = -1
 	b.gr.Nodes = append(b.gr.Nodes, n)
 	return n
 }
 
-// rule returns the right-hand side node of the named rule, building it on
-// first use. IDs are assigned in depth-first pre-order from the start rule.
-func (b *builder) rule(name string) *Node {
-	if n, ok := b.gr.rhs[name]; ok {
-		return n
-	}
-	r := b.rules[name]
-	// Reserve the slot before building so that recursive references find it.
-	b.gr.rhs[name] = nil
-	rhs := b.expr(r.Expr, name)
-	b.gr.rhs[name] = rhs
-	// Patch references built while the rule was under construction.
-	for _, n := range b.pending[name] {
-		n.Children[0] = rhs
-	}
-	delete(b.pending, name)
-	return rhs
+// A buildTask builds the expression e of rule into *dst; or, if finish is
+// set, completes the rule whose right-hand side was built into *dst.
+type buildTask struct {
+	e      Expr
+	rule   string
+	dst    **Node
+	finish bool
 }
 
-func (b *builder) expr(e Expr, rule string) *Node {
-	switch e := e.(type) {
-	case *Alt:
-		if len(e.X) == 1 {
-			return b.expr(e.X[0], rule)
-		}
-		n := b.node(&Node{Kind: KindAlt, Rule: rule, Pos: e.P})
-		for _, x := range e.X {
-			n.Children = append(n.Children, b.expr(x, rule))
-		}
-		return n
-	case *Seq:
-		if len(e.X) == 1 {
-			return b.expr(e.X[0], rule)
-		}
-		n := b.node(&Node{Kind: KindSeq, Rule: rule, Pos: e.P})
-		for _, x := range e.X {
-			n.Children = append(n.Children, b.expr(x, rule))
-		}
-		return n
-	case *Repeat:
-		n := b.node(&Node{Kind: KindRepeat, Rule: rule, Pos: e.P, Min: e.Min, Max: e.Max})
-		n.Children = []*Node{b.expr(e.X, rule)}
-		return n
-	case *Lit:
-		return b.node(&Node{Kind: KindLit, Rule: rule, Pos: e.P, Lit: e.S})
-	case *Class:
-		n := b.node(&Node{Kind: KindClass, Rule: rule, Pos: e.P, Class: e})
-		n.set = e.Set()
-		for _, r := range n.set {
-			n.setCount += int(r.Hi-r.Lo) + 1
-		}
-		return n
-	case *Ref:
-		n := b.node(&Node{Kind: KindRef, Rule: rule, Pos: e.P, Name: e.Name})
-		n.Children = []*Node{b.rule(e.Name)}
-		if n.Children[0] == nil { // that rule is being built; rule patches n
-			b.pending[e.Name] = append(b.pending[e.Name], n)
-		}
-		return n
+// build builds the right-hand side of the named rule and everything it
+// reaches, numbering the nodes in depth-first pre-order, as a recursive
+// descent through expressions and, at a first reference, into the
+// referenced rule would. It keeps an explicit stack, so that chains of
+// rules of any length do not exhaust the goroutine stack.
+func (b *builder) build(name string) *Node {
+	var root *Node
+	var stack []buildTask
+	enter := func(name string, dst **Node) {
+		// Reserve the slot before building so that recursive references
+		// find the rule under construction.
+		b.gr.rhs[name] = nil
+		stack = append(stack, buildTask{rule: name, dst: dst, finish: true}, buildTask{e: b.rules[name].Expr, rule: name, dst: dst})
 	}
-	panic(fmt.Sprintf("grammar: unknown expression type %T", e))
+	enter(name, &root)
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if t.finish {
+			rhs := *t.dst
+			b.gr.rhs[t.rule] = rhs
+			// Patch references built while the rule was under construction.
+			for _, n := range b.pending[t.rule] {
+				n.Children[0] = rhs
+			}
+			delete(b.pending, t.rule)
+			continue
+		}
+		var kids []Expr
+		switch e := t.e.(type) {
+		case *Alt:
+			if len(e.X) == 1 {
+				stack = append(stack, buildTask{e: e.X[0], rule: t.rule, dst: t.dst})
+				continue
+			}
+			n := b.node(&Node{Kind: KindAlt, Rule: t.rule, Pos: e.P})
+			*t.dst, kids = n, e.X
+		case *Seq:
+			if len(e.X) == 1 {
+				stack = append(stack, buildTask{e: e.X[0], rule: t.rule, dst: t.dst})
+				continue
+			}
+			n := b.node(&Node{Kind: KindSeq, Rule: t.rule, Pos: e.P})
+			*t.dst, kids = n, e.X
+		case *Repeat:
+			n := b.node(&Node{Kind: KindRepeat, Rule: t.rule, Pos: e.P, Min: e.Min, Max: e.Max})
+			*t.dst, kids = n, []Expr{e.X}
+		case *Lit:
+			*t.dst = b.node(&Node{Kind: KindLit, Rule: t.rule, Pos: e.P, Lit: e.S})
+		case *Class:
+			n := b.node(&Node{Kind: KindClass, Rule: t.rule, Pos: e.P, Class: e})
+			n.set = e.Set()
+			for _, r := range n.set {
+				n.setCount += int(r.Hi-r.Lo) + 1
+			}
+			*t.dst = n
+		case *Ref:
+			n := b.node(&Node{Kind: KindRef, Rule: t.rule, Pos: e.P, Name: e.Name})
+			if len(b.ptrs) == cap(b.ptrs) {
+				b.ptrs = make([]*Node, 0, 1024)
+			}
+			b.ptrs = append(b.ptrs, nil)
+			n.Children = b.ptrs[len(b.ptrs)-1 : len(b.ptrs) : len(b.ptrs)]
+			*t.dst = n
+			switch rhs, ok := b.gr.rhs[e.Name]; {
+			case !ok:
+				enter(e.Name, &n.Children[0])
+			case rhs == nil: // under construction; patched when finished
+				b.pending[e.Name] = append(b.pending[e.Name], n)
+			default:
+				n.Children[0] = rhs
+			}
+		default:
+			panic(fmt.Sprintf("grammar: unknown expression type %T", e))
+		}
+		if len(kids) > 0 {
+			n := *t.dst
+			n.Children = make([]*Node, len(kids))
+			// Push in reverse, so that the first child is built first.
+			for i := len(kids) - 1; i >= 0; i-- {
+				stack = append(stack, buildTask{e: kids[i], rule: t.rule, dst: &n.Children[i]})
+			}
+		}
+	}
+	return root
 }
 
 func (gr *Graph) symbols() {
@@ -337,10 +379,57 @@ func satMul(a, b int) int {
 // minima computes MinDepth, MinSize and MinLen of every node. The graph is
 // cyclic, and each minimum is the least fixpoint of equations whose
 // right-hand sides never fall below their arguments (a minimum over the
-// children of an Alt, sums and maxima otherwise), so Knuth's generalization
-// of Dijkstra's algorithm settles every node once, cheapest first: in time
+// children of an Alt, sums and maxima otherwise). A few passes over the
+// nodes usually find it; where they do not, Knuth's generalization of
+// Dijkstra's algorithm settles every node once, cheapest first: in time
 // O(E log V) for E edges and V nodes.
 func (gr *Graph) minima() error {
+	if !gr.minimaByPasses(4) {
+		gr.minimaKnuth()
+	}
+	for _, n := range gr.Nodes {
+		if n.MinSize >= inf {
+			return fmt.Errorf("%s: %s derives no finite string", n.Pos, n.Label())
+		}
+	}
+	return nil
+}
+
+// minimaByPasses tries to find the minima by at most passes passes over
+// the nodes, children before parents as far as the node order allows,
+// which usually converges after one or two. It reports whether it did.
+func (gr *Graph) minimaByPasses(passes int) bool {
+	nn := len(gr.Nodes)
+	depth, size, length := make([]int, nn), make([]int, nn), make([]int, nn)
+	for i := range nn {
+		depth[i], size[i], length[i] = inf, inf, inf
+	}
+	for range passes {
+		changed := false
+		for i := nn - 1; i >= 0; i-- {
+			n := gr.Nodes[i]
+			if d := minDepthOf(n, depth); d < depth[i] {
+				depth[i], changed = d, true
+			}
+			if s := minSizeOf(n, size); s < size[i] {
+				size[i], changed = s, true
+			}
+			if l := minLenOf(n, length); l < length[i] {
+				length[i], changed = l, true
+			}
+		}
+		if !changed {
+			for i, n := range gr.Nodes {
+				n.MinDepth, n.MinSize, n.MinLen = depth[i], size[i], length[i]
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// minimaKnuth finds the minima by Knuth's algorithm.
+func (gr *Graph) minimaKnuth() {
 	parents := make([][]int32, len(gr.Nodes))
 	for _, n := range gr.Nodes {
 		for _, c := range n.Children {
@@ -353,12 +442,6 @@ func (gr *Graph) minima() error {
 	for i, n := range gr.Nodes {
 		n.MinDepth, n.MinSize, n.MinLen = depth[i], size[i], length[i]
 	}
-	for _, n := range gr.Nodes {
-		if n.MinSize >= inf {
-			return fmt.Errorf("%s: %s derives no finite string", n.Pos, n.Label())
-		}
-	}
-	return nil
 }
 
 // A minOf computes a node's minimum from its children's in val (for an Alt,
