@@ -43,7 +43,7 @@ func runParse(e *env, args []string) error {
 	if *k < 0 {
 		return fmt.Errorf("-kpaths must not be negative")
 	}
-	gr, err := loadGraph(*spec, grammar.WithIdentity(*identity))
+	gr, err := e.loadGraph(*spec, grammar.WithIdentity(*identity))
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,9 @@ func runParse(e *env, args []string) error {
 	if *start != "" {
 		opts = append(opts, grammar.ParseFrom(*start))
 	}
+	steps := startSlowSteps(e.stderr, fmt.Sprintf("compiling the Earley parser (%d graph nodes)", len(gr.Nodes)))
 	p, err := grammar.NewParser(gr, opts...)
+	steps.done()
 	if err != nil {
 		return err
 	}
