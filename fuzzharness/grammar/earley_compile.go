@@ -111,7 +111,7 @@ func (p *cprod) appendProd(q *cprod) {
 // Limits on the size of the internal grammar, which quantifiers with large
 // bounded counts can blow up.
 const (
-	maxParserSymbols = 1 << 20 // right-hand side symbols over all productions
+	maxParserSymbols = 1 << 22 // right-hand side symbols over all productions
 	maxInlineRepeat  = 16      // largest m*len(element) written out for x{m,}
 	maxUnitInline    = 16      // most productions of Y copied into X -> Y
 	maxInlineMult    = 32      // most productions one production may become by inlining
@@ -660,6 +660,18 @@ func (c *ecompiler) finish(sp int32) (*egrammar, error) {
 	}
 	g := &egrammar{gr: c.gr, numNT: len(order), start: 0, terms: c.terms}
 	g.ntProds = make([][]int32, len(order))
+	np, nr := 0, 0
+	for _, old := range order {
+		for _, p := range of[old] {
+			np, nr = np+1, nr+len(p.rhs)+1
+		}
+	}
+	g.prodLHS = make([]int32, 0, np)
+	g.prodBase = make([]int32, 0, np)
+	g.prodLen = make([]int32, 0, np)
+	g.prodOps = make([][]tmplOp, 0, np)
+	g.prodLbl = make([][]int32, 0, np)
+	g.rhs = make([]int32, 0, nr)
 	for i, old := range order {
 		for _, p := range of[old] {
 			id := int32(len(g.prodLHS))

@@ -506,7 +506,7 @@ func TestEarleyLargeQuantifiers(t *testing.T) {
 	if err := p.Recognize([]byte(strings.Repeat("ab", 65537))); err == nil {
 		t.Error("65537 repetitions accepted")
 	}
-	g, err := Parse("big.bnf", []byte(`<s> ::= "abcdefghijklmnopqrstuvwxyz"{0,65536} ;`))
+	g, err := Parse("big.bnf", []byte(`<s> ::= "abcdefghijklmnopqrstuvwxyz"{0,65536} "ABCDEFGHIJKLMNOPQRSTUVWXYZ"{0,65536} "0123456789"{0,65536} ;`))
 	if err != nil {
 		t.Fatal(err)
 	}

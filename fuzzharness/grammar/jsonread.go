@@ -475,6 +475,10 @@ func (p *jsonParser) stringOffsets(s string, start, end int) func(int) int {
 		return fallback
 	}
 	raw := p.data[start+1 : end-1]
+	if len(raw) == len(s) && bytes.IndexByte(raw, '\\') < 0 && string(raw) == s {
+		// No escapes: the common case, without a table.
+		return func(i int) int { return start + 1 + min(i, len(s)) }
+	}
 	offs := make([]int, 0, len(s))
 	var dec []byte
 	for i := 0; i < len(raw); {
