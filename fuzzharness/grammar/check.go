@@ -138,6 +138,7 @@ type grammarChecker struct {
 	index    map[string]int32 // rule name -> number
 	defs     []*Rule          // the first rule of each name, by number
 	roots    []int32          // the flat expression of each rule
+	size     int // expressions checkExpr saw
 	nodes    []flatNode
 	kids     []int32
 	nullable []bool // per flat node
@@ -189,6 +190,7 @@ func (c *grammarChecker) checkRules() {
 }
 
 func (c *grammarChecker) checkExpr(e Expr) {
+	c.size++
 	switch e := e.(type) {
 	case *Alt:
 		if len(e.X) == 0 {
@@ -343,6 +345,8 @@ func (c *grammarChecker) buildFlat() {
 		}
 	}
 	c.roots = make([]int32, len(c.defs))
+	c.nodes = make([]flatNode, 0, c.size+len(c.defs))
+	c.kids = make([]int32, 0, c.size)
 	for i, r := range c.defs {
 		c.roots[i] = c.flatten(r.Expr)
 	}

@@ -335,6 +335,8 @@ func (b *builder) build(name string) *Node {
 
 func (gr *Graph) symbols() {
 	byName := map[string]*Symbol{}
+	var slab []Symbol // symbols and their one-node lists are allocated in slabs
+	var one []*Node
 	for _, n := range gr.Nodes {
 		if !n.Symbolic() {
 			continue
@@ -346,7 +348,13 @@ func (gr *Graph) symbols() {
 				continue
 			}
 		}
-		s := &Symbol{ID: len(gr.Symbols), Nodes: []*Node{n}, nonterminal: gr.Identity == ByNonterminal && n.Kind == KindRef}
+		if len(slab) == cap(slab) {
+			slab = make([]Symbol, 0, 1024)
+			one = make([]*Node, 0, 1024)
+		}
+		one = append(one, n)
+		slab = append(slab, Symbol{ID: len(gr.Symbols), Nodes: one[len(one)-1 : len(one) : len(one)], nonterminal: gr.Identity == ByNonterminal && n.Kind == KindRef})
+		s := &slab[len(slab)-1]
 		gr.Symbols = append(gr.Symbols, s)
 		n.Sym = s.ID
 		if gr.Identity == ByNonterminal && n.Kind == KindRef {
