@@ -138,7 +138,7 @@ type grammarChecker struct {
 	index    map[string]int32 // rule name -> number
 	defs     []*Rule          // the first rule of each name, by number
 	roots    []int32          // the flat expression of each rule
-	size     int // expressions checkExpr saw
+	size     int              // expressions checkExpr saw
 	nodes    []flatNode
 	kids     []int32
 	nullable []bool // per flat node
