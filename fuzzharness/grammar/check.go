@@ -89,7 +89,7 @@ func (p Problem) String() string {
 // call Problems to see them.
 func (g *Grammar) Check() error {
 	var errs ErrorList
-	for _, p := range g.Problems() {
+	for _, p := range g.problems(false) {
 		if p.Kind.IsError() {
 			errs.Add(p.Pos, p.Msg)
 		}
@@ -106,7 +106,11 @@ func (g *Grammar) Check() error {
 // To avoid cascades, an undefined nonterminal, an empty class or a bad
 // quantifier is reported once, where it occurs, and does not make the rules
 // that use it unproductive as well.
-func (g *Grammar) Problems() []Problem {
+func (g *Grammar) Problems() []Problem { return g.problems(true) }
+
+// problems returns the errors and, if warnings is set, the warnings about
+// g, sorted by position.
+func (g *Grammar) problems(warnings bool) []Problem {
 	if g == nil {
 		return []Problem{{Kind: ProblemInvalid, Msg: "nil grammar"}}
 	}
@@ -114,8 +118,10 @@ func (g *Grammar) Problems() []Problem {
 	c.checkRules()
 	c.buildFlat()
 	c.checkProductive()
-	c.checkReachable()
-	c.checkCycles()
+	if warnings {
+		c.checkReachable()
+		c.checkCycles()
+	}
 	sort.SliceStable(c.problems, func(i, j int) bool {
 		a, b := c.problems[i].Pos, c.problems[j].Pos
 		if a.File != b.File {
