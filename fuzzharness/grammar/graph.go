@@ -452,6 +452,15 @@ func (gr *Graph) minimaKnuth() {
 	}
 }
 
+// minChild returns the least value in val of n's children, inf if none.
+func minChild(n *Node, val []int) int {
+	m := inf
+	for _, c := range n.Children {
+		m = min(m, val[c.ID])
+	}
+	return m
+}
+
 // A minOf computes a node's minimum from its children's in val (for an Alt,
 // from those known so far, the others being inf).
 type minOf func(n *Node, val []int) int
@@ -468,11 +477,7 @@ func minDepthOf(n *Node, val []int) int {
 	case KindRef:
 		return satAdd(val[n.Children[0].ID], 1)
 	case KindAlt:
-		d := inf
-		for _, c := range n.Children {
-			d = min(d, val[c.ID])
-		}
-		return d
+		return minChild(n, val)
 	case KindSeq:
 		d := 0
 		for _, c := range n.Children {
@@ -500,11 +505,7 @@ func minSizeOf(n *Node, val []int) int {
 	case KindRef:
 		return satAdd(val[n.Children[0].ID], 1)
 	case KindAlt:
-		s := inf
-		for _, c := range n.Children {
-			s = min(s, val[c.ID])
-		}
-		return satAdd(s, 1)
+		return satAdd(minChild(n, val), 1)
 	case KindSeq:
 		s := 1
 		for _, c := range n.Children {
@@ -535,11 +536,7 @@ func minLenOf(n *Node, val []int) int {
 	case KindRef:
 		return val[n.Children[0].ID]
 	case KindAlt:
-		l := inf
-		for _, c := range n.Children {
-			l = min(l, val[c.ID])
-		}
-		return l
+		return minChild(n, val)
 	case KindSeq:
 		l := 0
 		for _, c := range n.Children {
