@@ -52,14 +52,19 @@ func runGrammarCheck(e *env, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
+	steps := startSlowSteps(e.stderr, "reading grammar "+pos[0])
 	g, err := loadGrammar(pos[0])
 	if err != nil {
+		steps.done()
 		return err
 	}
-	for _, p := range g.Problems() {
+	steps.next(fmt.Sprintf("checking and compiling grammar %s (%d rules)", pos[0], len(g.Rules)))
+	problems := g.Problems()
+	gr, err := grammar.Compile(g)
+	steps.done()
+	for _, p := range problems {
 		fmt.Fprintln(e.stderr, p)
 	}
-	gr, err := grammar.Compile(g)
 	if err != nil {
 		return err
 	}
@@ -155,7 +160,7 @@ func runGen(e *env, args []string) error {
 	if *start != "" {
 		opts = append(opts, grammar.WithStart(*start))
 	}
-	gr, err := loadGraph(*spec, opts...)
+	gr, err := e.loadGraph(*spec, opts...)
 	if err != nil {
 		return err
 	}
@@ -189,7 +194,7 @@ func runKPathSeeds(e *env, args []string) error {
 	if _, err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	gr, err := loadGraph(*spec)
+	gr, err := e.loadGraph(*spec)
 	if err != nil {
 		return err
 	}

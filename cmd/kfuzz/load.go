@@ -3,8 +3,11 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"strings"
+	"sync"
+	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
@@ -22,13 +25,80 @@ func loadGrammar(spec string) (*grammar.Grammar, error) {
 	return grammar.Load(spec)
 }
 
-// loadGraph loads a grammar as loadGrammar does and compiles its graph.
+// loadGraph loads a grammar as loadGrammar does and compiles its graph,
+// showing progress on standard error if that takes long (see
+// env.loadGraph, which commands with an env use).
 func loadGraph(spec string, opts ...grammar.CompileOption) (*grammar.Graph, error) {
+	return loadGraphTo(os.Stderr, spec, opts...)
+}
+
+// loadGraph loads a grammar as loadGrammar does and compiles its graph,
+// showing progress on e's standard error if that takes long.
+func (e *env) loadGraph(spec string, opts ...grammar.CompileOption) (*grammar.Graph, error) {
+	return loadGraphTo(e.stderr, spec, opts...)
+}
+
+func loadGraphTo(w io.Writer, spec string, opts ...grammar.CompileOption) (*grammar.Graph, error) {
+	steps := startSlowSteps(w, "reading grammar "+spec)
+	defer steps.done()
 	g, err := loadGrammar(spec)
 	if err != nil {
 		return nil, err
 	}
+	steps.next(fmt.Sprintf("checking and compiling grammar %s (%d rules)", spec, len(g.Rules)))
 	return grammar.Compile(g, opts...)
+}
+
+// slowAfter is how long work runs before slowSteps shows its progress.
+var slowAfter = time.Second
+
+// slowSteps shows the steps of work that may take long, such as loading a
+// large grammar, as the progress of pipeline steps is shown: silent if the
+// work ends within slowAfter, otherwise one line per step from then on (on
+// a terminal, a line redrawn in place, ended with the time taken).
+type slowSteps struct {
+	mu    sync.Mutex
+	prog  *progress
+	timer *time.Timer
+	step  string
+	shown bool
+	ended bool
+}
+
+// startSlowSteps starts the first step of some work, reported on w if it
+// runs past slowAfter.
+func startSlowSteps(w io.Writer, step string) *slowSteps {
+	s := &slowSteps{prog: newProgress(w, true), step: step}
+	s.timer = time.AfterFunc(slowAfter, func() {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if !s.ended {
+			s.shown = true
+			s.prog.Step(s.step, 0)
+		}
+	})
+	return s
+}
+
+// next starts the next step.
+func (s *slowSteps) next(step string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.step = step
+	if s.shown {
+		s.prog.Step(step, 0)
+	}
+}
+
+// done ends the work.
+func (s *slowSteps) done() {
+	s.timer.Stop()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.ended = true
+	if s.shown {
+		s.prog.finish()
+	}
 }
 
 // identityValue is the flag.Value of a k-path node identity.

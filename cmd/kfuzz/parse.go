@@ -43,7 +43,7 @@ func runParse(e *env, args []string) error {
 	if *k < 0 {
 		return fmt.Errorf("-kpaths must not be negative")
 	}
-	gr, err := loadGraph(*spec, grammar.WithIdentity(*identity))
+	gr, err := e.loadGraph(*spec, grammar.WithIdentity(*identity))
 	if err != nil {
 		return err
 	}
@@ -51,7 +51,9 @@ func runParse(e *env, args []string) error {
 	if *start != "" {
 		opts = append(opts, grammar.ParseFrom(*start))
 	}
+	steps := startSlowSteps(e.stderr, fmt.Sprintf("compiling the Earley parser (%d graph nodes)", len(gr.Nodes)))
 	p, err := grammar.NewParser(gr, opts...)
+	steps.done()
 	if err != nil {
 		return err
 	}
@@ -73,11 +75,13 @@ func runParse(e *env, args []string) error {
 			rejected++
 			continue
 		}
-		switch {
+		switch n, exact := f.Count(); {
 		case f.Infinite():
 			fmt.Fprintf(e.stdout, "%s: ok (ambiguous: infinitely many parses)\n", name)
-		case f.Count() > 1:
-			fmt.Fprintf(e.stdout, "%s: ok (ambiguous: %d parses)\n", name, f.Count())
+		case !exact:
+			fmt.Fprintf(e.stdout, "%s: ok (ambiguous: at least 2^64-1 parses, too many to count exactly)\n", name)
+		case n > 1:
+			fmt.Fprintf(e.stdout, "%s: ok (ambiguous: %d parses)\n", name, n)
 		default:
 			fmt.Fprintf(e.stdout, "%s: ok\n", name)
 		}
@@ -106,7 +110,16 @@ func printInputError(w io.Writer, name string, err error) {
 		fmt.Fprintf(w, "%s:%v\n", name, err)
 		return
 	}
-	fmt.Fprintf(w, "%s: %v\n", name, err)
+	fmt.Fprintf(w, "%s: %v\n", name, flagError(err))
+}
+
+// flagError returns err in the words of the command line: an Earley item
+// limit names the -max-items flag that raises it, not the API option.
+func flagError(err error) error {
+	if le := (*grammar.ItemLimitError)(nil); errors.As(err, &le) {
+		return fmt.Errorf("the parse needs more than %d Earley items and links (reached at offset %d of %d); raise -max-items or shorten the input", le.Limit, le.Offset, le.Len)
+	}
+	return err
 }
 
 // readInput reads the named file, or standard input for "-".

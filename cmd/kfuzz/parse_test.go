@@ -101,6 +101,19 @@ func TestParseCommandKPaths(t *testing.T) {
 	if code != 0 || out != "-: ok (ambiguous: 2 parses)\n" {
 		t.Errorf("ambiguous input: code %d, output %q", code, out)
 	}
+	// Counts that do not fit in 64 bits are not printed as numbers.
+	catalan := filepath.Join(t.TempDir(), "s.bnf")
+	if err := os.WriteFile(catalan, []byte(`<s> ::= <s> <s> | "a" ;`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code = runParseCmd(t, strings.Repeat("a", 200), "-grammar", catalan, "-")
+	if code != 0 || out != "-: ok (ambiguous: at least 2^64-1 parses, too many to count exactly)\n" {
+		t.Errorf("saturated count: code %d, output %q", code, out)
+	}
+	out, _, code = runParseCmd(t, strings.Repeat("a", 36), "-grammar", catalan, "-")
+	if code != 0 || out != "-: ok (ambiguous: 3116285494907301262 parses)\n" {
+		t.Errorf("Catalan(35): code %d, output %q", code, out)
+	}
 }
 
 func TestParseCommandUsage(t *testing.T) {
@@ -113,7 +126,7 @@ func TestParseCommandUsage(t *testing.T) {
 	if _, errOut, code := runParseCmd(t, "", "-grammar", "json", "/nonexistent/file.json"); code != 1 || !strings.Contains(errOut, "file.json") {
 		t.Errorf("missing file: code %d, stderr %q", code, errOut)
 	}
-	if _, errOut, code := runParseCmd(t, strings.Repeat("x+", 100)+"x", "-grammar", "expr", "-max-items", "50", "-"); code != 1 || !strings.Contains(errOut, "item limit") {
+	if _, errOut, code := runParseCmd(t, strings.Repeat("x+", 100)+"x", "-grammar", "expr", "-max-items", "50", "-"); code != 1 || !strings.Contains(errOut, "raise -max-items") || strings.Contains(errOut, "MaxItems") {
 		t.Errorf("-max-items: code %d, stderr %q", code, errOut)
 	}
 }

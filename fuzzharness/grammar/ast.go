@@ -26,14 +26,30 @@ type Rule struct {
 	Pos  Pos // position of the rule's name
 }
 
-// Rule returns the rule defining the nonterminal name, or nil.
+// Rule returns the rule defining the nonterminal name, or nil. It scans
+// the rules in order, taking time linear in their number; code that looks up
+// many names builds a map once.
 func (g *Grammar) Rule(name string) *Rule {
 	for _, r := range g.Rules {
-		if r.Name == name {
+		if r != nil && r.Name == name {
 			return r
 		}
 	}
 	return nil
+}
+
+// ruleIndex maps the name of each rule to its first definition, as Rule
+// would find it.
+func (g *Grammar) ruleIndex() map[string]*Rule {
+	m := make(map[string]*Rule, len(g.Rules))
+	for _, r := range g.Rules {
+		if r != nil {
+			if _, dup := m[r.Name]; !dup {
+				m[r.Name] = r
+			}
+		}
+	}
+	return m
 }
 
 // Pos is a position in a grammar source. Line and Col are 1-based; Col counts

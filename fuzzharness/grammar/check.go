@@ -89,7 +89,7 @@ func (p Problem) String() string {
 // call Problems to see them.
 func (g *Grammar) Check() error {
 	var errs ErrorList
-	for _, p := range g.Problems() {
+	for _, p := range g.problems(false) {
 		if p.Kind.IsError() {
 			errs.Add(p.Pos, p.Msg)
 		}
@@ -106,15 +106,22 @@ func (g *Grammar) Check() error {
 // To avoid cascades, an undefined nonterminal, an empty class or a bad
 // quantifier is reported once, where it occurs, and does not make the rules
 // that use it unproductive as well.
-func (g *Grammar) Problems() []Problem {
+func (g *Grammar) Problems() []Problem { return g.problems(true) }
+
+// problems returns the errors and, if warnings is set, the warnings about
+// g, sorted by position.
+func (g *Grammar) problems(warnings bool) []Problem {
 	if g == nil {
 		return []Problem{{Kind: ProblemInvalid, Msg: "nil grammar"}}
 	}
 	c := &grammarChecker{g: g, rules: make(map[string]*Rule)}
 	c.checkRules()
+	c.buildFlat()
 	c.checkProductive()
-	c.checkReachable()
-	c.checkCycles()
+	if warnings {
+		c.checkReachable()
+		c.checkCycles()
+	}
 	sort.SliceStable(c.problems, func(i, j int) bool {
 		a, b := c.problems[i].Pos, c.problems[j].Pos
 		if a.File != b.File {
@@ -131,8 +138,16 @@ func (g *Grammar) Problems() []Problem {
 type grammarChecker struct {
 	g        *Grammar
 	rules    map[string]*Rule // the first rule of each name
-	nullable map[string]bool
 	problems []Problem
+
+	// The flat form (see flatten).
+	index    map[string]int32 // rule name -> number
+	defs     []*Rule          // the first rule of each name, by number
+	roots    []int32          // the flat expression of each rule
+	size     int              // expressions checkExpr saw
+	nodes    []flatNode
+	kids     []int32
+	nullable []bool // per flat node
 }
 
 func (c *grammarChecker) add(pos Pos, kind ProblemKind, format string, args ...any) {
@@ -181,6 +196,7 @@ func (c *grammarChecker) checkRules() {
 }
 
 func (c *grammarChecker) checkExpr(e Expr) {
+	c.size++
 	switch e := e.(type) {
 	case *Alt:
 		if len(e.X) == 0 {
@@ -245,184 +261,284 @@ func (c *grammarChecker) checkClass(e *Class) {
 
 func isSurrogateHalf(r rune) bool { return 0xD800 <= r && r <= 0xDFFF }
 
+// The analyses below (productive, reachable, nullable, unit cycles) work
+// on the checker's flat form of the rules: every expression node of the
+// first definition of each rule numbered, with its children and, for a
+// reference, the number of the rule it refers to. Each takes time linear
+// in the size of the grammar.
+
+// flatKind is the kind of a node of the flat form.
+type flatKind uint8
+
+const (
+	flatAlt flatKind = iota
+	flatSeq
+	flatRepeat
+	flatLit
+	flatClass
+	flatRef
+	flatNil // a missing expression
+)
+
+type flatNode struct {
+	kind     flatKind
+	emptyLit bool  // a Lit with the empty string
+	min, max int32 // of a Repeat (clamped: only 0, 1 and more matter)
+	ref      int32 // of a Ref: the rule referred to, or -1 if undefined
+	kids     int32 // the children are c.kids[kids : kids+nkids]
+	nkids    int32
+}
+
+// kidsOf returns the children of flat node n.
+func (c *grammarChecker) kidsOf(n *flatNode) []int32 { return c.kids[n.kids : n.kids+n.nkids] }
+
+// clampCount maps a repetition count to one that tells 0, 1, more and
+// Unbounded apart, which is all the analyses need.
+func clampCount(n int) int32 {
+	if n < 0 {
+		return -1
+	}
+	return int32(min(n, 2))
+}
+
+// flatten adds e and its subexpressions to the flat form and returns the
+// number of its node.
+func (c *grammarChecker) flatten(e Expr) int32 {
+	i := int32(len(c.nodes))
+	c.nodes = append(c.nodes, flatNode{})
+	n := flatNode{ref: -1}
+	var sub []Expr
+	switch e := e.(type) {
+	case *Alt:
+		n.kind, sub = flatAlt, e.X
+	case *Seq:
+		n.kind, sub = flatSeq, e.X
+	case *Repeat:
+		n.kind, n.min, n.max, sub = flatRepeat, clampCount(e.Min), clampCount(e.Max), []Expr{e.X}
+	case *Lit:
+		n.kind, n.emptyLit = flatLit, e.S == ""
+	case *Class:
+		n.kind = flatClass
+	case *Ref:
+		n.kind = flatRef
+		if id, ok := c.index[e.Name]; ok {
+			n.ref = id
+		}
+	default:
+		n.kind = flatNil
+	}
+	// The children's numbers go into c.kids only after their own
+	// subexpressions are flattened, so collect them first.
+	var kids [8]int32
+	ks := kids[:0]
+	for _, x := range sub {
+		ks = append(ks, c.flatten(x))
+	}
+	n.kids, n.nkids = int32(len(c.kids)), int32(len(ks))
+	c.kids = append(c.kids, ks...)
+	c.nodes[i] = n
+	return i
+}
+
+// buildFlat numbers the first definition of every rule and flattens their
+// expressions.
+func (c *grammarChecker) buildFlat() {
+	c.index = make(map[string]int32, len(c.g.Rules))
+	for _, r := range c.g.Rules {
+		if r != nil && c.rules[r.Name] == r {
+			c.index[r.Name] = int32(len(c.defs))
+			c.defs = append(c.defs, r)
+		}
+	}
+	c.roots = make([]int32, len(c.defs))
+	c.nodes = make([]flatNode, 0, c.size+len(c.defs))
+	c.kids = make([]int32, 0, c.size)
+	for i, r := range c.defs {
+		c.roots[i] = c.flatten(r.Expr)
+	}
+}
+
+// solve returns for every node of the flat form whether it has a property
+// that is a least fixpoint: true for the leaves leaf says hold, and for the
+// other nodes as their kind combines their children's (any for an Alt, all
+// for a Seq, a Repeat with a positive minimum and a defined Ref). Each node
+// is settled once, counting how many of its children still have to hold.
+func (c *grammarChecker) solve(leaf func(n *flatNode) (v, isLeaf bool)) []bool {
+	holds := make([]bool, len(c.nodes))
+	need := make([]int32, len(c.nodes))
+	parent := make([]int32, len(c.nodes))
+	for i := range parent {
+		parent[i] = -1
+	}
+	users := make([][]int32, len(c.defs)) // the references to each rule
+	var queue []int32
+	for i := range c.nodes {
+		n := &c.nodes[i]
+		for _, k := range c.kidsOf(n) {
+			parent[k] = int32(i)
+		}
+		if v, isLeaf := leaf(n); isLeaf {
+			if v {
+				holds[i] = true
+				queue = append(queue, int32(i))
+			}
+			continue
+		}
+		switch n.kind {
+		case flatAlt:
+			need[i] = 1
+		case flatRef:
+			need[i] = 1
+			users[n.ref] = append(users[n.ref], int32(i))
+		default:
+			need[i] = n.nkids
+		}
+		if need[i] == 0 {
+			holds[i] = true
+			queue = append(queue, int32(i))
+		}
+	}
+	ruleOf := make([]int32, len(c.nodes))
+	for i := range ruleOf {
+		ruleOf[i] = -1
+	}
+	for r, root := range c.roots {
+		ruleOf[root] = int32(r)
+	}
+	notify := func(u int32) {
+		if !holds[u] {
+			if need[u]--; need[u] == 0 {
+				holds[u] = true
+				queue = append(queue, u)
+			}
+		}
+	}
+	for len(queue) > 0 {
+		v := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		if p := parent[v]; p >= 0 {
+			notify(p)
+		}
+		if r := ruleOf[v]; r >= 0 {
+			for _, u := range users[r] {
+				notify(u)
+			}
+		}
+	}
+	return holds
+}
+
 // checkProductive reports the nonterminals that derive no finite string.
 func (c *grammarChecker) checkProductive() {
-	productive := make(map[string]bool)
-	var prod func(Expr) bool
-	prod = func(e Expr) bool {
-		switch e := e.(type) {
-		case *Alt:
-			if len(e.X) == 0 {
-				return true // reported as invalid
-			}
-			for _, x := range e.X {
-				if prod(x) {
-					return true
-				}
-			}
-			return false
-		case *Seq:
-			for _, x := range e.X {
-				if !prod(x) {
-					return false
-				}
-			}
-			return true
-		case *Repeat:
-			return e.Min <= 0 || prod(e.X)
-		case *Ref:
-			return c.rules[e.Name] == nil || productive[e.Name]
+	productive := c.solve(func(n *flatNode) (bool, bool) {
+		switch n.kind {
+		case flatAlt:
+			return true, n.nkids == 0 // an empty one is reported as invalid
+		case flatSeq:
+			return false, false
+		case flatRepeat:
+			return true, n.min <= 0
+		case flatRef:
+			return true, n.ref < 0
 		}
-		return true // literals, classes and missing expressions
-	}
-	c.fixpoint(productive, prod)
-	for _, r := range c.g.Rules {
-		if r != nil && c.rules[r.Name] == r && !productive[r.Name] {
+		return true, true // literals, classes and missing expressions
+	})
+	for i, r := range c.defs {
+		if !productive[c.roots[i]] {
 			c.add(r.Pos, ProblemUnproductive, "nonterminal <%s> derives no finite string: every derivation from it is infinite", r.Name)
 		}
 	}
 }
 
-// eachRef calls f for every reference in e.
-func eachRef(e Expr, f func(*Ref)) {
-	switch e := e.(type) {
-	case *Alt:
-		for _, x := range e.X {
-			eachRef(x, f)
-		}
-	case *Seq:
-		for _, x := range e.X {
-			eachRef(x, f)
-		}
-	case *Repeat:
-		eachRef(e.X, f)
-	case *Ref:
-		f(e)
+// refs calls f for the rule of every defined reference in the flat
+// expression i.
+func (c *grammarChecker) refs(i int32, f func(rule int32)) {
+	n := &c.nodes[i]
+	if n.kind == flatRef && n.ref >= 0 {
+		f(n.ref)
+	}
+	for _, k := range c.kidsOf(n) {
+		c.refs(k, f)
 	}
 }
 
 // checkReachable reports the rules unreachable from the start symbol.
 func (c *grammarChecker) checkReachable() {
-	if c.rules[c.g.Start] == nil {
+	start, ok := c.index[c.g.Start]
+	if !ok {
 		return
 	}
-	seen := map[string]bool{c.g.Start: true}
-	queue := []string{c.g.Start}
+	seen := make([]bool, len(c.defs))
+	seen[start] = true
+	queue := []int32{start}
 	for len(queue) > 0 {
-		r := c.rules[queue[0]]
+		r := queue[0]
 		queue = queue[1:]
-		eachRef(r.Expr, func(x *Ref) {
-			if !seen[x.Name] && c.rules[x.Name] != nil {
-				seen[x.Name] = true
-				queue = append(queue, x.Name)
+		c.refs(c.roots[r], func(x int32) {
+			if !seen[x] {
+				seen[x] = true
+				queue = append(queue, x)
 			}
 		})
 	}
-	for _, r := range c.g.Rules {
-		if r != nil && c.rules[r.Name] == r && !seen[r.Name] {
+	for i, r := range c.defs {
+		if !seen[i] {
 			c.add(r.Pos, ProblemUnreachable, "nonterminal <%s> is unreachable from the start symbol <%s>", r.Name, c.g.Start)
 		}
 	}
 }
 
-// computeNullable finds the nonterminals that derive the empty string.
+// computeNullable finds the expressions that derive the empty string.
 func (c *grammarChecker) computeNullable() {
-	c.nullable = make(map[string]bool)
-	c.fixpoint(c.nullable, c.isNullable)
+	c.nullable = c.solve(func(n *flatNode) (bool, bool) {
+		switch n.kind {
+		case flatAlt:
+			return false, n.nkids == 0
+		case flatSeq:
+			return false, false
+		case flatRepeat:
+			return true, n.min <= 0
+		case flatLit:
+			return n.emptyLit, true
+		case flatRef:
+			return false, n.ref < 0
+		}
+		return false, true // classes and missing expressions
+	})
 }
 
-// fixpoint marks in set every rule whose expression satisfies holds, where
-// holds depends monotonically on set for the nonterminals the expression
-// references. A rule is evaluated again only when a nonterminal it
-// references becomes marked.
-func (c *grammarChecker) fixpoint(set map[string]bool, holds func(Expr) bool) {
-	users := make(map[string][]*Rule) // the rules that reference a name
-	var queue []*Rule
-	for _, r := range c.g.Rules {
-		if r == nil || c.rules[r.Name] != r {
-			continue
+// unitRefs calls f for every rule B with e =>* B, where e is the flat
+// expression i: every reference that e can derive with everything around
+// it deriving the empty string.
+func (c *grammarChecker) unitRefs(i int32, f func(rule int32)) {
+	n := &c.nodes[i]
+	switch n.kind {
+	case flatAlt:
+		for _, k := range c.kidsOf(n) {
+			c.unitRefs(k, f)
 		}
-		queue = append(queue, r)
-		seen := make(map[string]bool)
-		eachRef(r.Expr, func(x *Ref) {
-			if !seen[x.Name] {
-				seen[x.Name] = true
-				users[x.Name] = append(users[x.Name], r)
-			}
-		})
-	}
-	for len(queue) > 0 {
-		r := queue[len(queue)-1]
-		queue = queue[:len(queue)-1]
-		if set[r.Name] || !holds(r.Expr) {
-			continue
-		}
-		set[r.Name] = true
-		for _, u := range users[r.Name] {
-			if !set[u.Name] {
-				queue = append(queue, u)
+	case flatSeq:
+		solid, last := 0, int32(-1)
+		for _, k := range c.kidsOf(n) {
+			if !c.nullable[k] {
+				solid, last = solid+1, k
 			}
 		}
-	}
-}
-
-func (c *grammarChecker) isNullable(e Expr) bool {
-	switch e := e.(type) {
-	case *Alt:
-		for _, x := range e.X {
-			if c.isNullable(x) {
-				return true
-			}
-		}
-		return false
-	case *Seq:
-		for _, x := range e.X {
-			if !c.isNullable(x) {
-				return false
-			}
-		}
-		return true
-	case *Repeat:
-		return e.Min <= 0 || c.isNullable(e.X)
-	case *Lit:
-		return e.S == ""
-	case *Ref:
-		return c.nullable[e.Name]
-	}
-	return false
-}
-
-// unitRefs calls f for every nonterminal B with e =>* B, that is, every
-// reference that e can derive with everything around it deriving the empty
-// string.
-func (c *grammarChecker) unitRefs(e Expr, f func(string)) {
-	switch e := e.(type) {
-	case *Alt:
-		for _, x := range e.X {
-			c.unitRefs(x, f)
-		}
-	case *Seq:
-		var solid []Expr
-		for _, x := range e.X {
-			if !c.isNullable(x) {
-				solid = append(solid, x)
-			}
-		}
-		switch len(solid) {
+		switch solid {
 		case 0:
-			for _, x := range e.X {
-				c.unitRefs(x, f)
+			for _, k := range c.kidsOf(n) {
+				c.unitRefs(k, f)
 			}
 		case 1:
-			c.unitRefs(solid[0], f)
+			c.unitRefs(last, f)
 		}
-	case *Repeat:
-		if e.Max != 0 && (e.Min <= 1 || c.isNullable(e.X)) {
-			c.unitRefs(e.X, f)
+	case flatRepeat:
+		if kid := c.kids[n.kids]; n.max != 0 && (n.min <= 1 || c.nullable[kid]) {
+			c.unitRefs(kid, f)
 		}
-	case *Ref:
-		if c.rules[e.Name] != nil {
-			f(e.Name)
+	case flatRef:
+		if n.ref >= 0 {
+			f(n.ref)
 		}
 	}
 }
@@ -431,50 +547,43 @@ func (c *grammarChecker) unitRefs(e Expr, f func(string)) {
 // derivation graph A => B once, naming one of its cycles.
 func (c *grammarChecker) checkCycles() {
 	c.computeNullable()
-	var names []string
-	index := make(map[string]int)
-	for _, r := range c.g.Rules {
-		if r != nil && c.rules[r.Name] == r {
-			index[r.Name] = len(names)
-			names = append(names, r.Name)
-		}
-	}
-	succ := make([][]int, len(names))
-	for i, name := range names {
-		seen := make(map[int]bool)
-		c.unitRefs(c.rules[name].Expr, func(b string) {
-			if j := index[b]; !seen[j] {
-				seen[j] = true
-				succ[i] = append(succ[i], j)
+	succ := make([][]int, len(c.defs))
+	stamp := make([]int, len(c.defs)) // i+1 once i has j as a successor
+	for i := range c.defs {
+		c.unitRefs(c.roots[i], func(j int32) {
+			if stamp[j] != i+1 {
+				stamp[j] = i + 1
+				succ[i] = append(succ[i], int(j))
 			}
 		})
 		sort.Ints(succ[i])
 	}
+	in := make([]bool, len(c.defs))
 	for _, comp := range sccs(len(succ), func(v int) []int { return succ[v] }) {
 		first := comp[0]
 		for _, v := range comp {
 			first = min(first, v)
-		}
-		in := make(map[int]bool, len(comp))
-		for _, v := range comp {
 			in[v] = true
 		}
 		cycle := shortestUnitCycle(succ, first, in)
+		for _, v := range comp {
+			in[v] = false
+		}
 		if cycle == nil {
 			continue // a single node without a self-loop
 		}
 		parts := make([]string, len(cycle)+1)
 		for i, v := range cycle {
-			parts[i] = "<" + names[v] + ">"
+			parts[i] = "<" + c.defs[v].Name + ">"
 		}
 		parts[len(cycle)] = parts[0]
-		c.add(c.rules[names[first]].Pos, ProblemEmptyCycle, "empty cycle %s: %s derives itself with nothing around it, which makes the grammar infinitely ambiguous", strings.Join(parts, " => "), parts[0])
+		c.add(c.defs[first].Pos, ProblemEmptyCycle, "empty cycle %s: %s derives itself with nothing around it, which makes the grammar infinitely ambiguous", strings.Join(parts, " => "), parts[0])
 	}
 }
 
 // shortestUnitCycle returns the shortest cycle from start back to start that
 // stays within in, as the list of its nodes starting with start, or nil.
-func shortestUnitCycle(succ [][]int, start int, in map[int]bool) []int {
+func shortestUnitCycle(succ [][]int, start int, in []bool) []int {
 	prev := map[int]int{}
 	queue := []int{start}
 	for len(queue) > 0 {

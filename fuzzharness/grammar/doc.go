@@ -122,8 +122,9 @@
 // # The JSON form
 //
 // ParseJSON reads (and Grammar.JSON writes) the grammars of the Fuzzing
-// Book, ISLa and STALAGMITE: a JSON object mapping "<name>" to a list of
-// expansion strings, in which every <name> is a reference and all other
+// Book and ISLa, and those grammar miners such as STALAGMITE write: a JSON
+// object mapping "<name>" to a list of alternatives. An alternative is an
+// expansion string, in which every <name> is a reference and all other
 // text is literal:
 //
 //	{
@@ -133,6 +134,23 @@
 //	  "<factor>": ["-<factor>", "(<expr>)", "<digit>"],
 //	  "<digit>": ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]
 //	}
+//
+// or the Fuzzing Book's [expansion, options], whose options object is
+// ignored:
+//
+//	"<expr>": [["<term> + <expr>", {"prob": 0.2}], "<term>"]
+//
+// or a list of symbols, each "<name>" a reference and every other string
+// literal text, with [] for the empty alternative:
+//
+//	"<expr>": [["<term>", " + ", "<expr>"], ["<term>"]],
+//	"<sign>": [["-"], []]
+//
+// Each alternative is read by its JSON type: a string is an expansion, an
+// array whose second element is an object is [expansion, options], any
+// other array is a list of symbols. Shapes that fit none of these, or a
+// symbol such as "x<a>" that holds a reference among other text, are
+// errors; ParseJSON documents the rules.
 //
 // Load and ParseAny tell the two apart by the first character that is not
 // white space: '{' starts the JSON form.

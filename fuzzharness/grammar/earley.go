@@ -717,9 +717,25 @@ func (s *parseState) finishSet() {
 }
 
 func (s *parseState) limitError(j int) error {
-	return fmt.Errorf("%w: more than %d items and links at offset %d of %d; raise MaxItems or shorten the input",
-		ErrItemLimit, s.maxItems, j, len(s.input))
+	return &ItemLimitError{Limit: s.maxItems, Offset: j, Len: len(s.input)}
 }
+
+// An ItemLimitError is the error Parse and Recognize return when an input
+// needs more Earley items and links than the parser's MaxItems. It wraps
+// ErrItemLimit.
+type ItemLimitError struct {
+	Limit  int // the parser's MaxItems
+	Offset int // the input offset at which the limit was reached
+	Len    int // the input's length
+}
+
+func (e *ItemLimitError) Error() string {
+	return fmt.Sprintf("%v: more than %d items and links at offset %d of %d; raise the parser option MaxItems or shorten the input",
+		ErrItemLimit, e.Limit, e.Offset, e.Len)
+}
+
+// Unwrap returns ErrItemLimit.
+func (e *ItemLimitError) Unwrap() error { return ErrItemLimit }
 
 // A SyntaxError reports an input that the parser rejects: the first
 // position at which no derivation of a prefix of the input can be extended.

@@ -111,7 +111,7 @@ func (p *cprod) appendProd(q *cprod) {
 // Limits on the size of the internal grammar, which quantifiers with large
 // bounded counts can blow up.
 const (
-	maxParserSymbols = 1 << 20 // right-hand side symbols over all productions
+	maxParserSymbols = 1 << 22 // right-hand side symbols over all productions
 	maxInlineRepeat  = 16      // largest m*len(element) written out for x{m,}
 	maxUnitInline    = 16      // most productions of Y copied into X -> Y
 	maxInlineMult    = 32      // most productions one production may become by inlining
@@ -660,6 +660,18 @@ func (c *ecompiler) finish(sp int32) (*egrammar, error) {
 	}
 	g := &egrammar{gr: c.gr, numNT: len(order), start: 0, terms: c.terms}
 	g.ntProds = make([][]int32, len(order))
+	np, nr := 0, 0
+	for _, old := range order {
+		for _, p := range of[old] {
+			np, nr = np+1, nr+len(p.rhs)+1
+		}
+	}
+	g.prodLHS = make([]int32, 0, np)
+	g.prodBase = make([]int32, 0, np)
+	g.prodLen = make([]int32, 0, np)
+	g.prodOps = make([][]tmplOp, 0, np)
+	g.prodLbl = make([][]int32, 0, np)
+	g.rhs = make([]int32, 0, nr)
 	for i, old := range order {
 		for _, p := range of[old] {
 			id := int32(len(g.prodLHS))
@@ -687,46 +699,113 @@ func (c *ecompiler) finish(sp int32) (*egrammar, error) {
 	return g, nil
 }
 
+// nullableAndFirst computes which nonterminals derive the empty string and
+// the bytes each nonterminal and each production can start with, by
+// worklists: each production is looked at a bounded number of times, so the
+// cost is linear in the grammar (times 256 for the byte sets at most).
 func (g *egrammar) nullableAndFirst() {
 	np := len(g.prodLHS)
 	g.ntNullable = make([]bool, g.numNT)
 	g.ntFirst = make([]byteSet, g.numNT)
 	g.epsProds = make([][]int32, g.numNT)
-	// Nullable, recording the production that first made each nonterminal
-	// nullable: it only uses nonterminals that were nullable before, so
-	// following witnesses never loops.
-	for changed := true; changed; {
-		changed = false
-		for p := 0; p < np; p++ {
-			a := g.prodLHS[p]
-			if g.ntNullable[a] {
-				continue
+	// Nullable, counting per production the symbols not yet known to be
+	// nullable, and recording the production that first made each
+	// nonterminal nullable: it only uses nonterminals that were nullable
+	// before, so following witnesses never loops.
+	missing := make([]int32, np)
+	occurs := make([][]int32, g.numNT) // the productions a nonterminal occurs in, once per occurrence
+	var queue []int32                  // nonterminals newly found nullable
+	complete := func(p int32) {
+		if a := g.prodLHS[p]; !g.ntNullable[a] {
+			g.ntNullable[a] = true
+			g.epsProds[a] = []int32{p}
+			queue = append(queue, a)
+		}
+	}
+	for p := range np {
+		for r := g.prodBase[p]; g.rhs[r] != dotEnd; r++ {
+			if s := g.rhs[r]; s < 0 {
+				missing[p] = -1 // a terminal: never nullable
+				break
 			}
-			if g.allNullable(int32(p)) {
-				g.ntNullable[a] = true
-				g.epsProds[a] = []int32{int32(p)}
-				changed = true
+			missing[p]++
+		}
+		if missing[p] > 0 {
+			for r := g.prodBase[p]; g.rhs[r] != dotEnd; r++ {
+				occurs[g.rhs[r]] = append(occurs[g.rhs[r]], int32(p))
 			}
 		}
 	}
-	for p := 0; p < np; p++ {
+	for p := range np {
+		if missing[p] == 0 {
+			complete(int32(p))
+		}
+	}
+	for len(queue) > 0 {
+		a := queue[0]
+		queue = queue[1:]
+		for _, p := range occurs[a] {
+			if missing[p]--; missing[p] == 0 {
+				complete(p)
+			}
+		}
+	}
+	for p := range np {
 		a := g.prodLHS[p]
 		if g.ntNullable[a] && g.allNullable(int32(p)) && g.epsProds[a][0] != int32(p) {
 			g.epsProds[a] = append(g.epsProds[a], int32(p))
 		}
 	}
-	for changed := true; changed; {
-		changed = false
-		for p := 0; p < np; p++ {
-			f := g.seqFirst(g.prodBase[p])
-			if g.ntFirst[g.prodLHS[p]].union(&f) {
-				changed = true
+	// First: a nonterminal starts with the terminals at the start of its
+	// productions (after nullable nonterminals) and with what the
+	// nonterminals there start with.
+	users := make([][]int32, g.numNT) // B -> the nonterminals A with First(A) ⊇ First(B)
+	for p := range np {
+		a := g.prodLHS[p]
+		for r := g.prodBase[p]; g.rhs[r] != dotEnd; r++ {
+			s := g.rhs[r]
+			if s < 0 {
+				g.ntFirst[a].union(&g.terms[^s])
+				break
+			}
+			users[s] = append(users[s], a)
+			if !g.ntNullable[s] {
+				break
 			}
 		}
 	}
+	propagateBytes(g.ntFirst, nil, users)
 	g.prodFst = make([]byteSet, np)
 	for p := range g.prodFst {
 		g.prodFst[p] = g.seqFirst(g.prodBase[p])
+	}
+}
+
+// propagateBytes closes sets (and, if eof is not nil, the flags eof) under
+// the edges users: each set includes the sets of the vertices whose users
+// it is among. Every set grows at most 256 times, so the work is linear in
+// the edges.
+func propagateBytes(sets []byteSet, eof []bool, users [][]int32) {
+	queue := make([]int32, 0, len(sets))
+	queued := make([]bool, len(sets))
+	for v := range sets {
+		queue = append(queue, int32(v))
+		queued[v] = true
+	}
+	for len(queue) > 0 {
+		b := queue[0]
+		queue = queue[1:]
+		queued[b] = false
+		for _, a := range users[b] {
+			changed := sets[a].union(&sets[b])
+			if eof != nil && eof[b] && !eof[a] {
+				eof[a], changed = true, true
+			}
+			if changed && !queued[a] {
+				queued[a] = true
+				queue = append(queue, a)
+			}
+		}
 	}
 }
 
@@ -757,15 +836,29 @@ func (g *egrammar) seqFirst(r int32) byteSet {
 	return f
 }
 
-// seqNullable reports whether the symbols from dotted rule r to the end of
-// its production derive the empty string.
-func (g *egrammar) seqNullable(r int32) bool {
-	for ; g.rhs[r] != dotEnd; r++ {
-		if s := g.rhs[r]; s < 0 || !g.ntNullable[s] {
-			return false
+// suffixes calls f for every dotted rule of production p, from the last to
+// the first, with the bytes that can start a non-empty derivation of the
+// symbols from it to the end of the production and whether they derive the
+// empty string. It takes time linear in the production's length.
+func (g *egrammar) suffixes(p int, f func(r int32, first *byteSet, nullable bool)) {
+	base, n := g.prodBase[p], g.prodLen[p]
+	var first byteSet
+	nullable := true
+	f(base+n, &first, true)
+	for r := base + n - 1; r >= base; r-- {
+		s := g.rhs[r]
+		switch {
+		case s < 0:
+			first = g.terms[^s]
+			nullable = false
+		case g.ntNullable[s]:
+			first.union(&g.ntFirst[s])
+		default:
+			first = g.ntFirst[s]
+			nullable = false
 		}
+		f(r, &first, nullable)
 	}
-	return true
 }
 
 // follow computes for every nonterminal the bytes that can follow it, and
@@ -774,31 +867,23 @@ func (g *egrammar) follow() ([]byteSet, []bool) {
 	fol := make([]byteSet, g.numNT)
 	eof := make([]bool, g.numNT)
 	eof[g.start] = true
-	for changed := true; changed; {
-		changed = false
-		for p := range g.prodLHS {
-			a := g.prodLHS[p]
-			for r := g.prodBase[p]; g.rhs[r] != dotEnd; r++ {
-				b := g.rhs[r]
-				if b < 0 {
-					continue
-				}
-				f := g.seqFirst(r + 1)
-				if fol[b].union(&f) {
-					changed = true
-				}
-				if g.seqNullable(r + 1) {
-					if fol[b].union(&fol[a]) {
-						changed = true
-					}
-					if eof[a] && !eof[b] {
-						eof[b] = true
-						changed = true
-					}
+	users := make([][]int32, g.numNT) // A -> the nonterminals B with Follow(B) ⊇ Follow(A)
+	for p := range g.prodLHS {
+		a := g.prodLHS[p]
+		// Visiting r, the suffix after it was visited just before.
+		var after byteSet
+		afterNullable := false
+		g.suffixes(p, func(r int32, first *byteSet, nullable bool) {
+			if b := g.rhs[r]; b >= 0 {
+				fol[b].union(&after)
+				if afterNullable {
+					users[a] = append(users[a], b)
 				}
 			}
-		}
+			after, afterNullable = *first, nullable
+		})
 	}
+	propagateBytes(fol, eof, users)
 	return fol, eof
 }
 
@@ -839,8 +924,8 @@ func (g *egrammar) dotRules(follow []byteSet, followEOF []bool) {
 		a := g.prodLHS[p]
 		base := g.prodBase[p]
 		n := g.prodLen[p]
-		for d := int32(0); d <= n; d++ {
-			r := base + d
+		g.suffixes(p, func(r int32, first *byteSet, nullable bool) {
+			d := r - base
 			di := &g.dots[r]
 			di.next, di.lhs, di.prod, di.dot = g.rhs[r], a, int32(p), d
 			if d == n {
@@ -852,14 +937,14 @@ func (g *egrammar) dotRules(follow []byteSet, followEOF []bool) {
 			if s := g.rhs[r]; s >= 0 && g.ntNullable[s] {
 				di.flags |= dotNullNext
 			}
-			g.viable[r] = g.seqFirst(r)
-			if g.seqNullable(r) {
+			g.viable[r] = *first
+			if nullable {
 				g.viable[r].union(&follow[a])
 				if followEOF[a] {
 					di.flags |= dotViableEOF
 				}
 			}
-		}
+		})
 	}
 }
 

@@ -24,7 +24,8 @@ func ExampleParser() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("parses:", f.Count())
+	n, exact := f.Count()
+	fmt.Println("parses:", n, "exact:", exact)
 	fmt.Print(f.Tree().Outline())
 
 	// "1+2+3" can be grouped in two ways.
@@ -32,12 +33,13 @@ func ExampleParser() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("parses of 1+2+3:", f.Count(), "ambiguous:", f.Ambiguous())
+	n, _ = f.Count()
+	fmt.Println("parses of 1+2+3:", n, "ambiguous:", f.Ambiguous())
 
 	_, err = p.Parse([]byte("1+x"))
 	fmt.Println(err)
 	// Output:
-	// parses: 1
+	// parses: 1 exact: true
 	// <sum>#2  "1"
 	//   <number>#5  "1"
 	//     "1"#7
@@ -67,7 +69,8 @@ func ExamplePathTable_ForestPaths() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println("parses:", f.Count())
+	n, _ := f.Count()
+	fmt.Println("parses:", n)
 	for _, id := range pt.ForestPathIDs(f) {
 		if pt.Length(id) == 2 {
 			fmt.Println(pt.Path(id).Format(gr))

@@ -377,7 +377,7 @@ func TestEarleyCounts(t *testing.T) {
 		if err := p.Recognize([]byte(tc.input)); err != nil {
 			t.Errorf("%s on %q: Recognize: %v", tc.grammar, tc.input, err)
 		}
-		if got := f.Count(); got != tc.count {
+		if got := countOf(f); got != tc.count {
 			t.Errorf("%s on %q: Count() = %d, want %d", tc.grammar, tc.input, got, tc.count)
 		}
 		if got, want := f.Infinite(), tc.count == inf; got != want {
@@ -407,8 +407,16 @@ func TestEarleySaturation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Count() != math.MaxUint64 || f.Infinite() || !f.Ambiguous() {
-		t.Errorf("Catalan(39) parses: Count() = %d, Infinite() = %v", f.Count(), f.Infinite())
+	if n, exact := f.Count(); n != math.MaxUint64 || exact || f.Infinite() || !f.Ambiguous() {
+		t.Errorf("Catalan(39) parses: Count() = %d, %v, Infinite() = %v", n, exact, f.Infinite())
+	}
+	// Catalan(35) = 3,116,285,494,907,301,262 still fits: exact.
+	f, err = p.Parse([]byte(strings.Repeat("a", 36)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, exact := f.Count(); n != 3116285494907301262 || !exact {
+		t.Errorf("Catalan(35) parses: Count() = %d, %v", n, exact)
 	}
 	if got := len(f.Trees(7)); got != 7 {
 		t.Errorf("Trees(7) returned %d trees", got)
@@ -498,7 +506,7 @@ func TestEarleyLargeQuantifiers(t *testing.T) {
 	if err := p.Recognize([]byte(strings.Repeat("ab", 65537))); err == nil {
 		t.Error("65537 repetitions accepted")
 	}
-	g, err := Parse("big.bnf", []byte(`<s> ::= "abcdefghijklmnopqrstuvwxyz"{0,65536} ;`))
+	g, err := Parse("big.bnf", []byte(`<s> ::= "abcdefghijklmnopqrstuvwxyz"{0,65536} "ABCDEFGHIJKLMNOPQRSTUVWXYZ"{0,65536} "0123456789"{0,65536} ;`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -564,8 +572,12 @@ func TestEarleyItemLimit(t *testing.T) {
 	if !errors.Is(err, ErrItemLimit) {
 		t.Fatalf("Parse of a highly ambiguous input: %v, want ErrItemLimit", err)
 	}
-	if !strings.Contains(err.Error(), "10000") {
-		t.Errorf("error %q does not name the limit", err)
+	if !strings.Contains(err.Error(), "10000") || !strings.Contains(err.Error(), "MaxItems") {
+		t.Errorf("error %q does not name the limit and the option that raises it", err)
+	}
+	var le *ItemLimitError
+	if !errors.As(err, &le) || le.Limit != 10000 || le.Len != 200 || le.Offset <= 0 || le.Offset > 200 {
+		t.Errorf("error %#v: want an ItemLimitError with the limit, offset and length", err)
 	}
 	if err := p.Recognize(in); !errors.Is(err, ErrItemLimit) {
 		t.Errorf("Recognize: %v, want ErrItemLimit", err)
@@ -575,8 +587,8 @@ func TestEarleyItemLimit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Count() != 58786 { // Catalan(11)
-		t.Errorf("Count() = %d, want 58786", f.Count())
+	if countOf(f) != 58786 { // Catalan(11)
+		t.Errorf("Count() = %d, want 58786", countOf(f))
 	}
 }
 
@@ -611,8 +623,8 @@ func TestEarleyLinear(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", tc.grammar, err)
 			}
-			if f.Count() != 1 {
-				t.Fatalf("%s: Count() = %d", tc.grammar, f.Count())
+			if countOf(f) != 1 {
+				t.Fatalf("%s: Count() = %d", tc.grammar, countOf(f))
 			}
 			tr := f.Tree()
 			if tr.String() != in {
@@ -635,8 +647,8 @@ func TestEarleyTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Count() != 5 {
-		t.Fatalf("Count() = %d, want 5", f.Count())
+	if countOf(f) != 5 {
+		t.Fatalf("Count() = %d, want 5", countOf(f))
 	}
 	trees := f.Trees(100)
 	if len(trees) != 5 {
@@ -719,7 +731,7 @@ func TestEarleyConcurrent(t *testing.T) {
 					t.Error(err)
 					return
 				}
-				if !f.Tree().Equal(want) || f.Count() != 1 {
+				if !f.Tree().Equal(want) || countOf(f) != 1 {
 					t.Error("concurrent parse differs")
 				}
 				if err := p.Recognize(in); err != nil {
@@ -730,7 +742,7 @@ func TestEarleyConcurrent(t *testing.T) {
 				}
 			}
 			// One forest read by several goroutines.
-			if f0.Count() != 1 || !pt.ForestPaths(f0).equal(pt.Paths(want)) {
+			if countOf(f0) != 1 || !pt.ForestPaths(f0).equal(pt.Paths(want)) {
 				t.Error("concurrent forest reads differ")
 			}
 		}()

@@ -111,3 +111,86 @@ func ExampleGrammar_Problems() {
 	// g.bnf:3:1: warning: nonterminal <unused> is unreachable from the start symbol <start>
 	// Check: g.bnf:1:19: undefined nonterminal <b> (and 1 more errors)
 }
+
+// The Fuzzing Book's and ISLa's form: each alternative an expansion string
+// with references inside.
+func ExampleParseJSON_expansionStrings() {
+	src := `{
+  "<start>": ["<sum>"],
+  "<sum>": ["<digit> + <sum>", "<digit>"],
+  "<digit>": ["0", "1"]
+}`
+	g, err := grammar.ParseJSON("sum.json", []byte(src))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(g)
+	// Output:
+	// <start> ::= <sum> ;
+	//
+	// <sum> ::= <digit> " + " <sum> | <digit> ;
+	//
+	// <digit> ::= "0" | "1" ;
+}
+
+// The Fuzzing Book's expansions with options: [expansion, options], the
+// options an object, which is ignored.
+func ExampleParseJSON_expansionWithOptions() {
+	src := `{
+  "<start>": ["<sum>"],
+  "<sum>": [["<digit> + <sum>", {"prob": 0.3}], "<digit>"],
+  "<digit>": ["0", ["1", {}]]
+}`
+	g, err := grammar.ParseJSON("sum.json", []byte(src))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(g)
+	// Output:
+	// <start> ::= <sum> ;
+	//
+	// <sum> ::= <digit> " + " <sum> | <digit> ;
+	//
+	// <digit> ::= "0" | "1" ;
+}
+
+// The list-of-symbols form that grammar miners write: each "<name>" a
+// reference, every other string literal, [] the empty alternative. A list
+// of two symbols is two symbols.
+func ExampleParseJSON_symbolLists() {
+	src := `{
+  "<start>": [["<digit>", "<rest>"]],
+  "<rest>": [[" + ", "<digit>", "<rest>"], []],
+  "<digit>": [["0"], ["1"]]
+}`
+	g, err := grammar.ParseJSON("sum.json", []byte(src))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(g)
+	// Output:
+	// <start> ::= <digit> <rest> ;
+	//
+	// <rest> ::= " + " <digit> <rest> | "" ;
+	//
+	// <digit> ::= "0" | "1" ;
+}
+
+// A symbol that holds a reference among other text is ambiguous, and so is
+// an array that is neither a list of symbols nor [expansion, options].
+func ExampleParseJSON_ambiguous() {
+	src := `{
+  "<start>": [["x<digit>"], ["<digit>", 1]],
+  "<digit>": ["0", "1"]
+}`
+	_, err := grammar.ParseJSON("bad.json", []byte(src))
+	for _, e := range err.(grammar.ErrorList) {
+		fmt.Println(e)
+	}
+	// Output:
+	// bad.json:2:18: symbol "x<digit>" holds the reference <digit> among other text: in a list of symbols, write each reference as a symbol of its own, or write the whole alternative as the expansion string "x<digit>"
+	// bad.json:2:41: expected a symbol string in the list of symbols, found number 1: expected an expansion string such as "<a> + <b>", a list of symbols such as ["<a>", "+", "<b>"] ([] for the empty alternative), or [expansion, options] with an options object
+}

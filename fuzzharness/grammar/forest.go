@@ -39,14 +39,15 @@ func (f *Forest) Graph() *Graph { return f.g.gr }
 // takes.
 func (f *Forest) Size() int { return len(f.items) + len(f.links) }
 
-// Count returns the number of derivation trees of the input, saturating at
-// math.MaxUint64. A forest with a cycle (a grammar that derives a
-// nonterminal from itself, A =>+ A, over some part of the input) has
-// infinitely many; then Count returns math.MaxUint64 and Infinite reports
-// true.
-func (f *Forest) Count() uint64 {
+// Count returns the number n of derivation trees of the input, and whether
+// n is exact. Counts are exact below math.MaxUint64; a larger count
+// saturates: then n is math.MaxUint64, a lower bound, and exact is false. A
+// forest with a cycle (a grammar that derives a nonterminal from itself,
+// A =>+ A, over some part of the input) has infinitely many trees; then
+// Count also returns math.MaxUint64 and false, and Infinite reports true.
+func (f *Forest) Count() (n uint64, exact bool) {
 	f.countOnce.Do(f.computeCount)
-	return f.count
+	return f.count, f.count < math.MaxUint64
 }
 
 // Infinite reports whether the input has infinitely many derivation trees.
@@ -56,7 +57,10 @@ func (f *Forest) Infinite() bool {
 }
 
 // Ambiguous reports whether the input has more than one derivation tree.
-func (f *Forest) Ambiguous() bool { return f.Count() > 1 }
+func (f *Forest) Ambiguous() bool {
+	n, _ := f.Count()
+	return n > 1
+}
 
 // extra returns the further links of item i.
 func (f *Forest) extra(i int32) []xlink {

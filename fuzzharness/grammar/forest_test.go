@@ -72,7 +72,7 @@ func TestEarleyRoundTrip(t *testing.T) {
 				}
 				fp := pt.ForestPaths(f)
 				gp := pt.Paths(tr)
-				if f.Count() == 1 {
+				if countOf(f) == 1 {
 					if !got.Equal(tr) {
 						fail("parse tree differs from the generated one:\n%s\ngenerated:\n%s", got.Outline(), tr.Outline())
 					}
@@ -88,7 +88,7 @@ func TestEarleyRoundTrip(t *testing.T) {
 						break
 					}
 				}
-				if c := f.Count(); c <= 32 {
+				if c := countOf(f); c <= 32 {
 					trees := f.Trees(32)
 					if len(trees) != int(c) {
 						fail("Trees returned %d of %d trees", len(trees), c)
@@ -129,12 +129,12 @@ func TestForestPathsAmbiguous(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f.Count() < 2 || f.Count() > 1000 {
-			t.Fatalf("%s on %q: Count() = %d, want an ambiguous test", tc.grammar, tc.input, f.Count())
+		if countOf(f) < 2 || countOf(f) > 1000 {
+			t.Fatalf("%s on %q: Count() = %d, want an ambiguous test", tc.grammar, tc.input, countOf(f))
 		}
 		trees := f.Trees(1000)
-		if len(trees) != int(f.Count()) {
-			t.Fatalf("%s on %q: %d trees of %d", tc.grammar, tc.input, len(trees), f.Count())
+		if len(trees) != int(countOf(f)) {
+			t.Fatalf("%s on %q: %d trees of %d", tc.grammar, tc.input, len(trees), countOf(f))
 		}
 		for k := 1; k <= 5; k++ {
 			pt, err := p.Graph().PathTable(k)
@@ -205,8 +205,8 @@ func TestForestLeoAmbiguous(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Count() != 1<<n {
-		t.Fatalf("Count() = %d, want %d", f.Count(), 1<<n)
+	if countOf(f) != 1<<n {
+		t.Fatalf("Count() = %d, want %d", countOf(f), 1<<n)
 	}
 	// The forest stays linear: one item per <l> and <x> over each span,
 	// with two derivations for every <x>.
@@ -241,4 +241,10 @@ func TestForestLeoAmbiguous(t *testing.T) {
 	if !pt.ForestPaths(f).equal(union) {
 		t.Error("forest k-paths differ from the union of the trees'")
 	}
+}
+
+// countOf returns the tree count of f, exact or not.
+func countOf(f *Forest) uint64 {
+	n, _ := f.Count()
+	return n
 }

@@ -191,11 +191,12 @@ func Compile(g *Grammar, opts ...CompileOption) (*Graph, error) {
 	if err := g.Check(); err != nil {
 		return nil, err
 	}
-	if g.Rule(cfg.start) == nil {
+	rules := g.ruleIndex()
+	if rules[cfg.start] == nil {
 		return nil, fmt.Errorf("grammar: start symbol <%s> is not defined", cfg.start)
 	}
-	b := &builder{g: g, gr: &Graph{Grammar: g, Identity: cfg.identity, rhs: map[string]*Node{}}}
-	b.gr.Root = b.rule(cfg.start)
+	b := &builder{rules: rules, pending: map[string][]*Node{}, gr: &Graph{Grammar: g, Identity: cfg.identity, rhs: map[string]*Node{}}}
+	b.gr.Root = b.build(cfg.start)
 	gr := b.gr
 	gr.symbols()
 	if err := gr.minima(); err != nil {
@@ -215,82 +216,127 @@ func MustCompile(g *Grammar, opts ...CompileOption) *Graph {
 }
 
 type builder struct {
-	g  *Grammar
-	gr *Graph
+	rules   map[string]*Rule   // the first rule of each name
+	pending map[string][]*Node // references to rules under construction
+	gr      *Graph
+	slab    []Node
+	ptrs    []*Node // slab of one-element Children slices of references
 }
 
-func (b *builder) node(n *Node) *Node {
+// node adds a copy of n to the graph. Nodes are allocated in slabs, which
+// large grammars load much faster with.
+func (b *builder) node(v *Node) *Node {
+	if len(b.slab) == cap(b.slab) {
+		b.slab = make([]Node, 0, min(1024, 16+len(b.gr.Nodes)))
+	}
+	b.slab = append(b.slab, *v)
+	n := &b.slab[len(b.slab)-1]
 	n.ID = len(b.gr.Nodes)
 	n.Sym = -1
 	b.gr.Nodes = append(b.gr.Nodes, n)
 	return n
 }
 
-// rule returns the right-hand side node of the named rule, building it on
-// first use. IDs are assigned in depth-first pre-order from the start rule.
-func (b *builder) rule(name string) *Node {
-	if n, ok := b.gr.rhs[name]; ok {
-		return n
-	}
-	r := b.g.Rule(name)
-	// Reserve the slot before building so that recursive references find it.
-	var rhs *Node
-	b.gr.rhs[name] = nil
-	rhs = b.expr(r.Expr, name)
-	b.gr.rhs[name] = rhs
-	// Patch references built while the rule was under construction.
-	for _, n := range b.gr.Nodes {
-		if n.Kind == KindRef && n.Name == name && len(n.Children) == 1 && n.Children[0] == nil {
-			n.Children[0] = rhs
-		}
-	}
-	return rhs
+// A buildTask builds the expression e of rule into *dst; or, if finish is
+// set, completes the rule whose right-hand side was built into *dst.
+type buildTask struct {
+	e      Expr
+	rule   string
+	dst    **Node
+	finish bool
 }
 
-func (b *builder) expr(e Expr, rule string) *Node {
-	switch e := e.(type) {
-	case *Alt:
-		if len(e.X) == 1 {
-			return b.expr(e.X[0], rule)
-		}
-		n := b.node(&Node{Kind: KindAlt, Rule: rule, Pos: e.P})
-		for _, x := range e.X {
-			n.Children = append(n.Children, b.expr(x, rule))
-		}
-		return n
-	case *Seq:
-		if len(e.X) == 1 {
-			return b.expr(e.X[0], rule)
-		}
-		n := b.node(&Node{Kind: KindSeq, Rule: rule, Pos: e.P})
-		for _, x := range e.X {
-			n.Children = append(n.Children, b.expr(x, rule))
-		}
-		return n
-	case *Repeat:
-		n := b.node(&Node{Kind: KindRepeat, Rule: rule, Pos: e.P, Min: e.Min, Max: e.Max})
-		n.Children = []*Node{b.expr(e.X, rule)}
-		return n
-	case *Lit:
-		return b.node(&Node{Kind: KindLit, Rule: rule, Pos: e.P, Lit: e.S})
-	case *Class:
-		n := b.node(&Node{Kind: KindClass, Rule: rule, Pos: e.P, Class: e})
-		n.set = e.Set()
-		for _, r := range n.set {
-			n.setCount += int(r.Hi-r.Lo) + 1
-		}
-		return n
-	case *Ref:
-		n := b.node(&Node{Kind: KindRef, Rule: rule, Pos: e.P, Name: e.Name})
-		n.Children = []*Node{nil}
-		n.Children[0] = b.rule(e.Name) // nil while that rule is being built; patched by rule
-		return n
+// build builds the right-hand side of the named rule and everything it
+// reaches, numbering the nodes in depth-first pre-order, as a recursive
+// descent through expressions and, at a first reference, into the
+// referenced rule would. It keeps an explicit stack, so that chains of
+// rules of any length do not exhaust the goroutine stack.
+func (b *builder) build(name string) *Node {
+	var root *Node
+	var stack []buildTask
+	enter := func(name string, dst **Node) {
+		// Reserve the slot before building so that recursive references
+		// find the rule under construction.
+		b.gr.rhs[name] = nil
+		stack = append(stack, buildTask{rule: name, dst: dst, finish: true}, buildTask{e: b.rules[name].Expr, rule: name, dst: dst})
 	}
-	panic(fmt.Sprintf("grammar: unknown expression type %T", e))
+	enter(name, &root)
+	for len(stack) > 0 {
+		t := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if t.finish {
+			rhs := *t.dst
+			b.gr.rhs[t.rule] = rhs
+			// Patch references built while the rule was under construction.
+			for _, n := range b.pending[t.rule] {
+				n.Children[0] = rhs
+			}
+			delete(b.pending, t.rule)
+			continue
+		}
+		var kids []Expr
+		switch e := t.e.(type) {
+		case *Alt:
+			if len(e.X) == 1 {
+				stack = append(stack, buildTask{e: e.X[0], rule: t.rule, dst: t.dst})
+				continue
+			}
+			n := b.node(&Node{Kind: KindAlt, Rule: t.rule, Pos: e.P})
+			*t.dst, kids = n, e.X
+		case *Seq:
+			if len(e.X) == 1 {
+				stack = append(stack, buildTask{e: e.X[0], rule: t.rule, dst: t.dst})
+				continue
+			}
+			n := b.node(&Node{Kind: KindSeq, Rule: t.rule, Pos: e.P})
+			*t.dst, kids = n, e.X
+		case *Repeat:
+			n := b.node(&Node{Kind: KindRepeat, Rule: t.rule, Pos: e.P, Min: e.Min, Max: e.Max})
+			*t.dst, kids = n, []Expr{e.X}
+		case *Lit:
+			*t.dst = b.node(&Node{Kind: KindLit, Rule: t.rule, Pos: e.P, Lit: e.S})
+		case *Class:
+			n := b.node(&Node{Kind: KindClass, Rule: t.rule, Pos: e.P, Class: e})
+			n.set = e.Set()
+			for _, r := range n.set {
+				n.setCount += int(r.Hi-r.Lo) + 1
+			}
+			*t.dst = n
+		case *Ref:
+			n := b.node(&Node{Kind: KindRef, Rule: t.rule, Pos: e.P, Name: e.Name})
+			if len(b.ptrs) == cap(b.ptrs) {
+				b.ptrs = make([]*Node, 0, 1024)
+			}
+			b.ptrs = append(b.ptrs, nil)
+			n.Children = b.ptrs[len(b.ptrs)-1 : len(b.ptrs) : len(b.ptrs)]
+			*t.dst = n
+			switch rhs, ok := b.gr.rhs[e.Name]; {
+			case !ok:
+				enter(e.Name, &n.Children[0])
+			case rhs == nil: // under construction; patched when finished
+				b.pending[e.Name] = append(b.pending[e.Name], n)
+			default:
+				n.Children[0] = rhs
+			}
+		default:
+			panic(fmt.Sprintf("grammar: unknown expression type %T", e))
+		}
+		if len(kids) > 0 {
+			n := *t.dst
+			n.Children = make([]*Node, len(kids))
+			// Push in reverse, so that the first child is built first.
+			for i := len(kids) - 1; i >= 0; i-- {
+				stack = append(stack, buildTask{e: kids[i], rule: t.rule, dst: &n.Children[i]})
+			}
+		}
+	}
+	return root
 }
 
 func (gr *Graph) symbols() {
 	byName := map[string]*Symbol{}
+	var slab []Symbol // symbols and their one-node lists are allocated in slabs
+	var one []*Node
 	for _, n := range gr.Nodes {
 		if !n.Symbolic() {
 			continue
@@ -302,7 +348,13 @@ func (gr *Graph) symbols() {
 				continue
 			}
 		}
-		s := &Symbol{ID: len(gr.Symbols), Nodes: []*Node{n}, nonterminal: gr.Identity == ByNonterminal && n.Kind == KindRef}
+		if len(slab) == cap(slab) {
+			slab = make([]Symbol, 0, 1024)
+			one = make([]*Node, 0, 1024)
+		}
+		one = append(one, n)
+		slab = append(slab, Symbol{ID: len(gr.Symbols), Nodes: one[len(one)-1 : len(one) : len(one)], nonterminal: gr.Identity == ByNonterminal && n.Kind == KindRef})
+		s := &slab[len(slab)-1]
 		gr.Symbols = append(gr.Symbols, s)
 		n.Sym = s.ID
 		if gr.Identity == ByNonterminal && n.Kind == KindRef {
@@ -332,22 +384,16 @@ func satMul(a, b int) int {
 	return a * b
 }
 
-// minima computes MinDepth, MinSize and MinLen of every node by fixpoint
-// iteration (the graph is cyclic).
+// minima computes MinDepth, MinSize and MinLen of every node. The graph is
+// cyclic, and each minimum is the least fixpoint of equations whose
+// right-hand sides never fall below their arguments (a minimum over the
+// children of an Alt, sums and maxima otherwise). A few passes over the
+// nodes usually find it; where they do not, Knuth's generalization of
+// Dijkstra's algorithm settles every node once, cheapest first: in time
+// O(E log V) for E edges and V nodes.
 func (gr *Graph) minima() error {
-	for _, n := range gr.Nodes {
-		n.MinDepth, n.MinSize, n.MinLen = inf, inf, inf
-	}
-	for changed := true; changed; {
-		changed = false
-		for i := len(gr.Nodes) - 1; i >= 0; i-- {
-			n := gr.Nodes[i]
-			d, s, l := gr.minimaOf(n)
-			if d < n.MinDepth || s < n.MinSize || l < n.MinLen {
-				n.MinDepth, n.MinSize, n.MinLen = min(d, n.MinDepth), min(s, n.MinSize), min(l, n.MinLen)
-				changed = true
-			}
-		}
+	if !gr.minimaByPasses(4) {
+		gr.minimaKnuth()
 	}
 	for _, n := range gr.Nodes {
 		if n.MinSize >= inf {
@@ -357,42 +403,254 @@ func (gr *Graph) minima() error {
 	return nil
 }
 
-func (gr *Graph) minimaOf(n *Node) (depth, size, length int) {
+// minimaByPasses tries to find the minima by at most passes passes over
+// the nodes, children before parents as far as the node order allows,
+// which usually converges after one or two. It reports whether it did.
+func (gr *Graph) minimaByPasses(passes int) bool {
+	nn := len(gr.Nodes)
+	depth, size, length := make([]int, nn), make([]int, nn), make([]int, nn)
+	for i := range nn {
+		depth[i], size[i], length[i] = inf, inf, inf
+	}
+	for range passes {
+		changed := false
+		for i := nn - 1; i >= 0; i-- {
+			n := gr.Nodes[i]
+			if d := minDepthOf(n, depth); d < depth[i] {
+				depth[i], changed = d, true
+			}
+			if s := minSizeOf(n, size); s < size[i] {
+				size[i], changed = s, true
+			}
+			if l := minLenOf(n, length); l < length[i] {
+				length[i], changed = l, true
+			}
+		}
+		if !changed {
+			for i, n := range gr.Nodes {
+				n.MinDepth, n.MinSize, n.MinLen = depth[i], size[i], length[i]
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// minimaKnuth finds the minima by Knuth's algorithm.
+func (gr *Graph) minimaKnuth() {
+	parents := make([][]int32, len(gr.Nodes))
+	for _, n := range gr.Nodes {
+		for _, c := range n.Children {
+			parents[c.ID] = append(parents[c.ID], int32(n.ID))
+		}
+	}
+	depth := gr.minimum(parents, minDepthOf)
+	size := gr.minimum(parents, minSizeOf)
+	length := gr.minimum(parents, minLenOf)
+	for i, n := range gr.Nodes {
+		n.MinDepth, n.MinSize, n.MinLen = depth[i], size[i], length[i]
+	}
+}
+
+// minChild returns the least value in val of n's children, inf if none.
+func minChild(n *Node, val []int) int {
+	m := inf
+	for _, c := range n.Children {
+		m = min(m, val[c.ID])
+	}
+	return m
+}
+
+// A minOf computes a node's minimum from its children's in val (for an Alt,
+// from those known so far, the others being inf).
+type minOf func(n *Node, val []int) int
+
+func minDepthOf(n *Node, val []int) int {
 	switch n.Kind {
 	case KindLit:
-		return 0, 1, len(n.Lit)
+		return 0
 	case KindClass:
 		if n.setCount == 0 {
-			return inf, inf, inf
+			return inf
 		}
-		l := 1
-		if !n.Class.Bytes && n.set[0].Lo >= 0x80 {
-			l = len(string(n.set[0].Lo))
-		}
-		return 0, 1, l
+		return 0
 	case KindRef:
-		c := n.Children[0]
-		return satAdd(c.MinDepth, 1), satAdd(c.MinSize, 1), c.MinLen
+		return satAdd(val[n.Children[0].ID], 1)
 	case KindAlt:
-		depth, size, length = inf, inf, inf
-		for _, c := range n.Children {
-			depth, size, length = min(depth, c.MinDepth), min(size, c.MinSize), min(length, c.MinLen)
-		}
-		return depth, satAdd(size, 1), length
+		return minChild(n, val)
 	case KindSeq:
-		size = 1
+		d := 0
 		for _, c := range n.Children {
-			depth, size, length = max(depth, c.MinDepth), satAdd(size, c.MinSize), satAdd(length, c.MinLen)
+			d = max(d, val[c.ID])
 		}
-		return depth, size, length
+		return d
 	case KindRepeat:
-		c := n.Children[0]
 		if n.Min == 0 {
-			return 0, 1, 0
+			return 0
 		}
-		return c.MinDepth, satAdd(1, satMul(n.Min, c.MinSize)), satMul(n.Min, c.MinLen)
+		return val[n.Children[0].ID]
 	}
-	return inf, inf, inf
+	return inf
+}
+
+func minSizeOf(n *Node, val []int) int {
+	switch n.Kind {
+	case KindLit:
+		return 1
+	case KindClass:
+		if n.setCount == 0 {
+			return inf
+		}
+		return 1
+	case KindRef:
+		return satAdd(val[n.Children[0].ID], 1)
+	case KindAlt:
+		return satAdd(minChild(n, val), 1)
+	case KindSeq:
+		s := 1
+		for _, c := range n.Children {
+			s = satAdd(s, val[c.ID])
+		}
+		return s
+	case KindRepeat:
+		if n.Min == 0 {
+			return 1
+		}
+		return satAdd(1, satMul(n.Min, val[n.Children[0].ID]))
+	}
+	return inf
+}
+
+func minLenOf(n *Node, val []int) int {
+	switch n.Kind {
+	case KindLit:
+		return len(n.Lit)
+	case KindClass:
+		if n.setCount == 0 {
+			return inf
+		}
+		if !n.Class.Bytes && n.set[0].Lo >= 0x80 {
+			return len(string(n.set[0].Lo))
+		}
+		return 1
+	case KindRef:
+		return val[n.Children[0].ID]
+	case KindAlt:
+		return minChild(n, val)
+	case KindSeq:
+		l := 0
+		for _, c := range n.Children {
+			l = satAdd(l, val[c.ID])
+		}
+		return l
+	case KindRepeat:
+		if n.Min == 0 {
+			return 0
+		}
+		return satMul(n.Min, val[n.Children[0].ID])
+	}
+	return inf
+}
+
+// minimum solves one minimum for every node (see minima). An Alt can be
+// settled once its cheapest child is; any other node once all its
+// children are. Nodes that derive no finite string keep inf.
+func (gr *Graph) minimum(parents [][]int32, of minOf) []int {
+	nn := len(gr.Nodes)
+	val := make([]int, nn)
+	for i := range val {
+		val[i] = inf
+	}
+	done := make([]bool, nn)
+	waiting := make([]int32, nn) // children an and-node still waits for
+	var h minHeap
+	for i, n := range gr.Nodes {
+		switch {
+		case n.Kind == KindAlt:
+		case n.Kind == KindRepeat && n.Min == 0, len(n.Children) == 0:
+			if v := of(n, val); v < inf {
+				h.push(v, int32(i))
+			}
+		default:
+			waiting[i] = int32(len(n.Children))
+		}
+	}
+	for h.len() > 0 {
+		v, id := h.pop()
+		if done[id] {
+			continue
+		}
+		done[id] = true
+		val[id] = v
+		for _, p := range parents[id] {
+			if done[p] {
+				continue
+			}
+			n := gr.Nodes[p]
+			switch {
+			case n.Kind == KindAlt:
+				if w := of(n, val); w < inf {
+					h.push(w, p)
+				}
+			case n.Kind == KindRepeat && n.Min == 0:
+			default:
+				if waiting[p]--; waiting[p] == 0 {
+					if w := of(n, val); w < inf {
+						h.push(w, p)
+					}
+				}
+			}
+		}
+	}
+	return val
+}
+
+// minHeap is a binary heap of (value, node) pairs, smallest value first
+// and, among equal values, smallest node.
+type minHeap struct{ items []heapItem }
+
+type heapItem struct {
+	v  int
+	id int32
+}
+
+func (h *minHeap) len() int { return len(h.items) }
+
+func (a heapItem) less(b heapItem) bool { return a.v < b.v || a.v == b.v && a.id < b.id }
+
+func (h *minHeap) push(v int, id int32) {
+	h.items = append(h.items, heapItem{v, id})
+	i := len(h.items) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if !h.items[i].less(h.items[p]) {
+			break
+		}
+		h.items[i], h.items[p] = h.items[p], h.items[i]
+		i = p
+	}
+}
+
+func (h *minHeap) pop() (int, int32) {
+	top := h.items[0]
+	last := len(h.items) - 1
+	h.items[0] = h.items[last]
+	h.items = h.items[:last]
+	for i := 0; ; {
+		l, r, m := 2*i+1, 2*i+2, i
+		if l < last && h.items[l].less(h.items[m]) {
+			m = l
+		}
+		if r < last && h.items[r].less(h.items[m]) {
+			m = r
+		}
+		if m == i {
+			break
+		}
+		h.items[i], h.items[m] = h.items[m], h.items[i]
+		i = m
+	}
+	return top.v, top.id
 }
 
 // RHS returns the right-hand side node of the named nonterminal, or nil if the

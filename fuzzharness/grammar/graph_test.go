@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -298,4 +299,73 @@ func TestSymbolString(t *testing.T) {
 			t.Errorf("by nonterminal: symbol %d prints %q, want %q", s.ID, s, s.Label())
 		}
 	}
+}
+
+// TestMinimaFixpoint compares the minima of Knuth's algorithm with a plain
+// fixpoint iteration, on the built-in grammars and on a grammar whose
+// cheapest derivations run against the node order (which takes the
+// iteration one pass per rule, so that Compile falls back to Knuth's
+// algorithm).
+func TestMinimaFixpoint(t *testing.T) {
+	var grammars []*Grammar
+	for _, name := range BuiltinNames() {
+		g, err := Builtin(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		grammars = append(grammars, g)
+	}
+	var src strings.Builder
+	src.WriteString("<r0> ::= \"z\" | <r1> ;\n")
+	for i := 1; i < 50; i++ {
+		fmt.Fprintf(&src, "<r%d> ::= <r%d> <r%d> \"q\" | \"a\" <r%d> ;\n", i, i+1, i+1, i-1)
+	}
+	src.WriteString("<r50> ::= \"a\" <r49> ;\n")
+	back, err := Parse("back.bnf", []byte(src.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	grammars = append(grammars, back)
+	for _, g := range grammars {
+		gr, err := Compile(g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g == back && gr.minimaByPasses(4) {
+			t.Errorf("back.bnf: 4 passes find the minima; the test needs a grammar that takes more")
+		}
+		for _, n := range gr.Nodes {
+			n.MinDepth, n.MinSize, n.MinLen = inf, inf, inf
+		}
+		for changed := true; changed; {
+			changed = false
+			for _, n := range gr.Nodes {
+				d, s, l := minDepthOf(n, nodeVals(gr, func(n *Node) int { return n.MinDepth })),
+					minSizeOf(n, nodeVals(gr, func(n *Node) int { return n.MinSize })),
+					minLenOf(n, nodeVals(gr, func(n *Node) int { return n.MinLen }))
+				if d < n.MinDepth || s < n.MinSize || l < n.MinLen {
+					n.MinDepth, n.MinSize, n.MinLen = min(d, n.MinDepth), min(s, n.MinSize), min(l, n.MinLen)
+					changed = true
+				}
+			}
+		}
+		want := make([][3]int, len(gr.Nodes))
+		for i, n := range gr.Nodes {
+			want[i] = [3]int{n.MinDepth, n.MinSize, n.MinLen}
+		}
+		gr.minimaKnuth()
+		for i, n := range gr.Nodes {
+			if got := [3]int{n.MinDepth, n.MinSize, n.MinLen}; got != want[i] {
+				t.Errorf("%s: Knuth's depth/size/len %v, fixpoint %v", n, got, want[i])
+			}
+		}
+	}
+}
+
+func nodeVals(gr *Graph, f func(*Node) int) []int {
+	v := make([]int, len(gr.Nodes))
+	for i, n := range gr.Nodes {
+		v[i] = f(n)
+	}
+	return v
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -103,7 +104,9 @@ func FuzzParse(f *testing.F) {
 
 func FuzzParseJSON(f *testing.F) {
 	addNotationSeeds(f, "testdata/*.json")
+	addNotationSeeds(f, "testdata/forms/*/*.json")
 	for _, s := range []string{
+		`{"<s>": [["<a>", "<b>"], [], ["<a>", {"w": 1}], ["x<a>"], ["a", {}, "b"], [{}, "a"], ["a", ["b"]]], "<a>": ["a"], "<b>": [["b", "", "c"]]}`,
 		`{"<start>": ["<a> and <b>", ["<<a>>", {"prob": 0.5}]], "<a>": ["", "x"], "<b>": ["<>", "<a b>"]}`,
 		`{"<a>": ["\u00e9\ud83d\ude00\u0000<a>\n"], "<b>": [1], "c": []}`,
 		`{"<a>": [["x"], ["y", {}, 1]], "<a>": []}`,
@@ -140,5 +143,57 @@ func FuzzParseJSON(f *testing.F) {
 		if !Equal(g, j) {
 			t.Fatalf("exported JSON parses differently:\n%s\n%s", text, out)
 		}
+		// The same grammar as lists of symbols reads the same.
+		lists := symbolListJSON(t, g)
+		k, err := ParseJSON("lists.json", lists)
+		if err != nil {
+			t.Fatalf("the grammar as lists of symbols does not parse: %v\n%s", err, lists)
+		}
+		if !Equal(g, k) {
+			t.Fatalf("the grammar as lists of symbols parses differently:\n%s\n%s", text, lists)
+		}
 	})
+}
+
+// symbolListJSON writes a grammar that ParseJSON returned in the JSON form
+// with every alternative a list of symbols.
+func symbolListJSON(t *testing.T, g *Grammar) []byte {
+	var b bytes.Buffer
+	b.WriteString("{")
+	for i, r := range g.Rules {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(jsonString("<"+r.Name+">") + ": [")
+		alts := []Expr{r.Expr}
+		if a, ok := r.Expr.(*Alt); ok {
+			alts = a.X
+		}
+		for j, x := range alts {
+			parts := []Expr{x}
+			if s, ok := x.(*Seq); ok {
+				parts = s.X
+			}
+			var syms []string
+			for _, p := range parts {
+				switch p := p.(type) {
+				case *Lit:
+					if p.S != "" {
+						syms = append(syms, jsonString(p.S))
+					}
+				case *Ref:
+					syms = append(syms, jsonString("<"+p.Name+">"))
+				default:
+					t.Fatalf("ParseJSON returned %T", p)
+				}
+			}
+			if j > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("[" + strings.Join(syms, ", ") + "]")
+		}
+		b.WriteString("]")
+	}
+	b.WriteString("}")
+	return b.Bytes()
 }

@@ -66,7 +66,8 @@ func (s *Spec) Check(input []byte) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Result{Total: f.Count(), Infinite: f.Infinite()}
+	total, _ := f.Count()
+	r := &Result{Total: total, Infinite: f.Infinite()}
 	first := f.Tree()
 	ok, fail := s.evalTree(input, first)
 	r.Derivations = 1
