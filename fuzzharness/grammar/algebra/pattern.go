@@ -139,7 +139,7 @@ func (a *Algebra) parsePattern(name, nonterminal, text string, off int) (*Patter
 		return nil, fmt.Errorf("algebra: pattern %s: %v", name, err)
 	}
 	p := &Pattern{Name: name, Nonterminal: nonterminal, Text: text}
-	if f.Count() > 1 {
+	if f.Ambiguous() {
 		trees := f.Trees(2)
 		var shown []string
 		for _, t := range trees {
