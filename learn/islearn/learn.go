@@ -3,6 +3,7 @@ package islearn
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,8 +74,21 @@ func Generated(n int) Option { return func(c *config) { c.generated = n } }
 // (default DefaultMaxCandidates); Learn fails when a catalog has more.
 func MaxCandidates(n int) Option { return func(c *config) { c.maxCandidates = n } }
 
-// sample is one input with its derivation trees.
-type sample struct{ trees []*grammar.Tree }
+// sample is one input with its derivation trees and their views, built
+// once for the labels and root of the specs it is checked against.
+type sample struct {
+	input []byte
+	trees []*grammar.Tree
+	views []*isla.View
+	key   viewKey
+}
+
+// viewKey says what a view was built for.
+type viewKey struct {
+	labels  *isla.Labels
+	root    string
+	virtual bool
+}
 
 // facts are what the positive samples show about the nonterminals.
 type facts struct {
@@ -121,7 +135,7 @@ func Learn(ctx context.Context, g *grammar.Grammar, positive, negative [][]byte,
 			if err != nil {
 				return nil, fmt.Errorf("%s sample %d: %w", kind, i+1, err)
 			}
-			out[i] = sample{f.Trees(isla.DefaultMaxDerivations)}
+			out[i] = sample{input: b, trees: f.Trees(isla.DefaultMaxDerivations)}
 		}
 		return out, nil
 	}
@@ -142,7 +156,7 @@ func Learn(ctx context.Context, g *grammar.Grammar, positive, negative [][]byte,
 				continue
 			}
 			if f, err := p.Parse(t.Bytes()); err == nil {
-				gen = append(gen, sample{f.Trees(isla.DefaultMaxDerivations)})
+				gen = append(gen, sample{input: t.Bytes(), trees: f.Trees(isla.DefaultMaxDerivations)})
 			}
 		}
 	}
@@ -182,8 +196,8 @@ func Learn(ctx context.Context, g *grammar.Grammar, positive, negative [][]byte,
 			}
 			allowed := len(pos) - int(cfg.minRecall*float64(len(pos))+0.999999)
 			acc, fail := 0, 0
-			for _, s := range pos {
-				if holds(spec, s) {
+			for i := range pos {
+				if holds(spec, &pos[i]) {
 					acc++
 				} else if fail++; fail > allowed {
 					break
@@ -222,20 +236,35 @@ func Learn(ctx context.Context, g *grammar.Grammar, positive, negative [][]byte,
 	return cands, nil
 }
 
-// holds reports whether some derivation of the sample satisfies spec.
-func holds(spec *isla.Spec, s sample) bool {
-	for _, t := range s.trees {
-		if spec.Holds(t) {
+// holds reports whether some derivation of the sample satisfies spec. It
+// builds the views of the sample's trees once for all specs of the same
+// labels and root (all specs compiled against one graph share them).
+func holds(spec *isla.Spec, s *sample) bool {
+	k := viewKey{spec.Labels(), spec.RootLabel(), spec.VirtualRoot()}
+	if s.views == nil || !sameKey(s.key, k) {
+		s.key = k
+		s.views = s.views[:0]
+		for _, t := range s.trees {
+			s.views = append(s.views, isla.NewView(s.input, t, k.labels, k.root, k.virtual))
+		}
+	}
+	for _, v := range s.views {
+		if isla.NewEvaluator(spec, v).Eval(spec.Formula()) {
 			return true
 		}
 	}
 	return false
 }
 
+func sameKey(a, b viewKey) bool {
+	return a.root == b.root && a.virtual == b.virtual &&
+		(a.labels == b.labels || slices.Equal(a.labels.Names, b.labels.Names))
+}
+
 func rejected(spec *isla.Spec, ss []sample) float64 {
 	n := 0
-	for _, s := range ss {
-		if !holds(spec, s) {
+	for i := range ss {
+		if !holds(spec, &ss[i]) {
 			n++
 		}
 	}
@@ -257,8 +286,8 @@ func vacuous(c *isla.Constraint, gr *grammar.Graph, pos []sample) bool {
 	if err != nil {
 		return false
 	}
-	for _, s := range pos {
-		if !holds(spec, s) {
+	for i := range pos {
+		if !holds(spec, &pos[i]) {
 			return false
 		}
 	}
