@@ -28,7 +28,7 @@ type Pattern struct {
 }
 
 // A Relation restricts the values of placeholders A and B: Op is "child",
-// "in", "!=" or "textof" (see the package documentation).
+// "in", "!=", "<" or "textof" (see the package documentation).
 type Relation struct {
 	A, Op, B string
 }
@@ -118,7 +118,7 @@ func ParseCatalog(filename string, src []byte) ([]*Pattern, error) {
 			f := strings.Fields(strings.TrimPrefix(trim, "where "))
 			p := pos(lineNo, col, lineOff+col-1)
 			if len(f) != 3 {
-				errs.Add(p, "expected where {a} child|in|!=|textof {b}")
+				errs.Add(p, "expected where {a} child|in|!=|<|textof {b}")
 				continue
 			}
 			a, okA := placeholderName(f[0])
@@ -127,8 +127,8 @@ func ParseCatalog(filename string, src []byte) ([]*Pattern, error) {
 			case !okA || !okB:
 				errs.Add(p, "expected placeholders {name} on both sides of the relation")
 				continue
-			case f[1] != "child" && f[1] != "in" && f[1] != "!=" && f[1] != "textof":
-				errs.Add(p, fmt.Sprintf("unknown relation %q (want child, in, != or textof)", f[1]))
+			case f[1] != "child" && f[1] != "in" && f[1] != "!=" && f[1] != "<" && f[1] != "textof":
+				errs.Add(p, fmt.Sprintf("unknown relation %q (want child, in, !=, < or textof)", f[1]))
 				continue
 			case f[1] == "textof" && (!IsString(a) || IsString(b)):
 				errs.Add(p, "textof relates a {string} placeholder to a nonterminal placeholder")

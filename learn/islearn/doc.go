@@ -28,6 +28,8 @@
 //	where {a} child {b}    an <a> is a direct child of a <b>
 //	where {a} in {b}       an <a> is strictly below a <b>
 //	where {a} != {b}       a and b are different nonterminals
+//	where {a} < {b}        a sorts before b by name (for symmetric patterns:
+//	                       one instance per pair)
 //	where {s} textof {a}   s is one of the most frequent short texts of <a>
 //
 // Every nonterminal placeholder takes only nonterminals that occur in the

@@ -3,6 +3,7 @@ package islearn
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"sort"
 	"strconv"
@@ -194,7 +195,7 @@ func Learn(ctx context.Context, g *grammar.Grammar, positive, negative [][]byte,
 			if err != nil {
 				continue
 			}
-			allowed := len(pos) - int(cfg.minRecall*float64(len(pos))+0.999999)
+			allowed := len(pos) - int(math.Ceil(cfg.minRecall*float64(len(pos))-1e-9))
 			acc, fail := 0, 0
 			for i := range pos {
 				if holds(spec, &pos[i]) {
@@ -412,6 +413,10 @@ func instantiate(p *Pattern, fs *facts, emit func(string) error) error {
 				}
 			case "!=":
 				if a == b {
+					return false
+				}
+			case "<":
+				if a >= b {
 					return false
 				}
 			}

@@ -140,3 +140,51 @@ func TestDefUseScopeFromNegative(t *testing.T) {
 		t.Errorf("best = %+v, want def-use-scoped over <block> with recall and specificity 1", best)
 	}
 }
+
+// MinRecall admits a constraint that rejects some positive samples.
+func TestMinRecall(t *testing.T) {
+	g := grammar.MustBuiltin("xml")
+	pos := [][]byte{[]byte("<a><b>x</b></a>"), []byte("<p>q<r>s</r></p>"), []byte("<c>d</c>"), []byte("<e>f</g>")}
+	has := func(cands []Candidate) (Candidate, bool) {
+		for _, c := range cands {
+			if c.Pattern == "balance" {
+				return c, true
+			}
+		}
+		return Candidate{}, false
+	}
+	cands, err := Learn(context.Background(), g, pos, nil, Generated(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := has(cands); ok {
+		t.Errorf("balance mined with recall 1 from a sample it rejects: %+v", c)
+	}
+	cands, err = Learn(context.Background(), g, pos, nil, Generated(0), MinRecall(0.75))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, ok := has(cands); !ok || c.Recall != 0.75 || c.Specificity != -1 {
+		t.Errorf("MinRecall(0.75): balance %+v, found %v", c, ok)
+	}
+}
+
+func TestLearnErrors(t *testing.T) {
+	g := grammar.MustBuiltin("xml")
+	if _, err := Learn(context.Background(), g, nil, nil); err == nil {
+		t.Error("no error without positive samples")
+	}
+	_, err := Learn(context.Background(), g, [][]byte{[]byte("<a>x</a>"), []byte("<a")}, nil)
+	if err == nil || !strings.Contains(err.Error(), "positive sample 2: ") {
+		t.Errorf("unparsable sample: %v", err)
+	}
+	_, err = Learn(context.Background(), g, [][]byte{[]byte("<a>x</a>")}, nil, MaxCandidates(3))
+	if err == nil || !strings.Contains(err.Error(), "-max-candidates") {
+		t.Errorf("MaxCandidates(3): %v", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Learn(ctx, g, [][]byte{[]byte("<a>x</a>")}, nil); err != context.Canceled {
+		t.Errorf("canceled context: %v", err)
+	}
+}
