@@ -103,8 +103,12 @@ func runMineISLA(e *env, args []string) error {
 		if cand.Specificity >= 0 {
 			spec = fmt.Sprintf("%.3f", cand.Specificity)
 		}
-		fmt.Fprintf(e.stdout, "# %d. %s: recall %.3f, specificity %s, rejects %.3f of generated inputs\n%s\n\n",
-			i+1, cand.Pattern, cand.Recall, spec, cand.Rejection, cand.Formula)
+		gen := ""
+		if cand.Rejection >= 0 {
+			gen = fmt.Sprintf(", rejects %.3f of generated inputs", cand.Rejection)
+		}
+		fmt.Fprintf(e.stdout, "# %d. %s: recall %.3f, specificity %s%s\n%s\n\n",
+			i+1, cand.Pattern, cand.Recall, spec, gen, cand.Formula)
 	}
 	fmt.Fprintf(e.stderr, "kfuzz mine isla: %d constraints from %d valid and %d invalid samples, %.1fs\n",
 		len(cands), len(pos), len(neg), time.Since(start).Seconds())

@@ -41,8 +41,10 @@ type Candidate struct {
 	Specificity float64
 	// Rejection is the share of random grammar inputs (see Generated) it
 	// rejects: a stand-in for specificity that ranks candidates without
-	// negative samples.
+	// negative samples; -1 for a conjunction, which is not measured.
 	Rejection float64
+
+	rejects []bool // by negative sample
 }
 
 type config struct {
@@ -107,7 +109,10 @@ type facts struct {
 // MinRecall and that are not vacuous (a universal pattern must have an
 // instance in some positive sample), and ranks them by specificity, then
 // by rejection of generated inputs, then by simplicity (shorter formula
-// first), then by text. The result is deterministic for a given seed.
+// first), then by text. When negative samples are given and no candidate
+// of recall 1 rejects them all, the conjunction of candidates of recall 1
+// that rejects the most (greedily chosen, pattern names joined by "+")
+// comes first. The result is deterministic for a given seed.
 //
 // Every sample must be in the grammar's language.
 func Learn(ctx context.Context, g *grammar.Grammar, positive, negative [][]byte, opts ...Option) ([]Candidate, error) {
@@ -212,7 +217,15 @@ func Learn(ctx context.Context, g *grammar.Grammar, positive, negative [][]byte,
 			}
 			cand := Candidate{Formula: text, Pattern: pat.Name, Recall: float64(acc) / float64(len(pos)), Specificity: -1}
 			if len(neg) > 0 {
-				cand.Specificity = rejected(spec, neg)
+				cand.rejects = make([]bool, len(neg))
+				n := 0
+				for i := range neg {
+					if !holds(spec, &neg[i]) {
+						cand.rejects[i] = true
+						n++
+					}
+				}
+				cand.Specificity = float64(n) / float64(len(neg))
 			}
 			if len(gen) > 0 {
 				cand.Rejection = rejected(spec, gen)
@@ -234,7 +247,69 @@ func Learn(ctx context.Context, g *grammar.Grammar, positive, negative [][]byte,
 		}
 		return a.Formula < b.Formula
 	})
+	if c, ok := conjoin(cands); ok {
+		cands = append([]Candidate{c}, cands...)
+	}
 	return cands, nil
+}
+
+// conjoin combines candidates of recall 1 when no single one rejects every
+// negative sample: starting from the best, it adds the candidate that
+// rejects the most negatives not rejected yet, until all are or none adds
+// any. The conjunction has recall 1 too. It reports false if it would not
+// beat the best candidate.
+func conjoin(cands []Candidate) (Candidate, bool) {
+	if len(cands) == 0 || cands[0].rejects == nil || cands[0].Recall != 1 || cands[0].Specificity == 1 {
+		return Candidate{}, false
+	}
+	covered := slices.Clone(cands[0].rejects)
+	parts := []Candidate{cands[0]}
+	for {
+		best, gain := -1, 0
+		for i, c := range cands {
+			if c.Recall != 1 {
+				continue
+			}
+			g := 0
+			for j, r := range c.rejects {
+				if r && !covered[j] {
+					g++
+				}
+			}
+			if g > gain {
+				best, gain = i, g
+			}
+		}
+		if best < 0 {
+			break
+		}
+		parts = append(parts, cands[best])
+		for j, r := range cands[best].rejects {
+			covered[j] = covered[j] || r
+		}
+	}
+	if len(parts) == 1 {
+		return Candidate{}, false
+	}
+	var f, pat []string
+	n := 0
+	for _, p := range parts {
+		f = append(f, "("+p.Formula+")")
+		pat = append(pat, p.Pattern)
+	}
+	for _, c := range covered {
+		if c {
+			n++
+		}
+	}
+	return Candidate{
+		Formula:     strings.Join(f, "\nand\n"),
+		Pattern:     strings.Join(pat, "+"),
+		Recall:      1,
+		Specificity: float64(n) / float64(len(covered)),
+		Rejection:   -1,
+		rejects:     covered,
+	}, true
 }
 
 // holds reports whether some derivation of the sample satisfies spec. It

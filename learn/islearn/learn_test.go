@@ -188,3 +188,44 @@ func TestLearnErrors(t *testing.T) {
 		t.Errorf("canceled context: %v", err)
 	}
 }
+
+// When no single candidate rejects every negative sample, the conjunction
+// of candidates that together reject them all comes first.
+func TestConjunction(t *testing.T) {
+	g := grammar.MustBuiltin("xml")
+	pos := [][]byte{[]byte("<a>x</a>"), []byte("<b><c>x</c></b>")}
+	neg := [][]byte{[]byte("<a>x</b>"), []byte("<a>y</a>")}
+	cands, err := Learn(context.Background(), g, pos, neg, Generated(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := cands[0]
+	if !strings.Contains(best.Pattern, "balance") || !strings.Contains(best.Pattern, "-string") ||
+		best.Recall != 1 || best.Specificity != 1 {
+		t.Fatalf("best = %+v, want a conjunction of balance and a string pattern with recall and specificity 1", best)
+	}
+	for _, c := range cands[1:] {
+		if c.Specificity == 1 {
+			t.Errorf("single candidate %s rejects both negatives: the conjunction is not needed", c.Formula)
+		}
+	}
+	c, err := isla.Parse("conj.isla", []byte(best.Formula))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := isla.Compile(c, grammar.MustCompile(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range pos {
+		if r, err := spec.Check(in); err != nil || !r.Valid {
+			t.Errorf("conjunction rejects %q", in)
+		}
+	}
+	for _, in := range neg {
+		if r, err := spec.Check(in); err != nil || r.Valid {
+			t.Errorf("conjunction accepts %q", in)
+		}
+	}
+	t.Logf("%s: %s", best.Pattern, best.Formula)
+}
