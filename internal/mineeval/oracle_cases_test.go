@@ -44,6 +44,18 @@ var oracleCases = map[string]struct{ valid, invalid []string }{
 		invalid: []string{"", "x := 01", "x:=1", "skip;skip", "skip; ", "while true do skip", "if true then skip end",
 			"x := (1+2)", "X := 1", "x := y + 1", "skip;  skip"},
 	},
+	"calc": {
+		valid:   []string{"1", "-2", "1+2*3", "(1-2)/-3", "1/0", "5/(2/8)", "007", "1/0+(2)"},
+		invalid: []string{"", "1+", "(1", "--1", "1 + 2", "+1", "()", "1)", "1*/2", "1/0)", "-(1/0", "2/0x"},
+	},
+	"cgidecode": {
+		valid:   []string{"", "abc", "a+b", "%41%4a%Ff", "\x00\xff", "100%25"},
+		invalid: []string{"%", "%4", "%4g", "a%zz", "%%41"},
+	},
+	"jsonparse": {
+		valid:   []string{"1", "-.5e+3", "NaN", "-Infinity", "inf", `"a"`, "[]", "[1,[2]]", "{}", `{1:"x",null:[]}`, "true"},
+		invalid: []string{"", "[1,]", "{1}", "nul", "\"abc", "1e", ".", "[ 1]", "1.", `""x`, "{1:2,}"},
+	},
 }
 
 func TestOracleCases(t *testing.T) {

@@ -14,11 +14,24 @@ import (
 // It may call oracle concurrently.
 type Miner func(ctx context.Context, seeds [][]byte, oracle func([]byte) bool) (*grammar.Grammar, error)
 
-// A Config is a miner under a name, such as "glade" or "glade+rec".
+// A CodeMiner synthesizes a grammar from a parser's code, without seeds or
+// an oracle. It returns the grammar and the work it did in the unit that
+// stands for oracle queries in the table (for ConfigSymbolic, the paths
+// explored).
+type CodeMiner func(ctx context.Context, code Code) (g *grammar.Grammar, work int64, err error)
+
+// A Config is a miner under a name, such as "glade" or "symbolic": one that
+// learns from seeds and an oracle (Mine) or one that reads the subject's
+// code (MineCode, for subjects with Subject.Code only).
 type Config struct {
-	Name string // as in the evaluation table
-	Mine Miner
+	Name     string // as in the evaluation table
+	Mine     Miner
+	MineCode CodeMiner
 }
+
+// Runs reports whether c can run on s: a code miner needs the subject's
+// code.
+func (c Config) Runs(s *Subject) bool { return c.MineCode == nil || s.Code != nil }
 
 // RunOptions configure Run. Zero values mean the defaults.
 type RunOptions struct {
@@ -34,6 +47,9 @@ type RunOptions struct {
 	Measuring func()
 }
 
+// ErrNoCode is the error of a code miner run on a subject without code.
+var ErrNoCode = errors.New("mineeval: the subject has no parser code to mine")
+
 // ErrQueryLimit is the cause of the context cancellation that stops a miner
 // at RunOptions.MaxQueries.
 var ErrQueryLimit = errors.New("mineeval: oracle query limit reached (-max-queries)")
@@ -42,13 +58,15 @@ var ErrQueryLimit = errors.New("mineeval: oracle query limit reached (-max-queri
 type Result struct {
 	Subject string
 	Config  string
-	// Seeds are the seed inputs the miner was given.
+	// Seeds are the seed inputs the miner was given (none for a code
+	// miner).
 	Seeds [][]byte
 	// Grammar is the mined grammar (nil if Err is set).
 	Grammar *grammar.Grammar
 	// Score is the grammar's precision and recall (nil if Err is set).
 	Score *Score
-	// Queries counts the miner's calls of the oracle.
+	// Queries counts the miner's calls of the oracle, or a code miner's
+	// work (CodeMiner).
 	Queries int64
 	// Mining is the time the miner took; Measuring the time of Measure.
 	Mining, Measuring time.Duration
@@ -56,10 +74,15 @@ type Result struct {
 	Err error
 }
 
-// Run gives the miner of c the subject's seeds and oracle, and measures the
-// grammar it returns. A failing miner is reported in Result.Err; Run itself
-// fails only if the subject's seeds cannot be made or ctx is cancelled.
+// Run gives the miner of c the subject's seeds and oracle, or a code miner
+// the subject's code, and measures the grammar it returns. A failing miner
+// is reported in Result.Err (ErrNoCode for a code miner on a subject without
+// code); Run itself fails only if the subject's seeds cannot be made or ctx
+// is cancelled.
 func Run(ctx context.Context, s *Subject, c Config, opts RunOptions) (*Result, error) {
+	if c.MineCode != nil {
+		return runCode(ctx, s, c, opts)
+	}
 	if opts.Seeds <= 0 {
 		opts.Seeds = DefaultSeeds
 	}
@@ -99,6 +122,32 @@ func Run(ctx context.Context, s *Subject, c Config, opts RunOptions) (*Result, e
 		res.Err = err
 		return res, nil
 	}
+	return measure(ctx, s, c, res, g, opts)
+}
+
+// runCode is Run for a code miner.
+func runCode(ctx context.Context, s *Subject, c Config, opts RunOptions) (*Result, error) {
+	res := &Result{Subject: s.Name, Config: c.Name}
+	if s.Code == nil {
+		res.Err = fmt.Errorf("%s on %s: %w", c.Name, s.Name, ErrNoCode)
+		return res, nil
+	}
+	start := time.Now()
+	g, work, err := c.MineCode(ctx, *s.Code)
+	res.Mining = time.Since(start)
+	res.Queries = work
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	if err != nil {
+		res.Err = err
+		return res, nil
+	}
+	return measure(ctx, s, c, res, g, opts)
+}
+
+// measure scores the grammar g mined by c into res.
+func measure(ctx context.Context, s *Subject, c Config, res *Result, g *grammar.Grammar, opts RunOptions) (*Result, error) {
 	if g == nil {
 		res.Err = fmt.Errorf("%s returned no grammar", c.Name)
 		return res, nil
@@ -111,7 +160,7 @@ func Run(ctx context.Context, s *Subject, c Config, opts RunOptions) (*Result, e
 	if opts.Measuring != nil {
 		opts.Measuring()
 	}
-	start = time.Now()
+	start := time.Now()
 	res.Score, res.Err = Measure(ctx, g, ref, s.Oracle, opts.Options)
 	res.Measuring = time.Since(start)
 	if ctx.Err() != nil {

@@ -7,6 +7,9 @@ import (
 	"strings"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/subjects/calc"
+	"github.com/seed72891827/kfuzz/internal/subjects/cgidecode"
+	"github.com/seed72891827/kfuzz/internal/subjects/jsonparse"
 )
 
 // A Subject is an input language to mine: a reference grammar and an oracle
@@ -22,9 +25,23 @@ type Subject struct {
 	Oracle func(input []byte) bool
 	// OracleDoc says what the oracle accepts.
 	OracleDoc string
+	// Code is where the subject's parser is, for miners that read code
+	// (ConfigSymbolic); nil if the subject is not a Go parser of the kfuzz
+	// module.
+	Code *Code
 
 	grammarName string // built-in grammar, or a file under grammars/
 	builtin     bool
+	golden      string // the reference grammar's text, if given here
+}
+
+// A Code names a Go parser of the kfuzz module: its package, as the go
+// command names it relative to the module root, and its entry function,
+// which takes the input as a string or []byte and accepts it by returning a
+// nil error.
+type Code struct {
+	Package string // such as "./internal/subjects/calc"
+	Entry   string // such as "Eval"
 }
 
 //go:embed grammars/*.bnf
@@ -80,6 +97,30 @@ var subjects = []*Subject{
 		OracleDoc:   "a hand-written recursive-descent recognizer",
 		grammarName: "while",
 	},
+	{
+		Name:        "calc",
+		Description: "integer arithmetic with + - * / and parentheses: kfuzz's Go port of STALAGMITE's CALC (internal/subjects/calc)",
+		Oracle:      AcceptCalc,
+		OracleDoc:   "calc.Eval, the parser itself; its division-by-zero error counts as accepted (syntactically valid)",
+		Code:        &Code{Package: "./internal/subjects/calc", Entry: "Eval"},
+		grammarName: "calc", golden: calc.Golden,
+	},
+	{
+		Name:        "cgidecode",
+		Description: "CGI-encoded text (%XX escapes): kfuzz's Go port of STALAGMITE's CGI-DECODE (internal/subjects/cgidecode)",
+		Oracle:      AcceptCGIDecode,
+		OracleDoc:   "cgidecode.Decode, the parser itself",
+		Code:        &Code{Package: "./internal/subjects/cgidecode", Entry: "Decode"},
+		grammarName: "cgidecode", golden: cgidecode.Golden,
+	},
+	{
+		Name:        "jsonparse",
+		Description: "lenient JSON (any value as a key, NaN, Infinity, no white space): kfuzz's Go port of STALAGMITE's HARRYDC-JSON (internal/subjects/jsonparse)",
+		Oracle:      AcceptJSONParse,
+		OracleDoc:   "jsonparse.Parse, the parser itself",
+		Code:        &Code{Package: "./internal/subjects/jsonparse", Entry: "Parse"},
+		grammarName: "jsonparse", golden: jsonparse.Golden,
+	},
 }
 
 // Subjects returns all subjects in the order of the evaluation table.
@@ -108,6 +149,9 @@ func Lookup(name string) (*Subject, error) {
 func (s *Subject) Grammar() (*grammar.Grammar, error) {
 	if s.builtin {
 		return grammar.Builtin(s.grammarName)
+	}
+	if s.golden != "" {
+		return grammar.Parse(s.grammarName+"/golden.bnf", []byte(s.golden))
 	}
 	name := "grammars/" + s.grammarName + ".bnf"
 	src, err := grammarFiles.ReadFile(name)
