@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -19,15 +20,16 @@ import (
 	"github.com/seed72891827/kfuzz/internal/evalharness"
 	"github.com/seed72891827/kfuzz/internal/mineeval"
 	"github.com/seed72891827/kfuzz/learn/glade"
+	"github.com/seed72891827/kfuzz/learn/symbolic"
 )
 
 func init() {
 	register(&command{
 		name: "eval mine",
-		usage: "[-subjects url,grep,lisp,xml,json,expr,while] [-configs glade,glade+rec] [-n 1000] [-seed S]\n" +
-			"\t\t[-seeds 10] [-seed-len 50] [-max-queries N] [-max-items N] [-max-size N] [-o DIR] [-json]\n" +
-			"\t\t[-cover 30s] [-parallel 2]",
-		short: "evaluate grammar mining (GLADE, and GLADE with the recursion stage): precision, recall, F1, queries, time",
+		usage: "[-subjects url,grep,lisp,xml,json,expr,while,calc,cgidecode,jsonparse] [-configs glade,glade+rec,symbolic]\n" +
+			"\t\t[-n 1000] [-seed S] [-seeds 10] [-seed-len 50] [-max-queries N] [-symbolic-max-paths N]\n" +
+			"\t\t[-max-items N] [-max-size N] [-o DIR] [-json] [-cover 30s] [-parallel 2]",
+		short: "evaluate grammar mining (GLADE, GLADE with the recursion stage, symbolic): precision, recall, F1, queries, time",
 		run:   runEvalMine,
 	})
 }
@@ -43,7 +45,20 @@ subject and the oracle, then scores the mined grammar as GLADE and Arvada do:
   rejection and is reported under "limit").
 
 Queries are the oracle calls of the miner (answers from its cache not
-counted).
+counted). Time is the wall time of mining and the CPU time of the whole
+process while mining (all its threads; for GLADE it includes making the seeds).
+
+The symbolic configuration (kfuzz mine symbolic, STALAGMITE) reads the
+parser's code instead of seeds and oracle: it runs on the subjects whose
+oracle is a Go parser of the kfuzz module (calc, cgidecode, jsonparse) and
+is skipped on the others; its queries are the paths it explored, at most
+-symbolic-max-paths (default below kfuzz mine symbolic's, so that jsonparse,
+which does not saturate, takes seconds and about a gigabyte, not a minute
+and 4 GB). Its package is loaded from the kfuzz module, so run it inside the
+module. GLADE runs on these subjects too, with seeds from their golden
+grammars. calc's oracle is calc.Eval, with its division-by-zero error counted
+as accepted (a semantic error no grammar excludes) when the whole input is
+well formed.
 
 With -cover, the subjects whose oracle is a real Go parser (url: net/url,
 json: encoding/json) are also fuzzed: the fuzz test of internal/mineeval
@@ -67,6 +82,7 @@ type mineEvalRow struct {
 	Queries   int64   `json:"queries"`
 	Rules     int     `json:"rules"`
 	Mining    float64 `json:"miningSeconds"`
+	MiningCPU float64 `json:"miningCPUSeconds"` // 0 where the CPU time is not available
 	Measuring float64 `json:"measuringSeconds"`
 	Error     string  `json:"error,omitempty"`
 }
@@ -79,12 +95,13 @@ func runEvalMine(e *env, args []string) error {
 		fs.PrintDefaults()
 	}
 	which := fs.String("subjects", strings.Join(mineeval.Names(), ","), "comma-separated `subjects` to evaluate")
-	configs := fs.String("configs", mineeval.ConfigGLADE+","+mineeval.ConfigRecursion, "comma-separated `configurations`")
+	configs := fs.String("configs", mineeval.ConfigGLADE+","+mineeval.ConfigRecursion+","+mineeval.ConfigSymbolic, "comma-separated `configurations`")
 	n := fs.Int("n", mineeval.DefaultN, "inputs generated for precision and for recall each")
 	seed := fs.Uint64("seed", 1, "random seed of the seed inputs and the samples")
 	seeds := fs.Int("seeds", mineeval.DefaultSeeds, "seed inputs given to the miner")
 	seedLen := fs.Int("seed-len", mineeval.DefaultSeedLen, "greatest length of a seed input in bytes")
 	maxQueries := fs.Int("max-queries", glade.DefaultMaxQueries, "stop a miner after `N` oracle queries")
+	maxPaths := fs.Int("symbolic-max-paths", mineeval.DefaultSymbolicMaxPaths, "stop the symbolic miner after `N` paths")
 	maxItems := fs.Int("max-items", mineeval.DefaultMaxItems, "Earley items of one recall parse before it counts as a rejection")
 	maxSize := fs.Int("max-size", mineeval.DefaultMaxSize, "derivation tree nodes of a generated input")
 	out := fs.String("o", "", "write each mined grammar to `dir`/SUBJECT.CONFIG.bnf")
@@ -100,7 +117,7 @@ func runEvalMine(e *env, args []string) error {
 	for _, f := range []struct {
 		name  string
 		value int
-	}{{"n", *n}, {"seeds", *seeds}, {"seed-len", *seedLen}, {"max-queries", *maxQueries}, {"max-items", *maxItems},
+	}{{"n", *n}, {"seeds", *seeds}, {"seed-len", *seedLen}, {"max-queries", *maxQueries}, {"symbolic-max-paths", *maxPaths}, {"max-items", *maxItems},
 		{"max-size", *maxSize}, {"parallel", *parallel}} {
 		if f.value < 1 {
 			return fmt.Errorf("-%s must be positive, not %d", f.name, f.value)
@@ -120,10 +137,19 @@ func runEvalMine(e *env, args []string) error {
 	var configNames []string
 	for _, name := range strings.Split(*configs, ",") {
 		name = strings.TrimSpace(name)
-		if name != mineeval.ConfigGLADE && name != mineeval.ConfigRecursion {
-			return fmt.Errorf("unknown configuration %q (have %s, %s)", name, mineeval.ConfigGLADE, mineeval.ConfigRecursion)
+		if name != mineeval.ConfigGLADE && name != mineeval.ConfigRecursion && name != mineeval.ConfigSymbolic {
+			return fmt.Errorf("unknown configuration %q (have %s, %s, %s)", name, mineeval.ConfigGLADE, mineeval.ConfigRecursion, mineeval.ConfigSymbolic)
 		}
 		configNames = append(configNames, name)
+	}
+	root := "" // the kfuzz module, if a symbolic run needs it
+	for _, s := range subjects {
+		if s.Code != nil && slices.Contains(configNames, mineeval.ConfigSymbolic) && root == "" {
+			var err error
+			if root, err = kfuzzModuleRoot(); err != nil {
+				return fmt.Errorf("%v, or leave %s out of -configs", err, mineeval.ConfigSymbolic)
+			}
+		}
 	}
 	if *out != "" {
 		if err := os.MkdirAll(*out, 0o777); err != nil {
@@ -138,18 +164,22 @@ func runEvalMine(e *env, args []string) error {
 	for _, s := range subjects {
 		for _, name := range configNames {
 			prog := newProgress(e.stderr, true)
-			opts := []glade.Option{glade.WithMaxQueries(*maxQueries), glade.WithProgress(mineProgress(prog, s.Name, name))}
-			var cfg mineeval.Config
-			for _, c := range mineeval.Configs(opts...) {
-				if c.Name == name {
-					cfg = c
-				}
+			cfg := mineConfig(name, root, prog, s.Name, *maxQueries, *maxPaths)
+			if !cfg.Runs(s) {
+				continue
 			}
-			prog.Step(fmt.Sprintf("eval mine: %s %s: mining from %d seeds", s.Name, name, *seeds), 0)
+			if cfg.MineCode != nil {
+				prog.Step(fmt.Sprintf("eval mine: %s %s: mining from %s.%s", s.Name, name, s.Code.Package, s.Code.Entry), 0)
+			} else {
+				prog.Step(fmt.Sprintf("eval mine: %s %s: mining from %d seeds", s.Name, name, *seeds), 0)
+			}
+			cpu0, cpuOK := processCPU()
+			cpu1 := cpu0
 			res, err := mineeval.Run(ctx, s, cfg, mineeval.RunOptions{
 				Options: mineeval.Options{N: *n, Seed: *seed, MaxSize: *maxSize, MaxItems: *maxItems},
 				Seeds:   *seeds, SeedLen: *seedLen,
 				Measuring: func() {
+					cpu1, _ = processCPU()
 					prog.Step(fmt.Sprintf("eval mine: %s %s: measuring precision and recall on %d inputs each", s.Name, name, *n), 0)
 				},
 			})
@@ -157,13 +187,19 @@ func runEvalMine(e *env, args []string) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", s.Name, err)
 			}
+			if res.Score == nil { // measuring did not start
+				cpu1, _ = processCPU()
+			}
 			row := mineEvalRow{Subject: s.Name, Config: name, Seeds: len(res.Seeds), Queries: res.Queries,
 				Mining: res.Mining.Seconds(), Measuring: res.Measuring.Seconds()}
+			if cpuOK {
+				row.MiningCPU = (cpu1 - cpu0).Seconds()
+			}
 			if res.Grammar != nil {
 				row.Rules = len(res.Grammar.Rules)
 				mined[s.Name] = append(mined[s.Name], minedGrammar{name, res.Grammar})
 				if *out != "" {
-					if err := writeMined(*out, s.Name, name, res); err != nil {
+					if err := writeMined(*out, s, name, res); err != nil {
 						return err
 					}
 				}
@@ -200,6 +236,21 @@ func runEvalMine(e *env, args []string) error {
 		return printMineCover(e.stdout, covers, *cover)
 	}
 	return nil
+}
+
+// mineConfig returns the configuration called name, reporting its progress
+// on prog: GLADE's with at most maxQueries oracle queries, or the symbolic
+// miner's on the module at root with at most maxPaths paths.
+func mineConfig(name, root string, prog *progress, subject string, maxQueries, maxPaths int) mineeval.Config {
+	if name == mineeval.ConfigSymbolic {
+		return mineeval.Symbolic(root, symbolic.Config{MaxPaths: maxPaths, Progress: func(st symbolic.Stats) {
+			prog.Step(fmt.Sprintf("eval mine: %s %s: %d paths (%d accepting), %d forks", subject, name, st.Paths, st.Accepted, st.Forks), 0)
+		}})
+	}
+	opts := []glade.Option{glade.WithMaxQueries(maxQueries), glade.WithProgress(mineProgress(prog, subject, name))}
+	cfgs := mineeval.Configs(opts...)
+	i := slices.IndexFunc(cfgs, func(c mineeval.Config) bool { return c.Name == name })
+	return cfgs[i] // names are checked before
 }
 
 // A minedGrammar is the grammar one configuration mined.
@@ -307,15 +358,23 @@ func mineProgress(prog *progress, subject, config string) func(glade.Progress) {
 
 // writeMined writes the mined grammar, with its seeds and scores in a
 // comment, to dir/SUBJECT.CONFIG.bnf, atomically and without overwriting.
-func writeMined(dir, subject, config string, res *mineeval.Result) error {
+func writeMined(dir string, s *mineeval.Subject, config string, res *mineeval.Result) error {
+	subject := s.Name
 	var b strings.Builder
-	fmt.Fprintf(&b, "# Mined by kfuzz eval mine: subject %s, configuration %s, %d oracle queries.\n", subject, config, res.Queries)
+	if config == mineeval.ConfigSymbolic {
+		fmt.Fprintf(&b, "# Mined by kfuzz eval mine: subject %s, configuration %s, from the code of %s.%s, %d paths.\n",
+			subject, config, s.Code.Package, s.Code.Entry, res.Queries)
+	} else {
+		fmt.Fprintf(&b, "# Mined by kfuzz eval mine: subject %s, configuration %s, %d oracle queries.\n", subject, config, res.Queries)
+	}
 	if res.Score != nil {
 		fmt.Fprintf(&b, "# precision %.3f, recall %.3f, F1 %.3f on %d samples each\n", res.Score.Precision, res.Score.Recall, res.Score.F1, res.Score.N)
 	}
-	b.WriteString("# seeds:\n")
-	for _, s := range res.Seeds {
-		fmt.Fprintf(&b, "#   %q\n", s)
+	if len(res.Seeds) > 0 {
+		b.WriteString("# seeds:\n")
+	}
+	for _, in := range res.Seeds {
+		fmt.Fprintf(&b, "#   %q\n", in)
 	}
 	b.WriteString("\n")
 	b.WriteString(res.Grammar.String())
@@ -331,24 +390,26 @@ func writeMined(dir, subject, config string, res *mineeval.Result) error {
 func printMineEval(w io.Writer, rows []mineEvalRow, n int) error {
 	fmt.Fprintf(w, "precision and recall on %d generated inputs each; limit = recall parses over -max-items (counted as rejections)\n", n)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "subject\tconfig\tseeds\tprecision\trecall\tF1\tlimit\tqueries\trules\tmining s\tmeasuring s\tF1 >= 0.9\t")
+	fmt.Fprintln(tw, "subject\tconfig\tseeds\tprecision\trecall\tF1\tlimit\tqueries\trules\tmining s\tCPU s\tmeasuring s\tF1 >= 0.9\t")
 	best := map[string]float64{}
 	var order []string
+	hasSymbolic := false
 	for _, r := range rows {
+		hasSymbolic = hasSymbolic || r.Config == mineeval.ConfigSymbolic
 		if _, ok := best[r.Subject]; !ok {
 			order = append(order, r.Subject)
 		}
 		best[r.Subject] = max(best[r.Subject], r.F1)
 		if r.Error != "" {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t-\t-\t-\t-\t%d\t-\t%.1f\t-\tfailed\t\n", r.Subject, r.Config, r.Seeds, r.Queries, r.Mining)
+			fmt.Fprintf(tw, "%s\t%s\t%d\t-\t-\t-\t-\t%d\t-\t%.1f\t%.1f\t-\tfailed\t\n", r.Subject, r.Config, r.Seeds, r.Queries, r.Mining, r.MiningCPU)
 			continue
 		}
 		ok := "no"
 		if r.F1 >= 0.9 {
 			ok = "yes"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%d\t%d\t%d\t%.1f\t%.1f\t%s\t\n", r.Subject, r.Config, r.Seeds,
-			r.Precision, r.Recall, r.F1, r.ItemLimit, r.Queries, r.Rules, r.Mining, r.Measuring, ok)
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f\t%.3f\t%d\t%d\t%d\t%.1f\t%.1f\t%.1f\t%s\t\n", r.Subject, r.Config, r.Seeds,
+			r.Precision, r.Recall, r.F1, r.ItemLimit, r.Queries, r.Rules, r.Mining, r.MiningCPU, r.Measuring, ok)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -359,6 +420,9 @@ func printMineEval(w io.Writer, rows []mineEvalRow, n int) error {
 			met++
 		}
 	}
-	fmt.Fprintf(w, "\nsubjects with F1 >= 0.9 in their best configuration: %d of %d (goal: 5 of 7)\n", met, len(order))
+	fmt.Fprintf(w, "\nsubjects with F1 >= 0.9 in their best configuration: %d of %d (GLADE's goal: 5 of its 7, url to while)\n", met, len(order))
+	if hasSymbolic {
+		fmt.Fprintf(w, "symbolic: seeds none (it reads the parser's code), queries = paths explored; run only on subjects with code\n")
+	}
 	return nil
 }

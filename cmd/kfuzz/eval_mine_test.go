@@ -55,12 +55,63 @@ func TestEvalMineSmall(t *testing.T) {
 	}
 }
 
+// TestEvalMineSymbolic runs the symbolic configuration through kfuzz eval
+// mine: on cgidecode it mines the exact grammar from the code, without
+// seeds; on url, which has no code, it is skipped. With the default
+// configurations the table shows GLADE's and the symbolic miner's rows.
+func TestEvalMineSymbolic(t *testing.T) {
+	dir := t.TempDir()
+	out, errOut, code := kfuzz(t, "eval", "mine", "-subjects", "url,cgidecode", "-configs", "symbolic", "-n", "100", "-o", dir, "-json")
+	if code != 0 {
+		t.Fatalf("code %d, stderr:\n%s", code, errOut)
+	}
+	var res struct{ Rows []mineEvalRow }
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(res.Rows) != 1 {
+		t.Fatalf("rows %+v, want one: cgidecode symbolic", res.Rows)
+	}
+	r := res.Rows[0]
+	if r.Subject != "cgidecode" || r.Config != "symbolic" || r.Seeds != 0 || r.Queries == 0 || r.Error != "" ||
+		r.Precision != 1 || r.Recall != 1 {
+		t.Errorf("row %+v, want cgidecode symbolic without seeds, with paths, precision and recall 1", r)
+	}
+	if !strings.Contains(errOut, "eval mine: cgidecode symbolic: mining from ./internal/subjects/cgidecode.Decode") {
+		t.Errorf("no progress on stderr:\n%s", errOut)
+	}
+	text, err := os.ReadFile(filepath.Join(dir, "cgidecode.symbolic.bnf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(text), "from the code of ./internal/subjects/cgidecode.Decode") || strings.Contains(string(text), "# seeds") {
+		t.Errorf("written grammar's header:\n%s", text)
+	}
+
+	out, errOut, code = kfuzz(t, "eval", "mine", "-subjects", "cgidecode", "-n", "50", "-seeds", "3")
+	if code != 0 {
+		t.Fatalf("code %d, stderr:\n%s", code, errOut)
+	}
+	rows := map[string]bool{}
+	for _, line := range strings.Split(out, "\n") {
+		if f := strings.Fields(line); len(f) > 2 && f[0] == "cgidecode" {
+			rows[f[1]] = true
+		}
+	}
+	for _, config := range []string{"glade", "glade+rec", "symbolic"} {
+		if !rows[config] {
+			t.Errorf("no row of %s in the table:\n%s", config, out)
+		}
+	}
+}
+
 func TestEvalMineBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-subjects", "nope"},
 		{"-configs", "nope", "-subjects", "expr"},
 		{"-n", "0"},
 		{"-max-queries", "0"},
+		{"-symbolic-max-paths", "0"},
 	} {
 		_, errOut, code := kfuzz(t, append([]string{"eval", "mine"}, args...)...)
 		if code == 0 || errOut == "" {
