@@ -115,14 +115,7 @@ func Run(ctx context.Context, s *Subject, c Config, opts RunOptions) (*Result, e
 	if cause := context.Cause(mctx); err != nil && cause != nil && ctx.Err() == nil {
 		err = cause
 	}
-	if ctx.Err() != nil {
-		return nil, ctx.Err()
-	}
-	if err != nil {
-		res.Err = err
-		return res, nil
-	}
-	return measure(ctx, s, c, res, g, opts)
+	return measure(ctx, s, c, res, g, err, opts)
 }
 
 // runCode is Run for a code miner.
@@ -136,6 +129,12 @@ func runCode(ctx context.Context, s *Subject, c Config, opts RunOptions) (*Resul
 	g, work, err := c.MineCode(ctx, *s.Code)
 	res.Mining = time.Since(start)
 	res.Queries = work
+	return measure(ctx, s, c, res, g, err, opts)
+}
+
+// measure scores the grammar g mined by c into res, or records the miner's
+// error err.
+func measure(ctx context.Context, s *Subject, c Config, res *Result, g *grammar.Grammar, err error, opts RunOptions) (*Result, error) {
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -143,11 +142,6 @@ func runCode(ctx context.Context, s *Subject, c Config, opts RunOptions) (*Resul
 		res.Err = err
 		return res, nil
 	}
-	return measure(ctx, s, c, res, g, opts)
-}
-
-// measure scores the grammar g mined by c into res.
-func measure(ctx context.Context, s *Subject, c Config, res *Result, g *grammar.Grammar, opts RunOptions) (*Result, error) {
 	if g == nil {
 		res.Err = fmt.Errorf("%s returned no grammar", c.Name)
 		return res, nil
