@@ -100,3 +100,26 @@ func TestGrammarCheck(t *testing.T) {
 		t.Errorf("grammar check of a broken grammar: code %d, stderr:\n%s", code, errOut)
 	}
 }
+
+// TestCommandGroups runs every command group alone ("kfuzz isla"), with
+// help, and with an unknown subcommand: alone and with help it lists its
+// commands; an unknown subcommand is an error that lists them on stderr.
+func TestCommandGroups(t *testing.T) {
+	for _, g := range []struct{ group, sub string }{
+		{"isla", "check"}, {"corpus", "show"}, {"mine", "glade"}, {"eval", "learn"}, {"grammar", "check"},
+	} {
+		out, errOut, code := kfuzz(t, g.group)
+		if code != 0 || !strings.Contains(out, "kfuzz "+g.group+" <command>") || !strings.Contains(out, "\t"+g.sub+" ") {
+			t.Errorf("kfuzz %s: code %d, stdout %q, stderr %q", g.group, code, out, errOut)
+		}
+		out, _, code = kfuzz(t, "help", g.group)
+		if code != 0 || !strings.Contains(out, "\t"+g.sub+" ") {
+			t.Errorf("kfuzz help %s: code %d, stdout %q", g.group, code, out)
+		}
+		_, errOut, code = kfuzz(t, g.group, "nosuch")
+		if code != 2 || !strings.Contains(errOut, "kfuzz "+g.group+`: unknown subcommand "nosuch"`) ||
+			!strings.Contains(errOut, "\t"+g.sub+" ") {
+			t.Errorf("kfuzz %s nosuch: code %d, stderr %q", g.group, code, errOut)
+		}
+	}
+}
