@@ -82,7 +82,7 @@ func entryInput(e corpus.Entry) (Input, error) {
 			return Input{ID: e.Path, Text: v}, nil
 		}
 	}
-	return Input{}, fmt.Errorf("measure: %s: the entry holds %s, want one []byte or string value", e.Path, describeValues(e.Values))
+	return Input{}, fmt.Errorf("%s: the entry holds %s, want one []byte or string value", e.Path, describeValues(e.Values))
 }
 
 func describeValues(vs []any) string {
