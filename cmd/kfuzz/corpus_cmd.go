@@ -21,13 +21,13 @@ import (
 func init() {
 	register(&command{
 		name:  "corpus show",
-		usage: "[-grammar FILE|NAME] [-start NAME] [-max-depth D] [-max-size N] [-max-repeat R] [-tree] FILE...",
+		usage: "[-grammar FILE|NAME] [-start NAME] [-max-depth D] [-max-size N] [-max-repeat R] [-max-edits E] [-tree] FILE...",
 		short: "print the inputs that fuzz corpus entries decode to",
 		run:   runCorpusShow,
 	})
 	register(&command{
 		name:  "corpus ls",
-		usage: "[-grammar FILE|NAME] [-start NAME] [-max-depth D] [-max-size N] [-max-repeat R] DIR",
+		usage: "[-grammar FILE|NAME] [-start NAME] [-max-depth D] [-max-size N] [-max-repeat R] [-max-edits E] DIR",
 		short: "list the entries of a fuzz corpus directory with their decoded inputs",
 		run:   runCorpusLs,
 	})
@@ -49,9 +49,9 @@ func newCorpusFlags(fs *flag.FlagSet) *corpusFlags {
 		fs:        fs,
 		spec:      fs.String("grammar", "", "decode with this grammar `file` or built-in name (default: ask the fuzz test, with go test)"),
 		start:     fs.String("start", "", "start the grammar at this nonterminal (with -grammar)"),
-		maxDepth:  fs.Int("max-depth", fuzzharness.DefaultMaxDepth, "the harness's MaxDepth (default: the fuzz test's, or the harness default for the grammar)"),
-		maxSize:   fs.Int("max-size", fuzzharness.DefaultMaxSize, "the harness's MaxSize (default: the fuzz test's, or the harness default for the grammar)"),
-		maxRepeat: fs.Int("max-repeat", fuzzharness.DefaultMaxRepeat, "the harness's MaxRepeat (default: the fuzz test's, or the harness default)"),
+		maxDepth:  fs.Int("max-depth", 0, "the harness's MaxDepth (default: the fuzz test's, or with -grammar the harness default)"),
+		maxSize:   fs.Int("max-size", 0, "the harness's MaxSize (default: the fuzz test's, or with -grammar the harness default)"),
+		maxRepeat: fs.Int("max-repeat", 0, "the harness's MaxRepeat (default: the fuzz test's, or with -grammar the harness default)"),
 		maxEdits:  fs.Int("max-edits", 0, "the harness's MaxEdits (default: the fuzz test's, or none)"),
 	}
 }
