@@ -148,11 +148,8 @@ func TestSeedsReachDistributive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reached := 0
+	reached := countReached(seeds)
 	for _, sd := range seeds {
-		if sd.Reached {
-			reached++
-		}
 		if sd.Rule == nil {
 			t.Errorf("seed %q satisfies no rule of %s", sd.Text, DemoFunc)
 		}
@@ -203,16 +200,22 @@ func TestSeedsExactlyN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reached := 0
-	for _, sd := range seeds {
-		if sd.Reached {
-			reached++
-		}
-	}
+	reached := countReached(seeds)
 	if reached != 10 || len(seeds) <= 10 || !seeds[len(seeds)-1].Reached {
 		t.Errorf("%d of %d generated inputs reached %s (the last: %v), want exactly 10 and a second batch",
 			reached, len(seeds), fn, seeds[len(seeds)-1].Reached)
 	}
+}
+
+// countReached returns how many of the seeds reached their function.
+func countReached(seeds []Seed) int {
+	n := 0
+	for _, sd := range seeds {
+		if sd.Reached {
+			n++
+		}
+	}
+	return n
 }
 
 func TestModelFileRoundTrip(t *testing.T) {
