@@ -335,6 +335,20 @@ func TestUnmarshalErrors(t *testing.T) {
 	}
 }
 
+// TestUnmarshalBinaryHeader reads a binary file of one long line: the
+// error quotes a short prefix of it and gives its length.
+func TestUnmarshalBinaryHeader(t *testing.T) {
+	line := strings.Repeat("\x00\xff\x10é", 500)
+	_, err := Unmarshal([]byte(line + "\nrest\n"))
+	var se *SyntaxError
+	if !errors.As(err, &se) {
+		t.Fatalf("error %v, want a *SyntaxError", err)
+	}
+	if len(se.Msg) > 200 || !strings.Contains(se.Msg, `found "\x00\xff\x10é`) || !strings.Contains(se.Msg, "(a line of 2500 bytes)") {
+		t.Errorf("message of %d bytes: %s", len(se.Msg), se.Msg)
+	}
+}
+
 func TestSyntaxErrorString(t *testing.T) {
 	tests := []struct {
 		err  SyntaxError

@@ -57,7 +57,7 @@ func unmarshal(file string, data []byte) ([]any, error) {
 	}
 	first, rest, found := bytes.Cut(data, []byte("\n"))
 	if h := bytes.TrimSuffix(first, []byte("\r")); string(h) != header {
-		return nil, fail(1, 1, "expected the header %q, found %q", header, h)
+		return nil, fail(1, 1, "expected the header %q, found %s", header, quotePrefix(h, maxQuoted))
 	}
 	if !found {
 		return nil, fail(1, len(first)+1, "expected a newline and a value line after the header")
@@ -504,4 +504,24 @@ func describe(sign, kind token.Token, text string) string {
 		return "string literal " + text
 	}
 	return text
+}
+
+// maxQuoted is how many bytes of a wrong header line an error quotes.
+const maxQuoted = 32
+
+// quotePrefix quotes b, or only its first n bytes (ending at a whole UTF-8
+// character where one ends near n) followed by the length of b, so that an
+// error about a binary file stays one short line.
+func quotePrefix(b []byte, n int) string {
+	if len(b) <= n {
+		return strconv.Quote(string(b))
+	}
+	cut := n
+	for cut > n-utf8.UTFMax && cut > 0 && !utf8.RuneStart(b[cut]) {
+		cut--
+	}
+	if !utf8.RuneStart(b[cut]) {
+		cut = n
+	}
+	return fmt.Sprintf("%s... (a line of %d bytes)", strconv.Quote(string(b[:cut])), len(b))
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -21,13 +22,13 @@ import (
 func init() {
 	register(&command{
 		name:  "corpus show",
-		usage: "[-grammar FILE|NAME] [-start NAME] [-max-depth D] [-max-size N] [-max-repeat R] [-tree] FILE...",
+		usage: "[-grammar FILE|NAME] [-start NAME] [-max-depth D] [-max-size N] [-max-repeat R] [-max-edits E] [-tree] FILE...",
 		short: "print the inputs that fuzz corpus entries decode to",
 		run:   runCorpusShow,
 	})
 	register(&command{
 		name:  "corpus ls",
-		usage: "[-grammar FILE|NAME] [-start NAME] [-max-depth D] [-max-size N] [-max-repeat R] DIR",
+		usage: "[-grammar FILE|NAME] [-start NAME] [-max-depth D] [-max-size N] [-max-repeat R] [-max-edits E] DIR",
 		short: "list the entries of a fuzz corpus directory with their decoded inputs",
 		run:   runCorpusLs,
 	})
@@ -49,9 +50,9 @@ func newCorpusFlags(fs *flag.FlagSet) *corpusFlags {
 		fs:        fs,
 		spec:      fs.String("grammar", "", "decode with this grammar `file` or built-in name (default: ask the fuzz test, with go test)"),
 		start:     fs.String("start", "", "start the grammar at this nonterminal (with -grammar)"),
-		maxDepth:  fs.Int("max-depth", fuzzharness.DefaultMaxDepth, "the harness's MaxDepth (default: the fuzz test's, or the harness default for the grammar)"),
-		maxSize:   fs.Int("max-size", fuzzharness.DefaultMaxSize, "the harness's MaxSize (default: the fuzz test's, or the harness default for the grammar)"),
-		maxRepeat: fs.Int("max-repeat", fuzzharness.DefaultMaxRepeat, "the harness's MaxRepeat (default: the fuzz test's, or the harness default)"),
+		maxDepth:  fs.Int("max-depth", 0, "the harness's MaxDepth (default: the fuzz test's, or with -grammar the harness default)"),
+		maxSize:   fs.Int("max-size", 0, "the harness's MaxSize (default: the fuzz test's, or with -grammar the harness default)"),
+		maxRepeat: fs.Int("max-repeat", 0, "the harness's MaxRepeat (default: the fuzz test's, or with -grammar the harness default)"),
 		maxEdits:  fs.Int("max-edits", 0, "the harness's MaxEdits (default: the fuzz test's, or none)"),
 	}
 }
@@ -131,6 +132,8 @@ type lazyCodec struct {
 	codec *fuzzharness.Codec
 	err   error
 	done  bool
+	// reported is set once the error has been reported.
+	reported bool
 }
 
 func (l *lazyCodec) get() (*fuzzharness.Codec, error) {
@@ -154,31 +157,45 @@ func runCorpusShow(e *env, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
+	// A bad file is reported and the others are shown; the errors are
+	// returned together at the end, the codec error of a directory once.
 	codecs := map[string]*lazyCodec{}
+	var errs []error
 	w := e.stdout
-	for i, path := range files {
+	shown := 0
+	for _, path := range files {
 		entry, err := corpus.ReadFile(path)
 		if err != nil {
-			return err
+			errs = append(errs, err)
+			continue
 		}
-		if i > 0 {
+		var codec *fuzzharness.Codec
+		data, ok := decodable(entry)
+		if ok {
+			dir := filepath.Dir(path)
+			lc := codecs[dir]
+			if lc == nil {
+				lc = &lazyCodec{cf: cf, dir: dir}
+				codecs[dir] = lc
+			}
+			if codec, err = lc.get(); err != nil {
+				if !lc.reported {
+					errs = append(errs, err)
+					lc.reported = true
+				}
+				continue
+			}
+		}
+		if shown > 0 {
 			fmt.Fprintln(w)
 		}
+		shown++
 		fmt.Fprintf(w, "%s:\n", path)
-		data, ok := decodable(entry)
 		if !ok {
 			for _, v := range entry.Values {
 				fmt.Fprintf(w, "value: %T %s\n", v, quoteValue(v))
 			}
 			continue
-		}
-		dir := filepath.Dir(path)
-		if codecs[dir] == nil {
-			codecs[dir] = &lazyCodec{cf: cf, dir: dir}
-		}
-		codec, err := codecs[dir].get()
-		if err != nil {
-			return err
 		}
 		in := codec.Decode(data)
 		fmt.Fprintf(w, "data:   %d bytes, %d read by the decoder\n", len(data), min(in.Used(), len(data)))
@@ -197,7 +214,7 @@ func runCorpusShow(e *env, args []string) error {
 			}
 		}
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // quoteValue formats a corpus value for a listing.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -125,5 +127,30 @@ func TestCorpusShowEdits(t *testing.T) {
 	out, _, _ = kfuzz(t, "corpus", "show", "-grammar", "expr", filepath.Join(dir, name))
 	if !strings.Contains(out, `input:  11 bytes "(x+1)*(y-2)"`) || strings.Contains(out, "edits:") {
 		t.Errorf("without -max-edits:\n%s", out)
+	}
+}
+
+// TestCorpusBadFiles gives corpus show two bad files among good ones: each
+// bad file is reported, the good ones after them are shown, and the exit
+// status is 1. corpus ls quotes only a prefix of a binary first line.
+func TestCorpusBadFiles(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "FuzzPlain")
+	good, _, err := corpus.Add(dir, "ok")
+	if err != nil {
+		t.Fatal(err)
+	}
+	binary := filepath.Join(dir, "binary")
+	if err := os.WriteFile(binary, bytes.Repeat([]byte{0, 0xff, 7}, 1000), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	missing := filepath.Join(dir, "missing")
+	out, errOut, code := kfuzz(t, "corpus", "show", binary, missing, filepath.Join(dir, good))
+	if code != 1 || !strings.Contains(out, `value: string "ok"`) ||
+		!strings.Contains(errOut, binary+":1:1: expected the header") || !strings.Contains(errOut, missing) {
+		t.Errorf("show: code %d, stderr %q, output:\n%s", code, errOut, out)
+	}
+	out, errOut, code = kfuzz(t, "corpus", "ls", dir)
+	if code != 1 || !strings.Contains(out, "1 entries") || !strings.Contains(errOut, "(a line of 3000 bytes)") || len(errOut) > 300 {
+		t.Errorf("ls: code %d, stderr of %d bytes %q, output:\n%s", code, len(errOut), errOut, out)
 	}
 }

@@ -28,10 +28,12 @@ func init() {
 // coverHelp explains the command beyond its flags.
 const coverHelp = `PACKAGE (default ".") is the directory or import path of the package that
 holds the fuzz test FuzzX, which must run its target through fuzzharness.
-The inputs are the FILEs, each a go test fuzz v1 corpus entry, a corpus
-directory or a text file holding one input; without FILEs, they are the
-harness's seeds (its k-path covering forest and examples) and the entries
-of PACKAGE/testdata/fuzz/FuzzX, which plain go test runs.
+The inputs are the FILEs and the files in directories among them: a file
+that starts with "go test fuzz v1" is a corpus entry, any other file is a
+plain input (its content is the input, as kfuzz gen -o writes). Without
+FILEs, they are the harness's seeds (its k-path covering forest and
+examples) and the entries of PACKAGE/testdata/fuzz/FuzzX, which plain go
+test runs.
 
 The packages named by -pkg (default: PACKAGE) are instrumented, the fuzz
 test is built once with go test -c, and its target runs over the inputs in

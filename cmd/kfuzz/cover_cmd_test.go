@@ -167,3 +167,35 @@ func TestCoverErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCoverBadInputsErrors gives kfuzz cover a directory with two bad
+// corpus entries and a missing file: it fails before building anything,
+// reporting each bad file once, with its path, under one "kfuzz cover:"
+// prefix and no prefix repeated.
+func TestCoverBadInputsErrors(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{
+		"mal": "go test fuzz v1\n[]byte(\n",
+		"two": "go test fuzz v1\n[]byte(\"a\")\nstring(\"b\")\n",
+		"ok":  "1+2",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	missing := filepath.Join(dir, "missing")
+	_, errOut, code := kfuzz(t, "cover", "-run", "FuzzX", calcDir, dir, missing)
+	if code != 1 {
+		t.Fatalf("code %d, stderr %q", code, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	want := []string{filepath.Join(dir, "mal") + ":2:", filepath.Join(dir, "two") + ":", missing}
+	if len(lines) != len(want) || strings.Count(errOut, "kfuzz cover:") != 1 || strings.Contains(errOut, "measure:") {
+		t.Fatalf("stderr:\n%s", errOut)
+	}
+	for i, w := range want {
+		if !strings.Contains(lines[i], w) {
+			t.Errorf("line %d %q does not name %q", i+1, lines[i], w)
+		}
+	}
+}

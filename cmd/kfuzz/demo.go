@@ -13,7 +13,7 @@ import (
 func init() {
 	register(&command{
 		name:  "demo",
-		usage: "[-n N] [-seeds N] [-seed S] [-keep DIR]",
+		usage: "[-n N] [-seeds N] [-seed S] [-keep DIR] [-v]",
 		short: "show kfuzz at work: learn what reaches the calc example's functions and seed its distributive law",
 		run:   runDemo,
 	})

@@ -16,13 +16,13 @@ import (
 func init() {
 	register(&command{
 		name:  "grammar check",
-		usage: "FILE|NAME",
+		usage: "FILE|NAME | -list",
 		short: "check a grammar and print its statistics (rules, nodes, k-path counts)",
 		run:   runGrammarCheck,
 	})
 	register(&command{
 		name:  "gen",
-		usage: "-grammar FILE|NAME [-n N] [-seed S] [-max-depth D] [-max-size S] [-quote] [-o DIR]",
+		usage: "-grammar FILE|NAME [-start NAME] [-n N] [-seed S] [-max-depth D] [-max-size S] [-quote] [-o DIR]",
 		short: "generate random inputs from a grammar",
 		run:   runGen,
 	})

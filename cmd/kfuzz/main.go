@@ -89,6 +89,10 @@ func run(e *env, args []string) int {
 				fmt.Fprintf(e.stdout, "usage: kfuzz %s %s\n\n%s\n", c.name, c.usage, c.short)
 				return 0
 			}
+			if len(args) == 2 && len(subcommands(args[1])) > 0 {
+				printGroup(e.stdout, args[1])
+				return 0
+			}
 			fmt.Fprintf(e.stderr, "kfuzz help: unknown command %q\n", strings.Join(args[1:], " "))
 			return 2
 		}
@@ -98,6 +102,9 @@ func run(e *env, args []string) int {
 	c, rest, old := lookup(args)
 	noteRenamed(e, old, c)
 	if c == nil {
+		if len(subcommands(args[0])) > 0 {
+			return runGroup(e, args[0], args[1:])
+		}
 		fmt.Fprintf(e.stderr, "kfuzz: unknown command %q\nRun 'kfuzz help' for usage.\n", args[0])
 		return 2
 	}
@@ -144,6 +151,42 @@ func noteRenamed(e *env, old string, c *command) {
 	}
 }
 
+// subcommands returns the sorted names of the commands in group, the
+// commands named "group <name>" (e.g. "isla check" in group "isla").
+func subcommands(group string) []string {
+	var names []string
+	for n := range commands {
+		if strings.HasPrefix(n, group+" ") {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// runGroup handles "kfuzz group [args]" when no command of group matched:
+// with no args it lists the group's commands on stdout and succeeds;
+// otherwise args[0] names no command of group, and the list goes to stderr
+// after an error.
+func runGroup(e *env, group string, args []string) int {
+	if len(args) == 0 {
+		printGroup(e.stdout, group)
+		return 0
+	}
+	fmt.Fprintf(e.stderr, "kfuzz %s: unknown subcommand %q\n\n", group, args[0])
+	printGroup(e.stderr, group)
+	return 2
+}
+
+// printGroup writes the usage of a command group and its commands to w.
+func printGroup(w io.Writer, group string) {
+	fmt.Fprintf(w, "Usage:\n\n\tkfuzz %s <command> [arguments]\n\nCommands:\n\n", group)
+	for _, n := range subcommands(group) {
+		fmt.Fprintf(w, "\t%-10s %s\n", strings.TrimPrefix(n, group+" "), commands[n].short)
+	}
+	fmt.Fprintf(w, "\nRun 'kfuzz help %s <command>' for the flags of a command.\n", group)
+}
+
 func printHelp(w io.Writer) {
 	fmt.Fprintf(w, "kfuzz makes go test -fuzz grammar-aware.\n\nUsage:\n\n\tkfuzz <command> [arguments]\n\nCommands:\n\n")
 	names := make([]string, 0, len(commands))
@@ -154,7 +197,7 @@ func printHelp(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "\t%-16s %s\n", n, commands[n].short)
 	}
-	fmt.Fprintf(w, "\nRun 'kfuzz help <command>' for the flags of a command.\n")
+	fmt.Fprintf(w, "\nRun 'kfuzz help <command>' for the flags of a command, 'kfuzz <group>'\n(e.g. kfuzz isla) for the commands of a group.\n")
 }
 
 // newFlagSet returns a flag set for c whose usage message names the command.

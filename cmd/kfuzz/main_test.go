@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -98,5 +99,66 @@ func TestGrammarCheck(t *testing.T) {
 	_, errOut, code = kfuzz(t, "grammar", "check", bad)
 	if code == 0 || !strings.Contains(errOut, "bad.bnf:1:13") {
 		t.Errorf("grammar check of a broken grammar: code %d, stderr:\n%s", code, errOut)
+	}
+}
+
+// TestCommandGroups runs every command group alone ("kfuzz isla"), with
+// help, and with an unknown subcommand: alone and with help it lists its
+// commands; an unknown subcommand is an error that lists them on stderr.
+func TestCommandGroups(t *testing.T) {
+	for _, g := range []struct{ group, sub string }{
+		{"isla", "check"}, {"corpus", "show"}, {"mine", "glade"}, {"eval", "learn"}, {"grammar", "check"},
+	} {
+		out, errOut, code := kfuzz(t, g.group)
+		if code != 0 || !strings.Contains(out, "kfuzz "+g.group+" <command>") || !strings.Contains(out, "\t"+g.sub+" ") {
+			t.Errorf("kfuzz %s: code %d, stdout %q, stderr %q", g.group, code, out, errOut)
+		}
+		out, _, code = kfuzz(t, "help", g.group)
+		if code != 0 || !strings.Contains(out, "\t"+g.sub+" ") {
+			t.Errorf("kfuzz help %s: code %d, stdout %q", g.group, code, out)
+		}
+		_, errOut, code = kfuzz(t, g.group, "nosuch")
+		if code != 2 || !strings.Contains(errOut, "kfuzz "+g.group+`: unknown subcommand "nosuch"`) ||
+			!strings.Contains(errOut, "\t"+g.sub+" ") {
+			t.Errorf("kfuzz %s nosuch: code %d, stderr %q", g.group, code, errOut)
+		}
+	}
+}
+
+// TestUsageListsFlags runs every registered command with -h and checks its
+// usage message: the usage line names every flag the command defines (as
+// listed by its FlagSet's PrintDefaults), and names no flag it lacks; no
+// flag shows two defaults.
+func TestUsageListsFlags(t *testing.T) {
+	flagLine := regexp.MustCompile(`^  -([a-zA-Z0-9-]+)`)
+	usageFlag := regexp.MustCompile(`(?:^|[\s\[(|])-([a-zA-Z][a-zA-Z0-9-]*)`)
+	for name, c := range commands {
+		_, errOut, code := kfuzz(t, append(strings.Fields(name), "-h")...)
+		if code != 2 || !strings.HasPrefix(errOut, "usage: kfuzz "+name+" ") {
+			t.Errorf("kfuzz %s -h: code %d, stderr %q", name, code, errOut)
+			continue
+		}
+		inUsage := map[string]bool{}
+		for _, m := range usageFlag.FindAllStringSubmatch(c.usage, -1) {
+			inUsage[m[1]] = true
+		}
+		defined := map[string]bool{}
+		_, list, _ := strings.Cut(errOut, "\nFlags:\n")
+		for _, line := range strings.Split(list, "\n") {
+			if m := flagLine.FindStringSubmatch(line); m != nil {
+				defined[m[1]] = true
+				if !inUsage[m[1]] {
+					t.Errorf("kfuzz %s: the usage line %q lacks -%s", name, c.usage, m[1])
+				}
+			}
+			if strings.Count(line, "(default") > 1 {
+				t.Errorf("kfuzz %s: two defaults in %q", name, line)
+			}
+		}
+		for f := range inUsage {
+			if !defined[f] {
+				t.Errorf("kfuzz %s: the usage line names -%s, which is no flag of it", name, f)
+			}
+		}
 	}
 }

@@ -6,8 +6,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"sort"
-	"strings"
 	"time"
 
 	"github.com/seed72891827/kfuzz/learn/glade"
@@ -16,42 +14,12 @@ import (
 
 func init() {
 	register(&command{
-		name:  "mine",
-		usage: "<miner> [arguments]",
-		short: "mine a grammar from sample inputs (kfuzz mine lists the miners)",
-		run:   runMine,
-	})
-	register(&command{
 		name: "mine glade",
 		usage: "-seeds DIR -oracle 'CMD' [-o FILE] [-f] [-max-queries N] [-no-recursion] [-no-chars] [-no-extra]\n" +
 			"\t\t[-timeout D] [-batch N] [-v]",
 		short: "synthesize a grammar from valid inputs and a membership oracle (GLADE)",
 		run:   runMineGlade,
 	})
-}
-
-// runMine lists the miners.
-func runMine(e *env, args []string) error {
-	var names []string
-	for n := range commands {
-		if strings.HasPrefix(n, "mine ") {
-			names = append(names, n)
-		}
-	}
-	sort.Strings(names)
-	w := e.stdout
-	if len(args) > 0 {
-		fmt.Fprintf(e.stderr, "kfuzz mine: unknown miner %q\n", args[0])
-		w = e.stderr
-	}
-	fmt.Fprintf(w, "Usage:\n\n\tkfuzz mine <miner> [arguments]\n\nMiners:\n\n")
-	for _, n := range names {
-		fmt.Fprintf(w, "\t%-8s %s\n", strings.TrimPrefix(n, "mine "), commands[n].short)
-	}
-	if len(args) > 0 {
-		return errUsage
-	}
-	return nil
 }
 
 const mineGladeHelp = `The seeds are the files in DIR (not its subdirectories), each one valid

@@ -10,17 +10,6 @@ import (
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
 
-func TestMineList(t *testing.T) {
-	out, _, code := kfuzz(t, "mine")
-	if code != 0 || !strings.Contains(out, "glade") {
-		t.Errorf("kfuzz mine: code %d, out %q", code, out)
-	}
-	_, errOut, code := kfuzz(t, "mine", "nosuch")
-	if code != 2 || !strings.Contains(errOut, `unknown miner "nosuch"`) {
-		t.Errorf("kfuzz mine nosuch: code %d, stderr %q", code, errOut)
-	}
-}
-
 // TestMineGlade mines the language (ab)*c* from two seeds with grep as the
 // oracle, writes the grammar, and loads it back.
 func TestMineGlade(t *testing.T) {

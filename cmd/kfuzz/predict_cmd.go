@@ -20,9 +20,11 @@ func init() {
 	})
 }
 
-const predictHelp = `kfuzz predict reads inputs (text files, go test fuzz v1 corpus entries of the
-fuzz test the model was learned for, or corpus directories such as
-testdata/fuzz/FuzzX), parses each with the grammar stored in the model file
+const predictHelp = `kfuzz predict reads inputs (FILEs and the files in DIRs; a file that starts
+with "go test fuzz v1" is a corpus entry of the fuzz test the model was
+learned for, any other file is a plain input, as kfuzz gen -o writes, so
+testdata/fuzz/FuzzX and kfuzz gen -o DIR both work), parses each with the
+grammar stored in the model file
 and prints the functions the model predicts it covers: per function the
 fraction of training inputs at the tree's leaf that covered it and the
 leaf's rule. Nothing is built or run. Functions that every training input

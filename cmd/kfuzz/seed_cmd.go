@@ -30,7 +30,8 @@ its harness so that go test runs them. Entries are written atomically and
 never replace a file; an entry already there is not written again.
 
 N is the number of entries wanted: inputs are generated and measured in
-batches of N until N reached FUNC or five batches are done.
+batches of N until N reached FUNC or five batches are done. No more than N
+entries are written; if fewer inputs reached FUNC, the command says so.
 
 FUNC is a function's full name (import/path.(*T).Method) or a suffix of it
 that names one function, such as distribute or calc.(*simplifier).distribute.
@@ -48,7 +49,7 @@ func runSeed(e *env, args []string) error {
 	fn := fs.String("target", "", "the function `FUNC` to reach (required)")
 	target := fs.String("fuzz", "", "the fuzz test `FuzzX` (default: the model's)")
 	modelPath := fs.String("model", "", "the model `file` (default kfuzz-FuzzX.model.json)")
-	n := fs.Int("n", pipeline.DefaultSeeds, "inputs to generate")
+	n := fs.Int("n", pipeline.DefaultSeeds, "the number of entries wanted: inputs that reach FUNC")
 	seed := fs.Uint64("seed", 1, "random seed")
 	dir := fs.String("o", "", "add the entries to this corpus `directory` (default PACKAGE/testdata/fuzz/FuzzX)")
 	dry := fs.Bool("dry-run", false, "generate and measure, but write nothing")
@@ -131,7 +132,7 @@ func runSeed(e *env, args []string) error {
 	if *asJSON {
 		err = printSeedsJSON(e.stdout, name, corpusDir, *dry, seeds, mf.Model)
 	} else {
-		printSeeds(e.stdout, name, corpusDir, *dry, *verbose, seeds, mf.Model)
+		printSeeds(e.stdout, name, corpusDir, *n, *dry, *verbose, seeds, mf.Model)
 	}
 	if err == nil && reached == 0 {
 		return &exitError{code: 1, err: fmt.Errorf("none of the %d inputs reached %s", len(seeds), name)}
@@ -141,7 +142,7 @@ func runSeed(e *env, args []string) error {
 
 // printSeeds prints the generated inputs that reached the function (all
 // of them if verbose) and where they were written.
-func printSeeds(w io.Writer, fn, dir string, dry, verbose bool, seeds []pipeline.Seed, m *learn.Model) {
+func printSeeds(w io.Writer, fn, dir string, want int, dry, verbose bool, seeds []pipeline.Seed, m *learn.Model) {
 	reached, added := 0, 0
 	for _, sd := range seeds {
 		mark := "-"
@@ -164,6 +165,10 @@ func printSeeds(w io.Writer, fn, dir string, dry, verbose bool, seeds []pipeline
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintf(w, "%d of %d generated inputs reached %s\n", reached, len(seeds), fn)
+	if reached < want {
+		fmt.Fprintf(w, "fewer than the %d wanted: the model's rules gave no more distinct inputs that reach it within %d batches\n"+
+			"(try another -seed, or a model learned with more inputs or -refine rounds)\n", want, pipeline.DefaultBatches)
+	}
 	switch {
 	case dry:
 		fmt.Fprintf(w, "-dry-run: nothing written\n")

@@ -32,7 +32,9 @@ diff writes it): the functions whose bodies the diff changes, of the packages
 the model was learned on. -root is the directory the diff's paths are
 relative to (default: the top of the git work tree).
 
-The inputs are corpus directories, corpus entries or text files; by default
+The inputs are FILEs and the files in DIRs: a file that starts with "go test
+fuzz v1" is a corpus entry, any other file a plain input (as kfuzz gen -o
+writes); by default
 testdata/fuzz/FuzzX of the current directory, or else of the package the
 model was learned in. Nothing is built or run.`
 

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
 	"github.com/seed72891827/kfuzz/corpus"
 	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/internal/atomicfile"
 	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
@@ -80,7 +82,7 @@ func entryInput(e corpus.Entry) (Input, error) {
 			return Input{ID: e.Path, Text: v}, nil
 		}
 	}
-	return Input{}, fmt.Errorf("measure: %s: the entry holds %s, want one []byte or string value", e.Path, describeValues(e.Values))
+	return Input{}, fmt.Errorf("%s: the entry holds %s, want one []byte or string value", e.Path, describeValues(e.Values))
 }
 
 func describeValues(vs []any) string {
@@ -93,10 +95,14 @@ func describeValues(vs []any) string {
 // corpusHeader starts every file in the go test fuzz v1 format.
 var corpusHeader = []byte("go test fuzz v1")
 
-// FileInputs reads inputs from files and directories, in the order given:
-// a directory is a corpus directory (see CorpusInputs); a file that starts
-// with "go test fuzz v1" is one corpus entry; any other file holds the
-// input text. The paths are the IDs.
+// FileInputs reads inputs from files and directories, in the order given.
+// A file that starts with "go test fuzz v1" is one corpus entry (see
+// CorpusInputs); any other file is a plain input: its content is the input
+// text. A directory stands for its files (not its subdirectories) in name
+// order, each read as a file given alone, so a corpus directory such as
+// testdata/fuzz/FuzzX, a directory of plain inputs (as kfuzz gen -o
+// writes) and a mix all work. The paths are the IDs. The errors of all
+// paths are returned together, each naming its file.
 func FileInputs(paths ...string) ([]Input, error) {
 	var ins []Input
 	var errs []error
@@ -106,40 +112,61 @@ func FileInputs(paths ...string) ([]Input, error) {
 			errs = append(errs, err)
 			continue
 		}
+		files := []string{p}
 		if st.IsDir() {
-			more, err := CorpusInputs(p)
+			if files, err = dirFiles(p); err != nil {
+				errs = append(errs, err)
+				continue
+			}
+		}
+		for _, f := range files {
+			in, err := fileInput(f)
 			if err != nil {
 				errs = append(errs, err)
+				continue
 			}
-			ins = append(ins, more...)
-			continue
+			ins = append(ins, in)
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		if !bytes.HasPrefix(data, corpusHeader) {
-			ins = append(ins, Input{ID: p, Text: string(data)})
-			continue
-		}
-		e, err := corpus.ReadFile(p)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		e.Path = p
-		in, err := entryInput(e)
-		if err != nil {
-			errs = append(errs, err)
-			continue
-		}
-		ins = append(ins, in)
 	}
 	if len(errs) > 0 {
-		return nil, fmt.Errorf("measure: %w", errors.Join(errs...))
+		return nil, errors.Join(errs...)
 	}
 	return ins, nil
+}
+
+// dirFiles returns the paths of the regular files (or symbolic links) in
+// dir, in name order, leaving out unfinished atomic writes.
+func dirFiles(dir string) ([]string, error) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var files []string
+	for _, de := range des {
+		if t := de.Type(); !t.IsRegular() && t&fs.ModeSymlink == 0 || atomicfile.IsTemp(de.Name()) {
+			continue
+		}
+		files = append(files, filepath.Join(dir, de.Name()))
+	}
+	return files, nil
+}
+
+// fileInput reads one file as FileInputs does: a corpus entry if it starts
+// with the corpus header, a plain input otherwise.
+func fileInput(path string) (Input, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return Input{}, err
+	}
+	if !bytes.HasPrefix(data, corpusHeader) {
+		return Input{ID: path, Text: string(data)}, nil
+	}
+	e, err := corpus.ReadFile(path)
+	if err != nil {
+		return Input{}, err
+	}
+	e.Path = path
+	return entryInput(e)
 }
 
 // TestdataInputs returns the entries of the fuzz test's seed corpus

@@ -170,3 +170,41 @@ func TestCheckGOFLAGS(t *testing.T) {
 		}
 	}
 }
+
+// TestFileInputsPlainDir reads a directory of plain inputs, as kfuzz gen -o
+// writes, with a corpus entry among them: each file is read as it would be
+// alone, in name order, and the errors are not prefixed twice.
+func TestFileInputsPlainDir(t *testing.T) {
+	dir := t.TempDir()
+	entry, err := corpus.Marshal([]byte("\x01"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"a": []byte("1+2"), "b": entry, "c": []byte("x")} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ins, err := FileInputs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ins) != 3 || ins[0].Text != "1+2" || string(ins[1].Data) != "\x01" || ins[2].Text != "x" ||
+		ins[2].ID != filepath.Join(dir, "c") {
+		t.Errorf("FileInputs(dir): %+v", ins)
+	}
+	two, err := corpus.Marshal([]byte("a"), "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "d"), two, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = FileInputs(dir)
+	if err == nil || strings.Count(err.Error(), "measure:") > 1 {
+		t.Errorf("FileInputs with a bad entry: %v", err)
+	}
+}

@@ -36,8 +36,8 @@ var ErrNotHarness = measure.ErrNotHarness
 
 // CoverOptions say which inputs Cover runs.
 type CoverOptions struct {
-	// Files are corpus entries, corpus directories or files that hold an
-	// input's text (see ReadInputs). If there are any, Cover runs them
+	// Files are files and directories of inputs, corpus entries or plain
+	// inputs (see measure.FileInputs). If there are any, Cover runs them
 	// alone.
 	Files []string
 	// Without Files, Seeds runs the harness's seeds (its k-path covering

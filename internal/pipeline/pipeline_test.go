@@ -136,7 +136,8 @@ func TestLearnDistributive(t *testing.T) {
 }
 
 // TestSeedsReachDistributive generates seeds for the distributive law,
-// checks that at least 90% of the generated inputs really reach it (the
+// checks that exactly the number asked for reached it, and that at least
+// 90% of the generated inputs really reach it (the
 // CODEINE example's goal), writes those that reached it into a corpus
 // directory and measures the written entries again, as go test would run
 // them.
@@ -147,16 +148,13 @@ func TestSeedsReachDistributive(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reached := 0
+	reached := countReached(seeds)
 	for _, sd := range seeds {
-		if sd.Reached {
-			reached++
-		}
 		if sd.Rule == nil {
 			t.Errorf("seed %q satisfies no rule of %s", sd.Text, DemoFunc)
 		}
 	}
-	if reached < 40 || 10*reached < 9*len(seeds) {
+	if reached != 40 || 10*reached < 9*len(seeds) {
 		t.Fatalf("%d of %d generated inputs reached %s, want 40 and at least 90%%", reached, len(seeds), DemoFunc)
 	}
 	t.Logf("%d of %d generated inputs reached %s", reached, len(seeds), DemoFunc)
@@ -189,6 +187,35 @@ func TestSeedsReachDistributive(t *testing.T) {
 			t.Errorf("%s was written again", sd.Name)
 		}
 	}
+}
+
+// TestSeedsExactlyN asks for 10 inputs that reach a function whose rules
+// are imprecise (about 7 in 10 generated inputs reach it), so that it takes
+// a second batch: exactly 10 are returned as reaching it, the last input
+// returned being the 10th.
+func TestSeedsExactlyN(t *testing.T) {
+	s, l := calcFixture(t)
+	fn := DemoFunc + ".func1"
+	seeds, err := s.Seeds(context.Background(), l.Model, fn, SeedOptions{N: 10, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	reached := countReached(seeds)
+	if reached != 10 || len(seeds) <= 10 || !seeds[len(seeds)-1].Reached {
+		t.Errorf("%d of %d generated inputs reached %s (the last: %v), want exactly 10 and a second batch",
+			reached, len(seeds), fn, seeds[len(seeds)-1].Reached)
+	}
+}
+
+// countReached returns how many of the seeds reached their function.
+func countReached(seeds []Seed) int {
+	n := 0
+	for _, sd := range seeds {
+		if sd.Reached {
+			n++
+		}
+	}
+	return n
 }
 
 func TestModelFileRoundTrip(t *testing.T) {

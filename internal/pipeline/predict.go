@@ -22,10 +22,10 @@ type TextInput struct {
 	Text string
 }
 
-// ReadInputs reads inputs from files and directories, in the order given: a
-// directory is a corpus directory, such as testdata/fuzz/FuzzX, whose
-// entries are read in name order; a file that starts with "go test fuzz v1"
-// is one corpus entry; any other file holds the input text. Corpus entries
+// ReadInputs reads inputs from files and directories, in the order given
+// (see measure.FileInputs): a directory stands for its files in name order;
+// a file that starts with "go test fuzz v1" is one corpus entry; any other
+// file is a plain input that holds the input text. Corpus entries
 // hold the harness's encoding ([]byte), which h decodes, or text (string).
 func (h *Harness) ReadInputs(paths ...string) ([]TextInput, error) {
 	ins, err := measure.FileInputs(paths...)

@@ -60,7 +60,9 @@ type Seed struct {
 // Seeds generates inputs aimed at the function fn from the model's rules
 // (learn.Model.Generate), within the harness's bounds, and measures which of
 // them really reach it: in batches of N new inputs, until N have reached it
-// or Batches batches are done. It returns every input it measured, in order.
+// or Batches batches are done. It returns the inputs it measured, in order,
+// up to the N-th that reached fn: at most N of them reached it; fewer if
+// the batches ran out or no more distinct inputs could be generated.
 // The model must be learned for the session's grammar (see ModelFile). If no
 // input can be generated, the error wraps learn.ErrUnsatisfiable or, for a
 // function without a tree, learn.ErrUnknownFunc.
@@ -143,6 +145,10 @@ func (s *Session) Seeds(ctx context.Context, m *learn.Model, fn string, opts See
 			sd.Reached = r.Funcs != nil && r.Funcs.HasName(fn)
 			if sd.Reached {
 				reached++
+				if reached == opts.N {
+					batchSeeds = batchSeeds[:i+1]
+					break
+				}
 			}
 		}
 		seeds = append(seeds, batchSeeds...)
