@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/learn/glade"
 	"github.com/seed72891827/kfuzz/learn/oracle"
 )
@@ -99,16 +100,24 @@ func runMineGlade(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	text := res.Grammar.String()
-	if *out == "" {
-		fmt.Fprint(e.stdout, text)
-	} else if err := writeOutput(*out, []byte(text), *force); err != nil {
+	if err := e.writeGrammar(res.Grammar, *out, *force); err != nil {
 		return err
 	}
 	st := res.Stats
 	fmt.Fprintf(e.stderr, "kfuzz mine glade: %d rules from %d of %d seeds; %d queries (%d cache hits, %d timeouts), %.1fs\n",
 		st.Rules, st.SeedsUsed, st.Seeds, st.Queries, st.CacheHits, o.Stats().Timeouts, st.Duration.Seconds())
 	return nil
+}
+
+// writeGrammar prints a mined grammar on standard output, or writes it
+// atomically to out (replacing an existing file only with replace).
+func (e *env) writeGrammar(g *grammar.Grammar, out string, replace bool) error {
+	text := g.String()
+	if out == "" {
+		_, err := fmt.Fprint(e.stdout, text)
+		return err
+	}
+	return writeOutput(out, []byte(text), replace)
 }
 
 // relabel shows detail after the current step's name on a terminal, at most

@@ -77,7 +77,7 @@ func runMineSymbolic(e *env, args []string) error {
 		MaxStates:      *maxStates,
 		Saturation:     *saturation,
 		Progress: func(st symbolic.Stats) {
-			prog.Step(fmt.Sprintf("mine symbolic: %d paths (%d accepting), %d forks", st.Paths, st.Accepted, st.Forks), 0)
+			prog.relabel(fmt.Sprintf("%d paths (%d accepting), %d forks", st.Paths, st.Accepted, st.Forks))
 		},
 	})
 	prog.finish()
@@ -89,10 +89,7 @@ func runMineSymbolic(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	text := res.Grammar.String()
-	if *out == "" {
-		fmt.Fprint(e.stdout, text)
-	} else if err := writeOutput(*out, []byte(text), *force); err != nil {
+	if err := e.writeGrammar(res.Grammar, *out, *force); err != nil {
 		return err
 	}
 	st := res.Stats
