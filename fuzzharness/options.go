@@ -18,8 +18,8 @@ const (
 	DefaultMaxDepth  = grammar.DefaultMaxDepth
 	DefaultMaxSize   = 500
 	DefaultMaxRepeat = 16
-	// DefaultK is the k of the k-path covering forest added as seeds.
-	DefaultK = 2
+	// DefaultSeedK is the k of the k-path covering forest added as seeds.
+	DefaultSeedK = 2
 )
 
 // Bounds limit the trees that a Codec decodes and encodes. A tree is within
@@ -61,7 +61,7 @@ type config struct {
 func newConfig(opts []Option) config {
 	c := config{
 		bounds: Bounds{MaxDepth: DefaultMaxDepth, MaxSize: DefaultMaxSize, MaxRepeat: DefaultMaxRepeat},
-		k:      DefaultK,
+		k:      DefaultSeedK,
 
 		constraintSeeds: DefaultConstraintSeeds,
 	}
@@ -123,7 +123,7 @@ func WithBounds(b Bounds) Option {
 
 // WithKPathSeeds makes the harness seed the fuzzer with a k-path covering
 // forest (TRIBBLE's Algorithm 1): a set of trees that together contain every
-// k-path of the grammar. The default k is DefaultK; k = 0 adds no such seeds.
+// k-path of the grammar. The default k is DefaultSeedK; k = 0 adds no such seeds.
 func WithKPathSeeds(k int) Option { return func(c *config) { c.k = k } }
 
 // WithExamples adds example inputs as seeds. Each is parsed with the grammar;

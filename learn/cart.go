@@ -12,16 +12,16 @@ import (
 
 // Defaults of Config, those of CODEINE's pipeline.
 const (
-	DefaultMaxDepth = 5
-	DefaultMinLeaf  = 1
-	DefaultRuleGini = 0.3
+	DefaultTreeDepth = 5
+	DefaultMinLeaf   = 1
+	DefaultRuleGini  = 0.3
 )
 
 // Config sets how Learn grows its decision trees. The zero Config asks for
 // CODEINE's settings.
 type Config struct {
 	// MaxDepth bounds the number of tests on a path from the root to a leaf
-	// (default DefaultMaxDepth).
+	// (default DefaultTreeDepth).
 	MaxDepth int
 	// MinLeaf is the least number of training rows in a leaf; a split that
 	// would leave fewer on one side is not made (default DefaultMinLeaf).
@@ -48,7 +48,7 @@ type Config struct {
 // or an error for a field out of range.
 func (c Config) withDefaults() (Config, error) {
 	if c.MaxDepth == 0 {
-		c.MaxDepth = DefaultMaxDepth
+		c.MaxDepth = DefaultTreeDepth
 	}
 	if c.MinLeaf == 0 {
 		c.MinLeaf = DefaultMinLeaf

@@ -205,7 +205,7 @@ func TestConfigErrors(t *testing.T) {
 		}
 	}
 	c, err := Config{}.withDefaults()
-	if err != nil || c.MaxDepth != DefaultMaxDepth || c.MinLeaf != DefaultMinLeaf || c.RuleGini != DefaultRuleGini || c.Workers < 1 {
+	if err != nil || c.MaxDepth != DefaultTreeDepth || c.MinLeaf != DefaultMinLeaf || c.RuleGini != DefaultRuleGini || c.Workers < 1 {
 		t.Errorf("defaults: %+v, %v", c, err)
 	}
 }

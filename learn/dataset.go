@@ -8,9 +8,9 @@ import (
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
 
-// DefaultK is the longest k-path used as a feature unless the caller chooses
+// DefaultFeatureK is the longest k-path used as a feature unless the caller chooses
 // otherwise: CODEINE uses all l-paths for l <= 4.
-const DefaultK = 4
+const DefaultFeatureK = 4
 
 // A Sample is one observed input: the l-paths present in its derivation tree
 // (or in its whole parse forest) and the functions it covered.

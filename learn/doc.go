@@ -9,7 +9,7 @@
 // # Data
 //
 // A Sample is one observed input: the set of l-paths (l <= k, by default
-// DefaultK = 4) of its derivation tree or of its whole Earley parse forest
+// DefaultFeatureK = 4) of its derivation tree or of its whole Earley parse forest
 // (InputPaths), and the names of the functions it covered, spelled as the
 // runtime spells them (import/path.Func, import/path.(*T).Method). NewDataset
 // turns samples into a sparse binary matrix, dropping the paths present in

@@ -24,7 +24,7 @@ func greetingModel() (*learn.Model, *grammar.Parser) {
 		log.Fatal(err)
 	}
 	gr := grammar.MustCompile(g)
-	pt, err := gr.PathTable(learn.DefaultK)
+	pt, err := gr.PathTable(learn.DefaultFeatureK)
 	if err != nil {
 		log.Fatal(err)
 	}

@@ -22,7 +22,7 @@ func exprSetup(t testing.TB) (*grammar.Graph, *grammar.PathTable) {
 	exprOnce.Do(func() {
 		exprGraph = grammar.MustCompile(grammar.MustBuiltin("expr"))
 		var err error
-		exprTable, err = exprGraph.PathTable(DefaultK)
+		exprTable, err = exprGraph.PathTable(DefaultFeatureK)
 		if err != nil {
 			panic(err)
 		}

@@ -11,7 +11,7 @@ import (
 // the text of the input, and aims at them.
 func TestJSONTargets(t *testing.T) {
 	gr := grammar.MustCompile(grammar.MustBuiltin("json"))
-	pt, err := gr.PathTable(DefaultK)
+	pt, err := gr.PathTable(DefaultFeatureK)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,7 +22,7 @@ var ErrUnsatisfiable = errors.New("learn: no input satisfies the rule within the
 // fewer repetitions, strings and numbers stay too short to reach the code
 // that only longer ones do (kfuzz eval learn measured it on go-json).
 const (
-	DefaultMaxStates    = 1000
+	DefaultTargetStates = 1000
 	DefaultTargetDepth  = 16
 	DefaultTargetSize   = 1000
 	DefaultTargetRepeat = grammar.DefaultMaxRepeat
@@ -34,7 +34,7 @@ type GenerateOptions struct {
 	// Seed seeds the random choices; the same seed gives the same trees.
 	Seed uint64
 	// MaxStates bounds, per search, how many partial trees the outer search
-	// evaluates with the inner search (default DefaultMaxStates). It makes
+	// evaluates with the inner search (default DefaultTargetStates). It makes
 	// the budget deterministic.
 	MaxStates int
 	// Timeout, if positive, bounds the wall-clock time of the whole call.
@@ -59,7 +59,7 @@ func (o *GenerateOptions) withDefaults() GenerateOptions {
 		c = *o
 	}
 	if c.MaxStates <= 0 {
-		c.MaxStates = DefaultMaxStates
+		c.MaxStates = DefaultTargetStates
 	}
 	if c.MaxDepth <= 0 {
 		c.MaxDepth = DefaultTargetDepth

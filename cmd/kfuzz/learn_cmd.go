@@ -60,7 +60,7 @@ func runLearn(e *env, args []string) error {
 	var cover multiFlag
 	fs.Var(&cover, "cover", "measure the packages matching these comma-separated `patterns` (default: the fuzz test's package)")
 	n := fs.Int("n", pipeline.DefaultN, "random training inputs, and as many test inputs")
-	k := fs.Int("k", learn.DefaultK, "use the l-paths of the inputs for l <= `k` as features")
+	k := fs.Int("k", learn.DefaultFeatureK, "use the l-paths of the inputs for l <= `k` as features")
 	seed := fs.Uint64("seed", 1, "random seed")
 	depth := fs.Int("depth", pipeline.DefaultDepth, "the deepest random input (derivation depth)")
 	refine := fs.Int("refine", pipeline.DefaultRefine, "refinement `rounds` for rarely covered functions (0 for none)")

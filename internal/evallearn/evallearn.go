@@ -33,7 +33,7 @@ type Options struct {
 	// DefaultTargets).
 	Targets int
 	// MaxStates bounds each search of the targeted generation (default
-	// learn.DefaultMaxStates).
+	// learn.DefaultTargetStates).
 	MaxStates int
 	// All evaluates every learned function, those in Result.Unstable and
 	// Result.Untrainable too.

@@ -76,7 +76,7 @@ type LearnOptions struct {
 	// Test, if positive, is the number of random test inputs.
 	Test int
 	// K is the length of the longest paths used as features (default
-	// learn.DefaultK).
+	// learn.DefaultFeatureK).
 	K int
 	// Seed seeds the random inputs and the learning; the same seed gives the
 	// same model. The test inputs come from a seed derived from it.
@@ -172,7 +172,7 @@ func (o LearnOptions) withDefaults(maxDepth int) (LearnOptions, error) {
 		o.Test = o.N
 	}
 	if o.K == 0 {
-		o.K = learn.DefaultK
+		o.K = learn.DefaultFeatureK
 	}
 	if o.Depth == 0 {
 		o.Depth = min(DefaultDepth, maxDepth)

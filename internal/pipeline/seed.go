@@ -30,7 +30,7 @@ type SeedOptions struct {
 	Batches int
 	// Seed seeds the generation; the same seed gives the same inputs.
 	Seed uint64
-	// MaxStates bounds each search (default learn.DefaultMaxStates).
+	// MaxStates bounds each search (default learn.DefaultTargetStates).
 	MaxStates int
 	// Timeout, if positive, bounds the time of the generation; the inputs
 	// found by then are measured.

@@ -33,14 +33,13 @@ var (
 
 // Default settings of a Solver.
 const (
-	DefaultMaxStates     = 20000
-	DefaultSMTTimeout    = 2 * time.Second
-	DefaultModels        = 2
-	DefaultExpansions    = 2
-	DefaultBranches      = 4
-	DefaultCSPAttempts   = 12
-	DefaultMaxTreeSize   = 400
-	DefaultSolverMaxSize = DefaultMaxTreeSize
+	DefaultMaxStates   = 20000
+	DefaultSMTTimeout  = 2 * time.Second
+	DefaultModels      = 2
+	DefaultExpansions  = 2
+	DefaultBranches    = 4
+	DefaultCSPAttempts = 12
+	DefaultMaxSize     = 400
 )
 
 // Weights are the weights of the solver's cost function, the weighted
@@ -116,7 +115,7 @@ func CostWeights(w Weights) Option { return func(c *config) { c.weights = w } }
 
 // MaxSize bounds the size (in tree nodes) of the subtrees the solver
 // generates when it expands or closes an open leaf (default
-// DefaultSolverMaxSize).
+// DefaultMaxSize).
 func MaxSize(n int) Option { return func(c *config) { c.maxSize = n } }
 
 // TreeInsertion switches the elimination of existential quantifiers by tree
@@ -235,7 +234,7 @@ type Stats struct {
 func New(spec *isla.Spec, opts ...Option) (*Solver, error) {
 	cfg := config{seed: 1, maxStates: DefaultMaxStates, smtTimeout: DefaultSMTTimeout,
 		models: DefaultModels, expansions: DefaultExpansions, branches: DefaultBranches,
-		attempts: DefaultCSPAttempts, weights: DefaultWeights, maxSize: DefaultSolverMaxSize, insertion: true}
+		attempts: DefaultCSPAttempts, weights: DefaultWeights, maxSize: DefaultMaxSize, insertion: true}
 	for _, o := range opts {
 		o(&cfg)
 	}
