@@ -30,40 +30,46 @@ const (
 
 // finish solves the atoms of a state without quantifiers, several times
 // for several solutions, and closes the rest of the tree at random.
-func (s *Solver) finish(ctx context.Context, c *evalCtx, st *state) ([]*grammar.Tree, error) {
-	var outs []*grammar.Tree
+//
+// random reports whether the solutions came from random choices (values
+// drawn for variables, open leaves closed at random): then the state may
+// have further solutions, and the caller keeps it for more samples.
+func (s *Solver) finish(ctx context.Context, c *evalCtx, st *state) (outs []*grammar.Tree, random bool, err error) {
 	for range s.cfg.models {
-		root, ok := s.csp(st)
+		root, rnd, ok := s.csp(st)
 		if !ok {
 			break
 		}
+		random = random || rnd
 		s.stats.GoSolved++
-		if t, ok := s.closeTree(root); ok {
+		if t, closed, ok := s.closeTree(root); ok {
+			random = random || closed
 			outs = append(outs, t)
 		}
 	}
 	if len(outs) > 0 {
-		return outs, nil
+		return outs, random, nil
 	}
-	return s.finishSMT(ctx, c, st)
+	outs, err = s.finishSMT(ctx, c, st)
+	return outs, false, err
 }
 
 // closeTree closes every open leaf at random and returns the complete
-// grammar tree.
-func (s *Solver) closeTree(root *stree) (*grammar.Tree, bool) {
+// grammar tree, and whether it closed any.
+func (s *Solver) closeTree(root *stree) (*grammar.Tree, bool, bool) {
 	subs := map[int32]*stree{}
 	for _, l := range root.openLeaves() {
 		t, err := s.gen.GenerateFrom(l.g.Children[0])
 		if err != nil {
 			s.incomplete("an open leaf could not be closed within the size limit")
-			return nil, false
+			return nil, false, false
 		}
 		subs[l.id] = mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, nil)}, "", false)
 	}
 	if len(subs) > 0 {
 		root = root.replace(subs)
 	}
-	return root.kids[0].toTree(nil), true
+	return root.kids[0].toTree(nil), len(subs) > 0, true
 }
 
 // parse parses the bytes text from the nonterminal of reference node g and
@@ -122,8 +128,8 @@ type cspRun struct {
 }
 
 // csp solves the atoms of st in Go; it returns the tree with the leaves the
-// atoms depend on derived.
-func (s *Solver) csp(st *state) (*stree, bool) {
+// atoms depend on derived, and whether a value was chosen at random.
+func (s *Solver) csp(st *state) (*stree, bool, bool) {
 	for range s.cfg.attempts {
 		// The memory of the last run's evaluation context is reused.
 		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
@@ -133,14 +139,14 @@ func (s *Solver) csp(st *state) (*stree, bool) {
 		ok := r.run()
 		s.spareCtx = r.c
 		if ok {
-			return r.tree(), true
+			return r.tree(), r.random, true
 		}
 		if !r.random {
-			return nil, false // no choice was random: trying again is futile
+			return nil, false, false // no choice was random: trying again is futile
 		}
 	}
 	s.incomplete("random values for the atoms' variables did not satisfy them")
-	return nil, false
+	return nil, false, false
 }
 
 // tree returns the base tree with the values assigned so far.

@@ -117,12 +117,17 @@ func (s *Solver) finishSMT(ctx context.Context, c *evalCtx, st *state) ([]*gramm
 			continue
 		}
 		next.root = st.root.replace(subs)
-		root, solved := s.csp(next)
+		root, rnd, solved := s.csp(next)
 		if !solved {
 			continue
 		}
-		if t, ok := s.closeTree(root); ok {
+		if t, closed, ok := s.closeTree(root); ok {
 			outs = append(outs, t)
+			if rnd || closed {
+				// The state is not kept for more samples (each would
+				// query the SMT solver again): no proof of exhaustion.
+				s.incomplete("the solver took samples of the completions of a state the SMT solver solved")
+			}
 		}
 	}
 	return outs, nil

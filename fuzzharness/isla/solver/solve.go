@@ -209,9 +209,10 @@ type Solver struct {
 	started   bool
 	pending   []*grammar.Tree
 	seen      map[string]bool
-	found     int    // solutions returned since the search (re)started
-	dropped   bool   // possibilities were dropped: no proof of unsatisfiability
-	dropWhy   string // the first reason
+	reserve   []*state // finished states whose solutions were samples
+	found     int      // solutions returned since the search (re)started
+	dropped   bool     // possibilities were dropped: no proof of unsatisfiability
+	dropWhy   string   // the first reason
 	covered   grammar.PathSet
 	pathTable *grammar.PathTable
 
@@ -307,6 +308,14 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		if s.queue.Len() == 0 && len(s.reserve) > 0 {
+			// More samples of the states finished at random.
+			for _, st := range s.reserve {
+				st.steps++
+				s.push(st)
+			}
+			s.reserve = s.reserve[:0]
+		}
 		if s.queue.Len() == 0 {
 			if s.dropped {
 				return nil, fmt.Errorf("%w: %s", ErrGaveUp, s.dropWhy)
@@ -344,6 +353,8 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 func (s *Solver) restart() {
 	clear(s.queue)
 	s.queue = s.queue[:0]
+	clear(s.reserve)
+	s.reserve = s.reserve[:0]
 	s.push(s.initial())
 	s.found = 0
 	s.stats.Restarts++

@@ -36,8 +36,28 @@ func (s *Solver) process(ctx context.Context, st *state) ([]*state, []*grammar.T
 			return nil, nil, nil
 		}
 	}
-	outs, err := s.finish(ctx, c, st)
-	return nil, outs, err
+	outs, random, err := s.finish(ctx, c, st)
+	if err != nil || !random {
+		return nil, outs, err
+	}
+	// The solutions are samples: the state is kept in reserve for more of
+	// them, once the queue is empty, as long as it gives new ones.
+	if s.anyNew(outs) {
+		s.reserve = append(s.reserve, st)
+		return nil, outs, nil
+	}
+	s.incomplete("the random completions of a state repeated earlier solutions")
+	return nil, outs, nil
+}
+
+// anyNew reports whether a solution is not one returned before.
+func (s *Solver) anyNew(outs []*grammar.Tree) bool {
+	for _, t := range outs {
+		if !s.seen[string(t.Bytes())] {
+			return true
+		}
+	}
+	return false
 }
 
 // simplify brings the formulas of a state into the solver's normal form
