@@ -131,6 +131,15 @@ func runISLASolve(e *env, args []string) error {
 			if errors.Is(err, solver.ErrInvalidOutput) {
 				return err
 			}
+			var gu *solver.GaveUpError
+			if errors.As(err, &gu) {
+				switch gu.Limit {
+				case solver.LimitStates:
+					gu.Flag = "-max-states"
+				case solver.LimitTime:
+					gu.Flag, gu.Value = "-time", limit.String()
+				}
+			}
 			return &exitError{code: 1, err: fmt.Errorf("%d of %d inputs: %w", made, *n, err)}
 		}
 		in := t.Bytes()

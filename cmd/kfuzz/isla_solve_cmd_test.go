@@ -79,3 +79,32 @@ func TestISLASolveRestarts(t *testing.T) {
 		t.Errorf("without restarts: code %d, err %q", code, errOut)
 	}
 }
+
+// TestISLASolveGaveUp checks that when the solver gives up, the error names
+// the formula left and the flag that raises the limit that stopped it, and
+// that a proof of unsatisfiability is reported as such.
+func TestISLASolveGaveUp(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	empty := write("empty.isla", `forall <record> r: (str.in_re(r, re.loop(re.range("a", "z"), 5, 2)))`)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-time", "300ms"}, "raise it with -time"},
+		{[]string{"-max-states", "3", "-restart", "0"}, "raise it with -max-states"},
+	} {
+		args := append([]string{"solve", "-grammar", "csv", "-constraint", empty, "-n", "1"}, tc.args...)
+		_, errOut, code := runISLA(t, args...)
+		if code != 1 || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "empty.isla:1:1: forall <record> r") ||
+			strings.Contains(errOut, "context deadline exceeded") {
+			t.Errorf("%v: code %d, err %q; want 1 and an error naming the formula and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}

@@ -946,3 +946,6 @@ func (cp *compiler) app(t *App) (CompiledTerm, bool) {
 	}
 	return CompiledTerm{Sort: result, Eval: eval, Const: konst}, true
 }
+
+// SourceOf returns the source formula of a compiled formula.
+func SourceOf(c Compiled) Formula { return c.source() }

@@ -61,7 +61,7 @@ func (s *Solver) closeTree(root *stree) (*grammar.Tree, bool, bool) {
 	for _, l := range root.openLeaves() {
 		t, err := s.gen.GenerateFrom(l.g.Children[0])
 		if err != nil {
-			s.incomplete("an open leaf could not be closed within the size limit")
+			s.incomplete(LimitSize, "an open leaf could not be closed within the size limit")
 			return nil, false, false
 		}
 		subs[l.id] = mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, nil)}, "", false)
@@ -127,9 +127,27 @@ type cspRun struct {
 	random bool           // a value was chosen at random
 }
 
+// cspFail records why solving the atoms in Go failed; the SMT solver may
+// still decide them (finishSMT), otherwise the solver gives up for this
+// reason.
+func (s *Solver) cspFail(l Limit, reason string) {
+	s.cspLimit, s.cspWhy = l, reason
+}
+
+// cspIncomplete records that the solver dropped possibilities because it
+// could not solve atoms in Go; what is the default reason.
+func (s *Solver) cspIncomplete(what string) {
+	if s.cspWhy != "" {
+		s.incomplete(s.cspLimit, "%s: %s", what, s.cspWhy)
+		return
+	}
+	s.incomplete(NoLimit, "%s", what)
+}
+
 // csp solves the atoms of st in Go; it returns the tree with the leaves the
 // atoms depend on derived, and whether a value was chosen at random.
 func (s *Solver) csp(st *state) (*stree, bool, bool) {
+	s.cspWhy = ""
 	for range s.cfg.attempts {
 		// The memory of the last run's evaluation context is reused.
 		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
@@ -145,7 +163,7 @@ func (s *Solver) csp(st *state) (*stree, bool, bool) {
 			return nil, false, false // no choice was random: trying again is futile
 		}
 	}
-	s.incomplete("random values for the atoms' variables did not satisfy them")
+	s.cspFail(LimitAttempts, "random values for the atoms' variables did not satisfy them")
 	return nil, false, false
 }
 
@@ -208,7 +226,7 @@ func (r *cspRun) run() bool {
 		}
 		leaf, iv := r.pickVar(und)
 		if leaf == nil && iv < 0 {
-			r.s.incomplete("atoms the solver cannot assign in Go")
+			r.s.cspFail(NoLimit, "atoms the solver cannot assign in Go")
 			return false
 		}
 		sn := r.snapshot()

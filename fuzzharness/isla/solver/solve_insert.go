@@ -68,7 +68,7 @@ func (s *Solver) insertions(c *evalCtx, st *state, it item, q *isla.CompiledQuan
 		s.spareCtx = c2
 	}
 	if tried < len(cands) {
-		s.incomplete("not every tree insertion was tried")
+		s.incomplete(LimitBranches, "not every tree insertion was tried")
 	}
 	return out
 }

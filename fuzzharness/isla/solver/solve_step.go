@@ -32,7 +32,7 @@ func (s *Solver) process(ctx context.Context, st *state) ([]*state, []*grammar.T
 	}
 	for _, it := range st.forms {
 		if _, ok := it.n.(*isla.CompiledIntQuantifier); ok {
-			s.incomplete("the solver does not eliminate universal numeric quantifiers")
+			s.incomplete(NoLimit, "the solver does not eliminate universal numeric quantifiers")
 			return nil, nil, nil
 		}
 	}
@@ -46,7 +46,7 @@ func (s *Solver) process(ctx context.Context, st *state) ([]*state, []*grammar.T
 		s.reserve = append(s.reserve, st)
 		return nil, outs, nil
 	}
-	s.incomplete("the random completions of a state repeated earlier solutions")
+	s.incomplete(NoLimit, "the random completions of a state repeated earlier solutions")
 	return nil, outs, nil
 }
 
@@ -390,7 +390,7 @@ func (s *Solver) expand(st *state, leaves []*stree) []*state {
 			subs[l.id] = mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, s.keep)}, "", false)
 		}
 		if failed {
-			s.incomplete("an open leaf could not be derived within the size limit")
+			s.incomplete(LimitSize, "an open leaf could not be derived within the size limit")
 			continue
 		}
 		child := st.clone()
@@ -435,7 +435,7 @@ func (s *Solver) branchExists(c *evalCtx, st *state, i int, q *isla.CompiledQuan
 		}
 	}
 	if len(opts) > room {
-		s.incomplete("an existential quantifier has more matches than branches")
+		s.incomplete(LimitBranches, "an existential quantifier has more matches than branches")
 		opts = opts[:room]
 	}
 	if s.cfg.insertion {
