@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/pattern"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"math/rand/v2"
 	"time"
@@ -189,7 +190,7 @@ type Solver struct {
 	nodeID    map[isla.Compiled]int
 	freeSlots map[isla.Compiled][]int
 	slotKind  []isla.VarKind
-	patterns  map[*isla.CompiledQuantifier][]*ptree
+	patterns  map[*isla.CompiledQuantifier][]*pattern.Tree
 	reach     map[int32]map[int32]bool // label -> labels derivable strictly below
 	keepOpen  []bool                   // per graph node id: a reference the solver leaves open
 	semWrites map[int32]bool           // labels of the nodes tree solvers write
@@ -248,7 +249,7 @@ func New(spec *isla.Spec, opts ...Option) (*Solver, error) {
 	cfg.expansions = max(cfg.expansions, 1)
 	cfg.branches = max(cfg.branches, 1)
 	s := &Solver{spec: spec, cfg: cfg, seen: map[string]bool{},
-		nodeID: map[isla.Compiled]int{}, freeSlots: map[isla.Compiled][]int{}, patterns: map[*isla.CompiledQuantifier][]*ptree{},
+		nodeID: map[isla.Compiled]int{}, freeSlots: map[isla.Compiled][]int{}, patterns: map[*isla.CompiledQuantifier][]*pattern.Tree{},
 		atoms: map[*isla.CompiledSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{},
 		parsed: map[string]*grammar.Tree{}}
 	s.tc = spec.NewTermCompiler()
