@@ -93,6 +93,14 @@ func TestISLASolveGaveUp(t *testing.T) {
 		return f
 	}
 	empty := write("empty.isla", `forall <record> r: (str.in_re(r, re.loop(re.range("a", "z"), 5, 2)))`)
+	// isla check says why a checksum fails on a header of the wrong size;
+	// solve, giving up, says it too.
+	sum := write("sum.isla", `forall <header> h: forall <checksum> c in h: tar_checksum(h, c)`)
+	short := filepath.Join("..", "..", "fuzzharness", "isla", "testdata", "tar-short-header.bnf")
+	_, errOut, code := runISLA(t, "solve", "-grammar", short, "-constraint", sum, "-n", "1", "-max-states", "100", "-restart", "0")
+	if code != 1 || !strings.Contains(errOut, "sum.isla:1:46: tar_checksum: a header has ") {
+		t.Errorf("tar_checksum: code %d, err %q; want 1 and the predicate's error", code, errOut)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string

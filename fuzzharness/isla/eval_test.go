@@ -449,3 +449,22 @@ func TestISLaSpecificationExample(t *testing.T) {
 		}
 	}
 }
+
+// failingPred is a semantic predicate whose Eval fails with err.
+type failingPred struct{ err error }
+
+func (failingPred) Name() string                    { return "broken" }
+func (failingPred) Params() []isla.Param            { return []isla.Param{isla.TreeParam} }
+func (p failingPred) Eval([]isla.Arg) (bool, error) { return false, p.err }
+
+// The reason of a failing predicate names it once, whether or not its
+// error starts with its name.
+func TestPredicateErrorPrefix(t *testing.T) {
+	gr := graphOf(t, `<p> ::= "x" ;`)
+	for _, msg := range []string{"the tree is too short", "broken: the tree is too short"} {
+		r := mustCheck(t, gr, `forall <p> q: broken(q)`, "x", isla.WithPredicates(failingPred{errors.New(msg)}))
+		if r.Valid || r.Failure == nil || r.Failure.Reason != "broken: the tree is too short" {
+			t.Errorf("error %q: result %v", msg, r)
+		}
+	}
+}

@@ -57,6 +57,10 @@ type GaveUpError struct {
 	// Flag, if set, is the command-line flag that raises Limit; the
 	// command that maps its flags to the solver's options fills it in.
 	Flag string
+	// Predicate is the last error of a semantic predicate while solving,
+	// with the predicate's position, which often says why no solution was
+	// found (such as a tree of the wrong size for a checksum); "" if none.
+	Predicate string
 	// Err is the cause, if any, such as the context's error.
 	Err error
 }
@@ -67,6 +71,9 @@ func (e *GaveUpError) Error() string {
 	b.WriteString(ErrGaveUp.Error() + ": " + e.Reason)
 	if e.Part != "" {
 		b.WriteString("; unsatisfied: " + e.Part)
+	}
+	if e.Predicate != "" {
+		b.WriteString("; last predicate error: " + e.Predicate)
 	}
 	if e.Limit != NoLimit {
 		fmt.Fprintf(&b, "; stopped by %v", e.Limit)
@@ -86,6 +93,23 @@ func (e *GaveUpError) Unwrap() []error {
 		return []error{ErrGaveUp, e.Err}
 	}
 	return []error{ErrGaveUp}
+}
+
+// predFailed records the error of a semantic predicate.
+func (s *Solver) predFailed(n *isla.CompiledPred, err error) {
+	s.predErr, s.predSrc = err, n.Src
+}
+
+// gaveUp returns the error for giving up, with the last error of a
+// semantic predicate.
+func (s *Solver) gaveUp(e GaveUpError) *GaveUpError {
+	if s.predErr != nil {
+		e.Predicate = s.predErr.Error()
+		if p := s.predSrc.Position(); p.IsValid() {
+			e.Predicate = p.String() + ": " + e.Predicate
+		}
+	}
+	return &e
 }
 
 // maxPartLen bounds the text of GaveUpError.Part: a formula of thousands of

@@ -9,6 +9,7 @@ import (
 
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver/z3"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/tarpred"
 )
 
 // TestSolveErrors checks the solver's verdicts: ErrUnsatisfiable only
@@ -71,6 +72,22 @@ func TestSolveErrors(t *testing.T) {
 			}
 		})
 	}
+	t.Run("predicate error", func(t *testing.T) {
+		// tar_checksum cannot hold on a header of the wrong size: the error
+		// says so, as isla check does.
+		spec := compileText(t, "tar-short-header.bnf", `forall <header> h: forall <checksum> c in h: tar_checksum(h, c)`,
+			tarpred.Predicates())
+		s, err := solver.New(spec, solver.Seed(1), solver.MaxStates(200))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = s.Next(context.Background())
+		var gu *solver.GaveUpError
+		if !errors.As(err, &gu) || !strings.HasPrefix(gu.Predicate, "test.isla:1:46: tar_checksum: a header has ") ||
+			!strings.Contains(err.Error(), "around its checksum, not 504") {
+			t.Fatalf("error %v, want a *GaveUpError with the predicate's error", err)
+		}
+	})
 	t.Run("unsat with Z3", func(t *testing.T) {
 		s, err := solver.New(compileText(t, "csv", unsat), solver.Seed(1), withZ3(t))
 		if err != nil {

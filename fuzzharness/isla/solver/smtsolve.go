@@ -502,6 +502,9 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 		return false, false
 	}
 	r.solved[key]++
+	if err != nil {
+		r.s.predFailed(n, isla.PredicateError(n.Src.Name, err))
+	}
 	if err != nil || len(fixes) == 0 {
 		return false, true
 	}

@@ -218,6 +218,8 @@ type Solver struct {
 	cur       *state       // the state being processed
 	cspLimit  Limit        // why the last csp failed
 	cspWhy    string
+	predErr   error      // the last error of a semantic predicate
+	predSrc   *isla.Pred // its formula
 	covered   grammar.PathSet
 	pathTable *grammar.PathTable
 
@@ -319,7 +321,7 @@ func (s *Solver) deadline(ctx context.Context) error {
 	if h := s.head(); h != nil {
 		part = partOf(h)
 	}
-	return &GaveUpError{Reason: "no solution before the deadline", Part: part, Limit: LimitTime, Err: ctx.Err()}
+	return s.gaveUp(GaveUpError{Reason: "no solution before the deadline", Part: part, Limit: LimitTime, Err: ctx.Err()})
 }
 
 // Stats returns the solver's counts so far.
@@ -363,8 +365,7 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 		}
 		if s.queue.Len() == 0 {
 			if s.dropped {
-				e := *s.dropWhy
-				return nil, &e
+				return nil, s.gaveUp(*s.dropWhy)
 			}
 			return nil, ErrUnsatisfiable
 		}
@@ -379,8 +380,8 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 			if s.cfg.restart > 0 {
 				reason += fmt.Sprintf(", %d times", restarts+1)
 			}
-			return nil, &GaveUpError{Reason: reason, Part: partOf(s.head()), Limit: LimitStates,
-				Value: s.limitValue(LimitStates)}
+			return nil, s.gaveUp(GaveUpError{Reason: reason, Part: partOf(s.head()), Limit: LimitStates,
+				Value: s.limitValue(LimitStates)})
 		}
 		budget--
 		st := heap.Pop(&s.queue).(*state)

@@ -266,7 +266,10 @@ func (c *evalCtx) decide(it item) tri {
 			return triUnknown
 		}
 		c.bind(it)
-		ok, _ := c.e.Pred(n)
+		ok, err := c.e.Pred(n)
+		if err != nil {
+			c.s.predFailed(n, err)
+		}
 		return triOf(ok != it.neg)
 	}
 	return triUnknown
