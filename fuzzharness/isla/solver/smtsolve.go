@@ -358,6 +358,11 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 			if progress || n.Impl == nil || it.neg {
 				continue
 			}
+			if n.Impl == isla.Count {
+				if progress, conflict := r.solveCount(c, it, n); progress || conflict {
+					return progress, conflict
+				}
+			}
 			if ns, ok := n.Impl.(isla.NumSolver); ok {
 				if progress, conflict := r.solveNum(c, it, n, ns); progress || conflict {
 					return progress, conflict

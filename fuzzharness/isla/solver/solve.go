@@ -218,8 +218,9 @@ type Solver struct {
 	cur       *state       // the state being processed
 	cspLimit  Limit        // why the last csp failed
 	cspWhy    string
-	predErr   error      // the last error of a semantic predicate
-	predSrc   *isla.Pred // its formula
+	predErr   error                    // the last error of a semantic predicate
+	predSrc   *isla.Pred               // its formula
+	counts    map[countKey]*countTable // count-directed derivation tables
 	covered   grammar.PathSet
 	pathTable *grammar.PathTable
 
@@ -253,7 +254,7 @@ func New(spec *isla.Spec, opts ...Option) (*Solver, error) {
 	s := &Solver{spec: spec, cfg: cfg, seen: map[string]bool{},
 		nodeID: map[isla.Compiled]int{}, freeSlots: map[isla.Compiled][]int{}, patterns: map[*isla.CompiledQuantifier][]*pattern.Tree{},
 		atoms: map[*isla.CompiledSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{},
-		parsed: map[string]*grammar.Tree{}}
+		parsed: map[string]*grammar.Tree{}, counts: map[countKey]*countTable{}}
 	s.tc = spec.NewTermCompiler()
 	s.rng = rand.New(rand.NewPCG(cfg.seed, 0x69736c61))
 	gr := spec.Graph()

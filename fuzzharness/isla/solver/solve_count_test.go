@@ -2,7 +2,8 @@ package solver_test
 
 import (
 	"context"
-	"strings"
+	"regexp"
+	"strconv"
 	"testing"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
@@ -31,6 +32,8 @@ func TestSolveCount(t *testing.T) {
 	for _, src := range []string{
 		`count(start, "<csv-record>", "3")`,
 		`count(start, "<csv-record>", 4)`,
+		`count(start, "<csv-record>", "40")`,
+		`count(start, "<raw-field>", "25")`,
 		`exists int n: (count(start, "<csv-record>", n) and str.to.int(n) > 2)`,
 	} {
 		t.Run(src, func(t *testing.T) {
@@ -49,9 +52,14 @@ func TestSolveCount(t *testing.T) {
 				if r, err := spec.Check(in); err != nil || !r.Valid {
 					t.Fatalf("solution %q does not check: %v %v", in, err, r)
 				}
-				if want := csvRecords(src); want > 0 {
-					if got := recordsOf(in); got != want {
-						t.Fatalf("solution %q has %d records, want %d", in, got, want)
+				if m := fixedCount.FindStringSubmatch(src); m != nil {
+					want, _ := strconv.Atoi(m[2])
+					got := recordsOf(in)
+					if m[1] == "raw-field" {
+						got = fieldsOf(in)
+					}
+					if got != want {
+						t.Fatalf("solution %q has %d %s, want %d", in, got, m[1], want)
 					}
 				}
 			}
@@ -59,16 +67,8 @@ func TestSolveCount(t *testing.T) {
 	}
 }
 
-// csvRecords returns the fixed record count of a constraint, 0 if none.
-func csvRecords(src string) int {
-	switch {
-	case strings.Contains(src, `"3"`):
-		return 3
-	case strings.Contains(src, `", 4)`):
-		return 4
-	}
-	return 0
-}
+// fixedCount matches a count with a fixed number.
+var fixedCount = regexp.MustCompile(`"<([a-z-]+)>", "?([0-9]+)"?\)`)
 
 // recordsOf counts the records of a CSV input of ISLa's grammar: the line
 // ends outside quoted fields.
@@ -79,6 +79,21 @@ func recordsOf(in []byte) int {
 		case b == '"':
 			quoted = !quoted
 		case b == '\n' && !quoted:
+			n++
+		}
+	}
+	return n
+}
+
+// fieldsOf counts the fields of a CSV input of ISLa's grammar: the
+// separators and line ends outside quoted fields.
+func fieldsOf(in []byte) int {
+	n, quoted := 0, false
+	for _, b := range in {
+		switch {
+		case b == '"':
+			quoted = !quoted
+		case (b == '\n' || b == ';') && !quoted:
 			n++
 		}
 	}
