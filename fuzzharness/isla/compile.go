@@ -640,9 +640,7 @@ func (cp *compiler) canMatch(cm *CompiledMatch, typ string) bool {
 		var toks []pattern.Token
 		for _, e := range variant {
 			if e.Label < 0 {
-				for i := 0; i < len(e.Lit); i++ {
-					toks = append(toks, pattern.Token{B: e.Lit[i], Bind: -1})
-				}
+				toks = pattern.AppendText(toks, e.Lit)
 				continue
 			}
 			toks = append(toks, pattern.Token{Hole: true, Label: cp.s.lb.Names[e.Label], Bind: e.Bind})

@@ -205,16 +205,10 @@ func (s *Solver) deriveCount(t *countTable, n *grammar.Node, j, depth int) *gram
 		}
 		out := &grammar.Tree{Node: n}
 		for i, c := range n.Children {
-			var picks []int
-			for a := 0; a <= j; a++ {
-				if t.ok[c][a] && suffix[i+1][j-a] {
-					picks = append(picks, a)
-				}
-			}
-			if len(picks) == 0 {
+			a, ok := s.split(t.ok[c], suffix[i+1], j)
+			if !ok {
 				return nil
 			}
-			a := picks[s.rng.IntN(len(picks))]
 			sub := s.deriveCount(t, c, a, depth+1)
 			if sub == nil {
 				return nil
@@ -233,20 +227,13 @@ func (s *Solver) deriveCount(t *countTable, n *grammar.Node, j, depth int) *gram
 			if r >= t.maxReps(n) {
 				return nil
 			}
-			rest := t.reps(n, r+1)
-			var picks []int
-			for a := 0; a <= j; a++ {
-				if t.ok[elem][a] && rest[j-a] {
-					picks = append(picks, a)
-				}
-			}
-			if len(picks) == 0 {
+			a, ok := s.split(t.ok[elem], t.reps(n, r+1), j)
+			if !ok {
 				if r >= n.Min && j == 0 {
 					return out
 				}
 				return nil
 			}
-			a := picks[s.rng.IntN(len(picks))]
 			sub := s.deriveCount(t, elem, a, depth+1)
 			if sub == nil {
 				return nil
@@ -256,6 +243,22 @@ func (s *Solver) deriveCount(t *countTable, n *grammar.Node, j, depth int) *gram
 		}
 	}
 	return nil
+}
+
+// split chooses at random how many of j needles the first of two parts
+// derives: a number the first can derive (in first) such that the second
+// can derive the rest (in rest).
+func (s *Solver) split(first, rest []bool, j int) (int, bool) {
+	var picks []int
+	for a := 0; a <= j; a++ {
+		if first[a] && rest[j-a] {
+			picks = append(picks, a)
+		}
+	}
+	if len(picks) == 0 {
+		return 0, false
+	}
+	return picks[s.rng.IntN(len(picks))], true
 }
 
 // solveCount derives the one open leaf of count's tree argument that can

@@ -32,9 +32,7 @@ func (s *Solver) patternTrees(m *isla.CompiledMatch, typ string) ([]*pattern.Tre
 		var toks []pattern.Token
 		for _, e := range variant {
 			if e.Label < 0 {
-				for i := 0; i < len(e.Lit); i++ {
-					toks = append(toks, pattern.Token{B: e.Lit[i], Bind: -1})
-				}
+				toks = pattern.AppendText(toks, e.Lit)
 				continue
 			}
 			toks = append(toks, pattern.Token{Hole: true, Label: s.spec.Labels().Names[e.Label], Bind: e.Bind})

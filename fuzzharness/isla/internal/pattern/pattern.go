@@ -29,6 +29,14 @@ type Token struct {
 	Bind  int    // the binder index of the nonterminal, or -1
 }
 
+// AppendText appends the bytes of text to toks.
+func AppendText(toks []Token, text string) []Token {
+	for i := 0; i < len(text); i++ {
+		toks = append(toks, Token{B: text[i], Bind: -1})
+	}
+	return toks
+}
+
 type pkey struct {
 	node *grammar.Node
 	i    int
