@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -113,6 +114,39 @@ func TestISLASolveGaveUp(t *testing.T) {
 		if code != 1 || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "empty.isla:1:1: forall <record> r") ||
 			strings.Contains(errOut, "context deadline exceeded") {
 			t.Errorf("%v: code %d, err %q; want 1 and an error naming the formula and %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}
+
+// TestISLASolveNonVacuous checks the report of the share of inputs in which
+// each universal quantifier matched, and that -non-vacuous keeps only the
+// inputs in which all did.
+func TestISLASolveNonVacuous(t *testing.T) {
+	con := filepath.Join(t.TempDir(), "escaped.isla")
+	if err := os.WriteFile(con, []byte(`forall <escaped> e: str.len(e) > 1`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, errOut, code := runISLA(t, "solve", "-grammar", "csv", "-constraint", con, "-n", "40")
+	if code != 0 || !strings.Contains(errOut, "escaped.isla:1:1: forall <escaped> e matched in ") || !strings.Contains(errOut, " of 40 inputs (") {
+		t.Fatalf("code %d, err %q; want a report of the share of inputs with an <escaped>", code, errOut)
+	}
+	quoted := 0
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		in, _ := strconv.Unquote(l)
+		if strings.Contains(in, `"`) {
+			quoted++
+		}
+	}
+	if want := fmt.Sprintf("matched in %d of 40 inputs", quoted); !strings.Contains(errOut, want) {
+		t.Errorf("report %q, want %q", errOut, want)
+	}
+	out, errOut, code = runISLA(t, "solve", "-grammar", "csv", "-constraint", con, "-n", "10", "-non-vacuous")
+	if code != 0 || !strings.Contains(errOut, "kept the 10 of ") {
+		t.Fatalf("-non-vacuous: code %d, err %q", code, errOut)
+	}
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if in, _ := strconv.Unquote(l); !strings.Contains(in, `"`) {
+			t.Errorf("-non-vacuous: input %q has no <escaped>", in)
 		}
 	}
 }
