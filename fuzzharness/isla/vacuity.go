@@ -1,15 +1,43 @@
 package isla
 
-import "github.com/seed72891827/kfuzz/fuzzharness/grammar"
+import (
+	"cmp"
+	"slices"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
 
 // Universals returns the universal quantifiers of the constraint, in the
 // order of the source: the quantifiers whose vacuity Matched reports.
 func (s *Spec) Universals() []*Quantifier {
 	var out []*Quantifier
+	for _, q := range s.universals() {
+		out = append(out, q.Src)
+	}
+	return out
+}
+
+// universals returns the compiled universal quantifiers, sorted by their
+// position in the source (conjunctions of several files: by file, in the
+// order of the conjunction).
+func (s *Spec) universals() []*CompiledQuantifier {
+	var out []*CompiledQuantifier
 	walkCompiled(s.root, func(q *CompiledQuantifier) {
 		if !q.Exists {
-			out = append(out, q.Src)
+			out = append(out, q)
 		}
+	})
+	files := map[string]int{}
+	for _, q := range out {
+		if _, ok := files[q.Src.P.File]; !ok {
+			files[q.Src.P.File] = len(files)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *CompiledQuantifier) int {
+		if c := cmp.Compare(files[a.Src.P.File], files[b.Src.P.File]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Src.P.Offset, b.Src.P.Offset)
 	})
 	return out
 }
@@ -46,11 +74,9 @@ func (s *Spec) Matched(t *grammar.Tree) []bool {
 	}
 	visit(s.root)
 	var out []bool
-	walkCompiled(s.root, func(q *CompiledQuantifier) {
-		if !q.Exists {
-			out = append(out, hit[q])
-		}
-	})
+	for _, q := range s.universals() {
+		out = append(out, hit[q])
+	}
 	return out
 }
 
