@@ -249,6 +249,10 @@ func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (i
 		if slices.Contains(done, id) {
 			continue
 		}
+		if c.phantom(y) {
+			complete = false // the open root's derivation is not made yet
+			continue
+		}
 		matches, maybe := s.matchNode(c, q, id)
 		if maybe {
 			complete = false
@@ -418,6 +422,9 @@ func (s *Solver) branchExists(c *evalCtx, st *state, i int, q *isla.CompiledQuan
 	in := c.idx[inID]
 	var opts []option
 	for _, y := range c.rangeOf(q, in) {
+		if c.phantom(y) {
+			continue
+		}
 		matches, _ := s.matchNode(c, q, c.ids[y])
 		for _, m := range matches {
 			inst := item{n: q.Body, env: bindMatch(it.env, q, m), neg: it.neg}
