@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver/z3"
@@ -32,7 +33,7 @@ const (
 func init() {
 	register(&command{
 		name:  "isla solve",
-		usage: "-grammar FILE|NAME -constraint FILE [-constraint FILE ...] [-n N] [-seed S] [-o DIR] [-time D] [-max-states N] [-restart N] [-z3=false]",
+		usage: "-grammar FILE|NAME -constraint FILE [-constraint FILE ...] [-n N] [-seed S] [-o DIR] [-time D] [-max-states N] [-restart N] [-non-vacuous] [-z3=false]",
 		short: "generate inputs that satisfy ISLa constraints (the conjunction of the files), one quoted input a line or one file each in DIR; semantic predicates: count, tar_checksum, tar_size",
 		run:   runISLASolve,
 	})
@@ -67,6 +68,7 @@ func runISLASolve(e *env, args []string) error {
 	maxStates := fs.Int("max-states", solveMaxStates, "states one search may process per input; with -restart, a search that runs out starts over (up to solver.MaxRestartsPerSolution times) before giving up")
 	restart := fs.Int("restart", solveRestart, "start the search over after every `n` inputs, for diversity (solver.RestartEvery; 0: never)")
 	useZ3 := fs.Bool("z3", true, "solve with Z3 the atoms the solver cannot solve in Go")
+	nonVacuous := fs.Bool("non-vacuous", false, "keep only inputs in which every universal quantifier has at least one instance")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -125,14 +127,29 @@ func runISLASolve(e *env, args []string) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *limit)
 	defer cancel()
-	for made := 0; made < *n; made++ {
+	vac := newVacuity(sp)
+	defer vac.report(e, *nonVacuous)
+	for made := 0; made < *n; {
 		t, err := s.Next(ctx)
 		if err != nil {
 			if errors.Is(err, solver.ErrInvalidOutput) {
 				return err
 			}
+			var gu *solver.GaveUpError
+			if errors.As(err, &gu) {
+				switch gu.Limit {
+				case solver.LimitStates:
+					gu.Flag = "-max-states"
+				case solver.LimitTime:
+					gu.Flag, gu.Value = "-time", limit.String()
+				}
+			}
 			return &exitError{code: 1, err: fmt.Errorf("%d of %d inputs: %w", made, *n, err)}
 		}
+		if !vac.add(t) && *nonVacuous {
+			continue
+		}
+		made++
 		in := t.Bytes()
 		if *outDir == "" {
 			fmt.Fprintln(e.stdout, strconv.Quote(string(in)))
@@ -143,6 +160,53 @@ func runISLASolve(e *env, args []string) error {
 		}
 	}
 	return nil
+}
+
+// vacuity counts, per universal quantifier of a constraint, the inputs in
+// which it has an instance.
+type vacuity struct {
+	spec    *isla.Spec
+	qs      []*isla.Quantifier
+	matched []int
+	inputs  int // inputs seen
+	full    int // inputs in which every quantifier matched
+}
+
+func newVacuity(sp *isla.Spec) *vacuity {
+	qs := sp.Universals()
+	return &vacuity{spec: sp, qs: qs, matched: make([]int, len(qs))}
+}
+
+// add counts the input of tree t and reports whether every universal
+// quantifier has an instance in it.
+func (v *vacuity) add(t *grammar.Tree) bool {
+	v.inputs++
+	all := true
+	for i, m := range v.spec.Matched(t) {
+		if m {
+			v.matched[i]++
+		}
+		all = all && m
+	}
+	if all {
+		v.full++
+	}
+	return all
+}
+
+// report prints, for each universal quantifier, the share of the inputs
+// in which it matched.
+func (v *vacuity) report(e *env, nonVacuous bool) {
+	if len(v.qs) == 0 || v.inputs == 0 {
+		return
+	}
+	for i, q := range v.qs {
+		fmt.Fprintf(e.stderr, "kfuzz isla solve: %s: forall <%s> %s matched in %d of %d inputs (%.0f%%)\n",
+			q.P, q.Type, q.Var, v.matched[i], v.inputs, 100*float64(v.matched[i])/float64(v.inputs))
+	}
+	if nonVacuous {
+		fmt.Fprintf(e.stderr, "kfuzz isla solve: kept the %d of %d inputs in which every universal quantifier matched\n", v.full, v.inputs)
+	}
 }
 
 // writeNew writes data atomically to a file of dir named by its SHA-256,

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/pattern"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 )
 
@@ -266,7 +267,8 @@ type compiler struct {
 // that cannot occur inside the tree searched; match expressions with
 // nonterminals that cannot occur inside the quantified one; XPath steps to a
 // nonterminal that is never such a direct child; unbound variables; unknown
-// predicates and functions; arguments of the wrong kind or number; and
+// predicates and functions; match expressions that can never match their
+// nonterminal; arguments of the wrong kind or number; and
 // SMT-LIB terms of the wrong sort.
 func Compile(c *Constraint, gr *grammar.Graph, opts ...Option) (*Spec, error) {
 	cfg := config{maxDerivations: DefaultMaxDerivations}
@@ -615,7 +617,39 @@ func (cp *compiler) match(m *MatchExpr, typ, qvar string) *CompiledMatch {
 		}
 		cm.Variants = append(cm.Variants, pat)
 	}
+	if !cp.canMatch(cm, typ) {
+		cp.errorf(m.P, "match expression %s can never match <%s>: no derivation of <%s> has that form",
+			quoteMatchBytes(formatMatch(m.Elems, false)), typ, typ)
+		return nil
+	}
 	return cm
+}
+
+// canMatch reports whether some variant of a match expression is a
+// sentential form of the nonterminal typ (true if typ is the virtual
+// start, which the grammar does not define).
+func (cp *compiler) canMatch(cm *CompiledMatch, typ string) bool {
+	rhs := cp.s.graph.RHS(typ)
+	if rhs == nil {
+		return true
+	}
+	for _, variant := range cm.Variants {
+		if len(variant) == 1 && variant[0].Label >= 0 && cp.s.lb.Names[variant[0].Label] == typ {
+			return true // the node itself
+		}
+		var toks []pattern.Token
+		for _, e := range variant {
+			if e.Label < 0 {
+				toks = pattern.AppendText(toks, e.Lit)
+				continue
+			}
+			toks = append(toks, pattern.Token{Hole: true, Label: cp.s.lb.Names[e.Label], Bind: e.Bind})
+		}
+		if pattern.NewParser(cp.s.graph, rhs, toks).Reaches(rhs, 0, len(toks)) {
+			return true
+		}
+	}
+	return false
 }
 
 // pinOf recognizes (= n t), (= t n), (= (str.to_int n) t) and (= t
@@ -946,3 +980,6 @@ func (cp *compiler) app(t *App) (CompiledTerm, bool) {
 	}
 	return CompiledTerm{Sort: result, Eval: eval, Const: konst}, true
 }
+
+// SourceOf returns the source formula of a compiled formula.
+func SourceOf(c Compiled) Formula { return c.source() }

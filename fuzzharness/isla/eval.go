@@ -240,9 +240,18 @@ func (e *Evaluator) Pred(n *CompiledPred) (bool, error) {
 	}
 	ok, err := n.Impl.Eval(args)
 	if err != nil {
-		return false, fmt.Errorf("%s: %w", n.Src.Name, err)
+		return false, PredicateError(n.Src.Name, err)
 	}
 	return ok, nil
+}
+
+// PredicateError returns the error of the predicate named name, prefixed
+// with the name unless it starts with it.
+func PredicateError(name string, err error) error {
+	if strings.HasPrefix(err.Error(), name+": ") {
+		return err
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 // ArgNum returns the text of a numeric argument.

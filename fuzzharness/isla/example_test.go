@@ -96,3 +96,31 @@ func ExampleWithPredicates() {
 	// 79927398713,4111111111111111 valid
 	// 79927398710 invalid: 79927398710
 }
+
+// Matched tells the inputs in which a universal quantifier holds only
+// vacuously: here, documents without attributes.
+func ExampleSpec_Matched() {
+	gr := grammar.MustCompile(grammar.MustBuiltin("xml"))
+	spec, err := isla.Compile(isla.MustParse(`forall <xml-attribute> a: str.len(a) > 2`), gr)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p, err := grammar.NewParser(gr)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, doc := range []string{`<a>x</a>`, `<a b="c">x</a>`} {
+		f, err := p.Parse([]byte(doc))
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		t := f.Tree()
+		fmt.Println(doc, spec.Holds(t), spec.Matched(t))
+	}
+	// Output:
+	// <a>x</a> true [false]
+	// <a b="c">x</a> true [true]
+}

@@ -30,40 +30,46 @@ const (
 
 // finish solves the atoms of a state without quantifiers, several times
 // for several solutions, and closes the rest of the tree at random.
-func (s *Solver) finish(ctx context.Context, c *evalCtx, st *state) ([]*grammar.Tree, error) {
-	var outs []*grammar.Tree
+//
+// random reports whether the solutions came from random choices (values
+// drawn for variables, open leaves closed at random): then the state may
+// have further solutions, and the caller keeps it for more samples.
+func (s *Solver) finish(ctx context.Context, c *evalCtx, st *state) (outs []*grammar.Tree, random bool, err error) {
 	for range s.cfg.models {
-		root, ok := s.csp(st)
+		root, rnd, ok := s.csp(st)
 		if !ok {
 			break
 		}
+		random = random || rnd
 		s.stats.GoSolved++
-		if t, ok := s.closeTree(root); ok {
+		if t, closed, ok := s.closeTree(root); ok {
+			random = random || closed
 			outs = append(outs, t)
 		}
 	}
 	if len(outs) > 0 {
-		return outs, nil
+		return outs, random, nil
 	}
-	return s.finishSMT(ctx, c, st)
+	outs, err = s.finishSMT(ctx, c, st)
+	return outs, false, err
 }
 
 // closeTree closes every open leaf at random and returns the complete
-// grammar tree.
-func (s *Solver) closeTree(root *stree) (*grammar.Tree, bool) {
+// grammar tree, and whether it closed any.
+func (s *Solver) closeTree(root *stree) (*grammar.Tree, bool, bool) {
 	subs := map[int32]*stree{}
 	for _, l := range root.openLeaves() {
 		t, err := s.gen.GenerateFrom(l.g.Children[0])
 		if err != nil {
-			s.incomplete("an open leaf could not be closed within the size limit")
-			return nil, false
+			s.incomplete(LimitSize, "an open leaf could not be closed within the size limit")
+			return nil, false, false
 		}
 		subs[l.id] = mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, nil)}, "", false)
 	}
 	if len(subs) > 0 {
 		root = root.replace(subs)
 	}
-	return root.kids[0].toTree(nil), true
+	return root.kids[0].toTree(nil), len(subs) > 0, true
 }
 
 // parse parses the bytes text from the nonterminal of reference node g and
@@ -121,9 +127,27 @@ type cspRun struct {
 	random bool           // a value was chosen at random
 }
 
+// cspFail records why solving the atoms in Go failed; the SMT solver may
+// still decide them (finishSMT), otherwise the solver gives up for this
+// reason.
+func (s *Solver) cspFail(l Limit, reason string) {
+	s.cspLimit, s.cspWhy = l, reason
+}
+
+// cspIncomplete records that the solver dropped possibilities because it
+// could not solve atoms in Go; what is the default reason.
+func (s *Solver) cspIncomplete(what string) {
+	if s.cspWhy != "" {
+		s.incomplete(s.cspLimit, "%s: %s", what, s.cspWhy)
+		return
+	}
+	s.incomplete(NoLimit, "%s", what)
+}
+
 // csp solves the atoms of st in Go; it returns the tree with the leaves the
-// atoms depend on derived.
-func (s *Solver) csp(st *state) (*stree, bool) {
+// atoms depend on derived, and whether a value was chosen at random.
+func (s *Solver) csp(st *state) (*stree, bool, bool) {
+	s.cspWhy = ""
 	for range s.cfg.attempts {
 		// The memory of the last run's evaluation context is reused.
 		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
@@ -133,14 +157,14 @@ func (s *Solver) csp(st *state) (*stree, bool) {
 		ok := r.run()
 		s.spareCtx = r.c
 		if ok {
-			return r.tree(), true
+			return r.tree(), r.random, true
 		}
 		if !r.random {
-			return nil, false // no choice was random: trying again is futile
+			return nil, false, false // no choice was random: trying again is futile
 		}
 	}
-	s.incomplete("random values for the atoms' variables did not satisfy them")
-	return nil, false
+	s.cspFail(LimitAttempts, "random values for the atoms' variables did not satisfy them")
+	return nil, false, false
 }
 
 // tree returns the base tree with the values assigned so far.
@@ -202,7 +226,7 @@ func (r *cspRun) run() bool {
 		}
 		leaf, iv := r.pickVar(und)
 		if leaf == nil && iv < 0 {
-			r.s.incomplete("atoms the solver cannot assign in Go")
+			r.s.cspFail(NoLimit, "atoms the solver cannot assign in Go")
 			return false
 		}
 		sn := r.snapshot()
@@ -333,6 +357,11 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 		case *isla.CompiledPred:
 			if progress || n.Impl == nil || it.neg {
 				continue
+			}
+			if n.Impl == isla.Count {
+				if progress, conflict := r.solveCount(c, it, n); progress || conflict {
+					return progress, conflict
+				}
 			}
 			if ns, ok := n.Impl.(isla.NumSolver); ok {
 				if progress, conflict := r.solveNum(c, it, n, ns); progress || conflict {
@@ -478,6 +507,9 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 		return false, false
 	}
 	r.solved[key]++
+	if err != nil {
+		r.s.predFailed(n, isla.PredicateError(n.Src.Name, err))
+	}
 	if err != nil || len(fixes) == 0 {
 		return false, true
 	}

@@ -2,6 +2,7 @@ package solver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
@@ -62,7 +63,7 @@ func (q *SMTQuery) String() string {
 // in Go.
 func (s *Solver) finishSMT(ctx context.Context, c *evalCtx, st *state) ([]*grammar.Tree, error) {
 	if s.cfg.smt == nil {
-		s.incomplete("atoms the solver could not solve in Go, and it has no SMT solver")
+		s.cspIncomplete("the atoms were not solved in Go, and the solver has no SMT solver")
 		return nil, nil
 	}
 	b := &queryBuilder{s: s, c: c, st: st, vars: map[string]bool{}, exact: true}
@@ -70,14 +71,14 @@ func (s *Solver) finishSMT(ctx context.Context, c *evalCtx, st *state) ([]*gramm
 		if n, ok := it.n.(*isla.CompiledSMT); ok {
 			a, ok := b.atom(it, n)
 			if !ok {
-				s.incomplete("an atom the solver cannot give the SMT solver")
+				s.incomplete(NoLimit, "an atom the solver cannot give the SMT solver")
 				return nil, nil
 			}
 			b.q.Assertions = append(b.q.Assertions, a)
 		}
 	}
 	if len(b.q.Assertions) == 0 {
-		s.incomplete("predicates the solver could not solve")
+		s.cspIncomplete("predicates the solver could not solve")
 		return nil, nil
 	}
 	s.stats.SMTQueries++
@@ -88,9 +89,13 @@ func (s *Solver) finishSMT(ctx context.Context, c *evalCtx, st *state) ([]*gramm
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
-		s.incomplete("the SMT solver: %v", err)
+		if errors.Is(err, context.DeadlineExceeded) {
+			s.incomplete(LimitSMTTimeout, "the SMT solver did not answer in time")
+		} else {
+			s.incomplete(NoLimit, "the SMT solver gave no answer (%v)", err)
+		}
 	} else if len(models) == 0 && !b.exact {
-		s.incomplete("the SMT solver found no model, but a nonterminal's language was approximated")
+		s.incomplete(NoLimit, "the SMT solver found no model, but a nonterminal's language was approximated")
 	}
 	var outs []*grammar.Tree
 	for _, m := range models {
@@ -117,12 +122,18 @@ func (s *Solver) finishSMT(ctx context.Context, c *evalCtx, st *state) ([]*gramm
 			continue
 		}
 		next.root = st.root.replace(subs)
-		root, solved := s.csp(next)
+		root, rnd, solved := s.csp(next)
 		if !solved {
+			s.cspIncomplete("the atoms left after a model of the SMT solver were not solved")
 			continue
 		}
-		if t, ok := s.closeTree(root); ok {
+		if t, closed, ok := s.closeTree(root); ok {
 			outs = append(outs, t)
+			if rnd || closed {
+				// The state is not kept for more samples (each would
+				// query the SMT solver again): no proof of exhaustion.
+				s.incomplete(NoLimit, "the solver took samples of the completions of a state the SMT solver solved")
+			}
 		}
 	}
 	return outs, nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/pattern"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"math/rand/v2"
 	"time"
@@ -21,9 +22,10 @@ var (
 	// ErrUnsatisfiable is returned when the solver has explored every
 	// possibility without dropping any and found no further solution.
 	ErrUnsatisfiable = errors.New("isla: the constraint is unsatisfiable")
-	// ErrGaveUp is returned when the solver stops without a further
-	// solution: a budget ran out, or it dropped possibilities on the way
-	// (sampled expansions, solver time-outs, formulas it cannot solve).
+	// ErrGaveUp is wrapped by the *GaveUpError returned when the solver
+	// stops without a further solution: a budget ran out, or it dropped
+	// possibilities on the way (sampled expansions, solver time-outs,
+	// formulas it cannot solve).
 	ErrGaveUp = errors.New("isla: the solver gave up")
 	// ErrInvalidOutput is wrapped by the error returned when a solution
 	// fails validation. It is a bug in the solver: every solution is
@@ -187,7 +189,7 @@ type Solver struct {
 	nodeID    map[isla.Compiled]int
 	freeSlots map[isla.Compiled][]int
 	slotKind  []isla.VarKind
-	patterns  map[*isla.CompiledQuantifier][]*ptree
+	patterns  map[*isla.CompiledQuantifier][]*pattern.Tree
 	reach     map[int32]map[int32]bool // label -> labels derivable strictly below
 	keepOpen  []bool                   // per graph node id: a reference the solver leaves open
 	semWrites map[int32]bool           // labels of the nodes tree solvers write
@@ -208,9 +210,16 @@ type Solver struct {
 	started   bool
 	pending   []*grammar.Tree
 	seen      map[string]bool
-	found     int    // solutions returned since the search (re)started
-	dropped   bool   // possibilities were dropped: no proof of unsatisfiability
-	dropWhy   string // the first reason
+	reserve   []*state     // finished states whose solutions were samples
+	found     int          // solutions returned since the search (re)started
+	dropped   bool         // possibilities were dropped: no proof of unsatisfiability
+	dropWhy   *GaveUpError // the first reason
+	cur       *state       // the state being processed
+	cspLimit  Limit        // why the last csp failed
+	cspWhy    string
+	predErr   error                    // the last error of a semantic predicate
+	predSrc   *isla.Pred               // its formula
+	counts    map[countKey]*countTable // count-directed derivation tables
 	covered   grammar.PathSet
 	pathTable *grammar.PathTable
 
@@ -242,9 +251,9 @@ func New(spec *isla.Spec, opts ...Option) (*Solver, error) {
 	cfg.expansions = max(cfg.expansions, 1)
 	cfg.branches = max(cfg.branches, 1)
 	s := &Solver{spec: spec, cfg: cfg, seen: map[string]bool{},
-		nodeID: map[isla.Compiled]int{}, freeSlots: map[isla.Compiled][]int{}, patterns: map[*isla.CompiledQuantifier][]*ptree{},
+		nodeID: map[isla.Compiled]int{}, freeSlots: map[isla.Compiled][]int{}, patterns: map[*isla.CompiledQuantifier][]*pattern.Tree{},
 		atoms: map[*isla.CompiledSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{},
-		parsed: map[string]*grammar.Tree{}}
+		parsed: map[string]*grammar.Tree{}, counts: map[countKey]*countTable{}}
 	s.tc = spec.NewTermCompiler()
 	s.rng = rand.New(rand.NewPCG(cfg.seed, 0x69736c61))
 	gr := spec.Graph()
@@ -269,12 +278,50 @@ func New(spec *isla.Spec, opts ...Option) (*Solver, error) {
 	return s, nil
 }
 
-// incomplete records that the solver dropped possibilities.
-func (s *Solver) incomplete(format string, args ...any) {
+// incomplete records that the solver dropped possibilities, the first
+// time with the reason, the limit responsible, and the formulas of the
+// state it was processing.
+func (s *Solver) incomplete(l Limit, format string, args ...any) {
 	if !s.dropped {
 		s.dropped = true
-		s.dropWhy = fmt.Sprintf(format, args...)
+		s.dropWhy = &GaveUpError{Reason: fmt.Sprintf(format, args...), Part: partOf(s.cur), Limit: l,
+			Value: s.limitValue(l)}
 	}
+}
+
+// limitValue returns the setting of a limit, as text.
+func (s *Solver) limitValue(l Limit) string {
+	switch l {
+	case LimitStates:
+		return fmt.Sprint(s.cfg.maxStates)
+	case LimitSize:
+		return fmt.Sprint(s.cfg.maxSize)
+	case LimitBranches:
+		return fmt.Sprint(s.cfg.branches)
+	case LimitSMTTimeout:
+		return s.cfg.smtTimeout.String()
+	case LimitAttempts:
+		return fmt.Sprintf("%d runs of %d values", s.cfg.attempts, choiceTries)
+	}
+	return ""
+}
+
+// head returns the cheapest state in the queue, nil if there is none.
+func (s *Solver) head() *state {
+	if len(s.queue) == 0 {
+		return nil
+	}
+	return s.queue[0]
+}
+
+// deadline returns the error for a done context: the solver gave up on
+// the formulas of the cheapest state left.
+func (s *Solver) deadline(ctx context.Context) error {
+	part := partOf(s.cur)
+	if h := s.head(); h != nil {
+		part = partOf(h)
+	}
+	return s.gaveUp(GaveUpError{Reason: "no solution before the deadline", Part: part, Limit: LimitTime, Err: ctx.Err()})
 }
 
 // Stats returns the solver's counts so far.
@@ -283,8 +330,10 @@ func (s *Solver) Stats() Stats { return s.stats }
 // Next returns the next solution: a complete derivation tree rooted at the
 // right-hand side of the spec's StartSymbol (as isla.Spec.EvalTree takes them)
 // whose input satisfies the constraint and differs from every earlier
-// solution. When there is none, it returns an error wrapping
-// ErrUnsatisfiable or ErrGaveUp; the context's error if it is done.
+// solution. When there is none, it returns ErrUnsatisfiable, if it proved
+// that, or a *GaveUpError (wrapping ErrGaveUp) that says what it could not
+// satisfy and which limit stopped it; when the context is done, a
+// *GaveUpError with Limit LimitTime that also wraps the context's error.
 func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 	if !s.started {
 		s.started = true
@@ -303,12 +352,20 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 			s.found++
 			return t, nil
 		}
-		if err := ctx.Err(); err != nil {
-			return nil, err
+		if ctx.Err() != nil {
+			return nil, s.deadline(ctx)
+		}
+		if s.queue.Len() == 0 && len(s.reserve) > 0 {
+			// More samples of the states finished at random.
+			for _, st := range s.reserve {
+				st.steps++
+				s.push(st)
+			}
+			s.reserve = s.reserve[:0]
 		}
 		if s.queue.Len() == 0 {
 			if s.dropped {
-				return nil, fmt.Errorf("%w: %s", ErrGaveUp, s.dropWhy)
+				return nil, s.gaveUp(*s.dropWhy)
 			}
 			return nil, ErrUnsatisfiable
 		}
@@ -319,13 +376,22 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 				budget = s.cfg.maxStates
 				continue
 			}
-			return nil, fmt.Errorf("%w: no solution within %d states", ErrGaveUp, s.cfg.maxStates)
+			reason := fmt.Sprintf("no solution within %d states", s.cfg.maxStates)
+			if s.cfg.restart > 0 {
+				reason += fmt.Sprintf(", %d times", restarts+1)
+			}
+			return nil, s.gaveUp(GaveUpError{Reason: reason, Part: partOf(s.head()), Limit: LimitStates,
+				Value: s.limitValue(LimitStates)})
 		}
 		budget--
 		st := heap.Pop(&s.queue).(*state)
 		s.stats.States++
+		s.cur = st
 		children, outs, err := s.process(ctx, st)
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil, s.deadline(ctx)
+			}
 			return nil, err
 		}
 		for _, c := range children {
@@ -343,6 +409,8 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 func (s *Solver) restart() {
 	clear(s.queue)
 	s.queue = s.queue[:0]
+	clear(s.reserve)
+	s.reserve = s.reserve[:0]
 	s.push(s.initial())
 	s.found = 0
 	s.stats.Restarts++

@@ -87,6 +87,14 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 	return c
 }
 
+// phantom reports whether view node i stands for no solver node: in the
+// view of the initial state's open root, the nodes of the start symbol's
+// right-hand side below the root (such as <b> in <start> ::= <b>), which
+// the root's expansion has not made yet.
+func (c *evalCtx) phantom(i int32) bool {
+	return c.st.root.open && i >= c.first && c.src[i] == nil
+}
+
 // node returns the solver's tree node with the given id, if it is a node
 // of the view (nil for the virtual <start>).
 func (c *evalCtx) node(id int32) *stree {
@@ -266,7 +274,10 @@ func (c *evalCtx) decide(it item) tri {
 			return triUnknown
 		}
 		c.bind(it)
-		ok, _ := c.e.Pred(n)
+		ok, err := c.e.Pred(n)
+		if err != nil {
+			c.s.predFailed(n, err)
+		}
 		return triOf(ok != it.neg)
 	}
 	return triUnknown

@@ -2,6 +2,7 @@ package solver_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -64,4 +65,34 @@ func TestSolveDeterministic(t *testing.T) {
 	if a, b := run(), run(); !slices.Equal(a, b) {
 		t.Errorf("two runs with seed 42 differ:\n%q\n%q", a, b)
 	}
+}
+
+// Without an SMT solver, the solver cannot prove that no number is both
+// above 5 and below 3: it gives up, and the error says on what and why.
+func ExampleGaveUpError() {
+	gr := grammar.MustCompile(grammar.MustBuiltin("csv"))
+	c, err := isla.Parse("n.isla", []byte(`exists int n: (str.to.int(n) > 5 and str.to.int(n) < 3)`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	spec, err := isla.Compile(c, gr)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	s, err := solver.New(spec, solver.Seed(1))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	_, err = s.Next(context.Background())
+	var gu *solver.GaveUpError
+	if errors.As(err, &gu) {
+		fmt.Println("unsatisfied:", gu.Part)
+		fmt.Println("limit:", gu.Limit)
+	}
+	// Output:
+	// unsatisfied: n.isla:1:16: (> (str.to.int n) 5) (and 1 more)
+	// limit: the random values tried per variable
 }

@@ -112,7 +112,7 @@ func (s *Solver) and(a, b dnf) dnf {
 	for _, x := range a {
 		for _, y := range b {
 			if len(out) == maxDisjuncts {
-				s.incomplete("a formula has more than %d disjuncts", maxDisjuncts)
+				s.incomplete(NoLimit, "a formula has more than %d disjuncts", maxDisjuncts)
 				return out
 			}
 			c := make([]item, 0, len(x)+len(y))
@@ -128,7 +128,7 @@ func (s *Solver) or(a, b dnf) dnf {
 	}
 	out := append(append(dnf(nil), a...), b...)
 	if len(out) > maxDisjuncts {
-		s.incomplete("a formula has more than %d disjuncts", maxDisjuncts)
+		s.incomplete(NoLimit, "a formula has more than %d disjuncts", maxDisjuncts)
 		out = out[:maxDisjuncts]
 	}
 	return out

@@ -3,6 +3,7 @@ package solver
 import (
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/pattern"
 )
 
 // maxInsertTries bounds the insertion points tried for one existential
@@ -68,7 +69,7 @@ func (s *Solver) insertions(c *evalCtx, st *state, it item, q *isla.CompiledQuan
 		s.spareCtx = c2
 	}
 	if tried < len(cands) {
-		s.incomplete("not every tree insertion was tried")
+		s.incomplete(LimitBranches, "not every tree insertion was tried")
 	}
 	return out
 }
@@ -205,17 +206,17 @@ func (s *Solver) generate(n *grammar.Node) (*stree, bool) {
 
 // fromPattern converts a pattern tree into a solver tree: holes become open
 // leaves, whose ids go to binds by binder index.
-func (s *Solver) fromPattern(p *ptree, binds []int32) *stree {
-	if p.hole {
-		l := s.ids.openLeaf(p.g)
-		if p.bind >= 0 {
-			binds[p.bind] = l.id
+func (s *Solver) fromPattern(p *pattern.Tree, binds []int32) *stree {
+	if p.Hole {
+		l := s.ids.openLeaf(p.G)
+		if p.Bind >= 0 {
+			binds[p.Bind] = l.id
 		}
 		return l
 	}
 	var kids []*stree
-	for _, k := range p.kids {
+	for _, k := range p.Kids {
 		kids = append(kids, s.fromPattern(k, binds))
 	}
-	return mkNode(s.ids.id(), p.g, kids, p.val, false)
+	return mkNode(s.ids.id(), p.G, kids, p.Val, false)
 }

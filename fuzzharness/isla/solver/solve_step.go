@@ -32,12 +32,32 @@ func (s *Solver) process(ctx context.Context, st *state) ([]*state, []*grammar.T
 	}
 	for _, it := range st.forms {
 		if _, ok := it.n.(*isla.CompiledIntQuantifier); ok {
-			s.incomplete("the solver does not eliminate universal numeric quantifiers")
+			s.incomplete(NoLimit, "the solver does not eliminate universal numeric quantifiers")
 			return nil, nil, nil
 		}
 	}
-	outs, err := s.finish(ctx, c, st)
-	return nil, outs, err
+	outs, random, err := s.finish(ctx, c, st)
+	if err != nil || !random {
+		return nil, outs, err
+	}
+	// The solutions are samples: the state is kept in reserve for more of
+	// them, once the queue is empty, as long as it gives new ones.
+	if s.anyNew(outs) {
+		s.reserve = append(s.reserve, st)
+		return nil, outs, nil
+	}
+	s.incomplete(NoLimit, "the random completions of a state repeated earlier solutions")
+	return nil, outs, nil
+}
+
+// anyNew reports whether a solution is not one returned before.
+func (s *Solver) anyNew(outs []*grammar.Tree) bool {
+	for _, t := range outs {
+		if !s.seen[string(t.Bytes())] {
+			return true
+		}
+	}
+	return false
 }
 
 // simplify brings the formulas of a state into the solver's normal form
@@ -229,6 +249,10 @@ func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (i
 		if slices.Contains(done, id) {
 			continue
 		}
+		if c.phantom(y) {
+			complete = false // the open root's derivation is not made yet
+			continue
+		}
 		matches, maybe := s.matchNode(c, q, id)
 		if maybe {
 			complete = false
@@ -370,7 +394,7 @@ func (s *Solver) expand(st *state, leaves []*stree) []*state {
 			subs[l.id] = mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, s.keep)}, "", false)
 		}
 		if failed {
-			s.incomplete("an open leaf could not be derived within the size limit")
+			s.incomplete(LimitSize, "an open leaf could not be derived within the size limit")
 			continue
 		}
 		child := st.clone()
@@ -398,6 +422,9 @@ func (s *Solver) branchExists(c *evalCtx, st *state, i int, q *isla.CompiledQuan
 	in := c.idx[inID]
 	var opts []option
 	for _, y := range c.rangeOf(q, in) {
+		if c.phantom(y) {
+			continue
+		}
 		matches, _ := s.matchNode(c, q, c.ids[y])
 		for _, m := range matches {
 			inst := item{n: q.Body, env: bindMatch(it.env, q, m), neg: it.neg}
@@ -415,7 +442,7 @@ func (s *Solver) branchExists(c *evalCtx, st *state, i int, q *isla.CompiledQuan
 		}
 	}
 	if len(opts) > room {
-		s.incomplete("an existential quantifier has more matches than branches")
+		s.incomplete(LimitBranches, "an existential quantifier has more matches than branches")
 		opts = opts[:room]
 	}
 	if s.cfg.insertion {

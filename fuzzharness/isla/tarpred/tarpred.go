@@ -78,7 +78,7 @@ func (checksum) Writes() []string { return []string{"checksum"} }
 func (checksum) Eval(args []isla.Arg) (bool, error) {
 	h, c := args[0].Node, args[1].Node
 	if len(h.Text()) != blockSize {
-		return false, fmt.Errorf("tar_checksum: a header has %d bytes, not %d", blockSize, len(h.Text()))
+		return false, fmt.Errorf("tar_checksum: a header has %d bytes, not %d", len(h.Text()), blockSize)
 	}
 	if err := inside(h, c); err != nil {
 		return false, err
