@@ -9,6 +9,7 @@ import (
 	"go/types"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"golang.org/x/tools/go/ssa"
 )
@@ -792,13 +793,15 @@ func (e *executor) external(s *state, f *frame, in *ssa.Call, fn *ssa.Function, 
 				return running
 			}
 		}
-	case "unicode.IsDigit", "unicode.IsLetter", "unicode.IsSpace", "unicode.IsUpper", "unicode.IsLower",
-		"unicode.IsPunct", "unicode.IsPrint", "unicode.IsControl", "unicode.IsNumber", "unicode.IsGraphic":
-		if b, ok := args[0].(byteFn); ok {
-			return e.pointwise(s, f, in, b, unicodePredicate(name))
-		}
-		if r, ok := args[0].(int64); ok {
-			f.env[in] = unicodePredicate(name)(r) != 0
+	}
+	if p, ok := unicodePredicates[name]; ok {
+		pred := func(v int64) int64 { return b2i(p(rune(v))) }
+		switch x := args[0].(type) {
+		case byteFn:
+			f.env[in] = x.apply(pred)
+			return running
+		case int64:
+			f.env[in] = pred(x) != 0
 			return running
 		}
 	}
@@ -810,15 +813,6 @@ func (e *executor) external(s *state, f *frame, in *ssa.Call, fn *ssa.Function, 
 	}
 	e.unsupported(in.Pos(), "call of "+name+" (not executed; its results are untracked)")
 	f.env[in] = e.untracked(in.Type())
-	return running
-}
-
-func (e *executor) pointwise(s *state, f *frame, in *ssa.Call, b byteFn, g func(int64) int64) outcome {
-	var t [256]int64
-	for i := range t {
-		t[i] = g(b.f[i])
-	}
-	f.env[in] = byteFn{pos: b.pos, f: &t}
 	return running
 }
 
@@ -1296,7 +1290,7 @@ func (e *executor) lookup(s *state, f *frame, in *ssa.Lookup) outcome {
 				vt[v], okt[v] = x, 1
 			}
 		}
-		f.env[in] = result(byteFn{pos: b.pos, f: &vt}, false)
+		f.env[in] = byteFn{pos: b.pos, f: &vt}
 		if in.CommaOk {
 			f.env[in] = tuple{byteFn{pos: b.pos, f: &vt}, byteFn{pos: b.pos, f: &okt}}
 		}
@@ -1422,7 +1416,7 @@ func (e *executor) next(s *state, f *frame, in *ssa.Next) outcome {
 			f.env[in] = tuple{false, int64(0), int64(0)}
 			return running
 		}
-		r, size := decodeRune(x[i:])
+		r, size := utf8.DecodeRuneInString(x[i:])
 		s.heap[it.cell] = i + int64(size)
 		f.env[in] = tuple{true, i, int64(r)}
 	case view:
@@ -1461,25 +1455,6 @@ func (e *executor) next(s *state, f *frame, in *ssa.Next) outcome {
 		f.env[in] = tuple{true, i, s.read(pos)}
 	}
 	return running
-}
-
-func decodeRune(s string) (rune, int) {
-	for _, r := range s {
-		n := len(string(r))
-		if r == 0xFFFD && (len(s) == 0 || s[0] != 0xEF) {
-			n = 1
-		}
-		return r, n
-	}
-	return 0xFFFD, 1
-}
-
-// unicodePredicate returns the named unicode predicate as a 0/1 function.
-func unicodePredicate(name string) func(int64) int64 {
-	preds := map[string]func(rune) bool{}
-	registerUnicode(preds)
-	p := preds[name]
-	return func(v int64) int64 { return b2i(p(rune(v))) }
 }
 
 func b2i(b bool) int64 {

@@ -118,6 +118,7 @@ func TestMineSmall(t *testing.T) {
 	}{
 		{"Plain", []string{"a", "b", "a0", "b123456789"}, []string{"", "c", "a-", "0"}},
 		{"Keyword", []string{"true", "false"}, []string{"", "tru", "truex", "f"}},
+		{"Digits", []string{"0", "42", "9876543210"}, []string{"", "a", "4a", "\u0663"}},
 	} {
 		res, err := Mine(context.Background(), Config{Dir: ".", Package: "./testdata/unsupported", Entry: tc.entry})
 		if err != nil {

@@ -345,17 +345,19 @@ func intOp(op token.Token, t types.Type, x, y int64) value {
 	return opaque{}
 }
 
-func registerUnicode(m map[string]func(rune) bool) {
-	m["unicode.IsDigit"] = unicode.IsDigit
-	m["unicode.IsLetter"] = unicode.IsLetter
-	m["unicode.IsSpace"] = unicode.IsSpace
-	m["unicode.IsUpper"] = unicode.IsUpper
-	m["unicode.IsLower"] = unicode.IsLower
-	m["unicode.IsPunct"] = unicode.IsPunct
-	m["unicode.IsPrint"] = unicode.IsPrint
-	m["unicode.IsControl"] = unicode.IsControl
-	m["unicode.IsNumber"] = unicode.IsNumber
-	m["unicode.IsGraphic"] = unicode.IsGraphic
+// unicodePredicates are the unicode functions of one rune that the executor
+// applies to a function of an input byte value by value.
+var unicodePredicates = map[string]func(rune) bool{
+	"unicode.IsDigit":   unicode.IsDigit,
+	"unicode.IsLetter":  unicode.IsLetter,
+	"unicode.IsSpace":   unicode.IsSpace,
+	"unicode.IsUpper":   unicode.IsUpper,
+	"unicode.IsLower":   unicode.IsLower,
+	"unicode.IsPunct":   unicode.IsPunct,
+	"unicode.IsPrint":   unicode.IsPrint,
+	"unicode.IsControl": unicode.IsControl,
+	"unicode.IsNumber":  unicode.IsNumber,
+	"unicode.IsGraphic": unicode.IsGraphic,
 }
 
 // symbolName returns the short name of fn for nonterminals: parseSum for

@@ -2,7 +2,10 @@
 // does not model: it must report them, not crash.
 package unsupported
 
-import "errors"
+import (
+	"errors"
+	"unicode"
+)
 
 // Parse accepts "ok" after a detour through a channel.
 func Parse(s string) error {
@@ -31,4 +34,17 @@ func Plain(s string) error {
 // Keyword accepts exactly "true" or "false".
 func Keyword(s string) bool {
 	return s == "true" || s == "false"
+}
+
+// Digits accepts one or more ASCII digits, tested through unicode.IsDigit.
+func Digits(s string) error {
+	if len(s) == 0 {
+		return errors.New("empty")
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 || !unicode.IsDigit(rune(s[i])) {
+			return errors.New("want a digit")
+		}
+	}
+	return nil
 }
