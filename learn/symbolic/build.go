@@ -123,6 +123,16 @@ func treeOf(tr *trace) *tnode {
 	return root
 }
 
+// accessor is isAccessor(fn), remembered.
+func (m *mined) accessor(fn *ssa.Function) bool {
+	a, ok := m.isAcc[fn]
+	if !ok {
+		a = isAccessor(fn)
+		m.isAcc[fn] = a
+	}
+	return a
+}
+
 // isAccessor reports whether fn is an input accessor: it has no loop and
 // calls no other function of its package (peek, next, expect(c)). A parser's
 // accessors are not nonterminals: a byte read by peek belongs to the caller
@@ -196,10 +206,12 @@ type mined struct {
 	seen  map[string]map[string]bool
 	names map[string]string // segment key -> nonterminal
 	taken map[string]bool
+	isAcc map[*ssa.Function]bool // isAccessor, computed once per function
 }
 
 func newMined() *mined {
-	return &mined{alts: map[string][]alt{}, seen: map[string]map[string]bool{}, names: map[string]string{}, taken: map[string]bool{}}
+	return &mined{alts: map[string][]alt{}, seen: map[string]map[string]bool{}, names: map[string]string{},
+		taken: map[string]bool{}, isAcc: map[*ssa.Function]bool{}}
 }
 
 func (m *mined) add(nt string, a alt) bool {
@@ -252,7 +264,7 @@ func (m *mined) symbols(kids []tkid, nt string, live map[int]bool) (a alt, added
 		switch {
 		case k.node == nil:
 			a = append(a, sym{set: k.leaf})
-		case !k.node.seg.loop && isAccessor(k.node.seg.fn):
+		case !k.node.seg.loop && m.accessor(k.node.seg.fn):
 			// An accessor (peek, next, expect): its bytes stay in the
 			// caller's alternative, tied to what the caller did with them.
 			sub, ad := m.symbols(k.node.kids, nt, live)
