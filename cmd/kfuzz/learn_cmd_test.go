@@ -248,6 +248,32 @@ func TestSelect(t *testing.T) {
 		t.Errorf("kfuzz select output:\n%s", out)
 	}
 
+	// -run prints a go test -run pattern that runs exactly the selected
+	// entries.
+	out, errOut, code = kfuzz(t, "select", "-model", model, "-changed", "distribute", "-run", corpusDir)
+	m := regexp.MustCompile(`^\^FuzzCalc\$/\^\((.+)\)\$\n$`).FindStringSubmatch(out)
+	if code != 0 || m == nil {
+		t.Fatalf("kfuzz select -run: code %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+	selected := strings.Split(m[1], "|")
+	ran, err := gocmd.Runner{Dir: dir, Env: append(os.Environ(), "GOWORK=off")}.Go(context.Background(), "test", "-count=1", "-v", "-run="+strings.TrimSpace(out), ".")
+	if err != nil {
+		t.Fatalf("go test -run %s: %v", out, err)
+	}
+	if n := strings.Count(string(ran), "--- PASS: FuzzCalc/"); n != len(selected) {
+		t.Errorf("go test -run %s ran %d entries, want the %d selected:\n%s", strings.TrimSpace(out), n, len(selected), ran)
+	}
+	plainInput := filepath.Join(t.TempDir(), "plain.txt")
+	os.WriteFile(plainInput, []byte("(x+1)*(y-2)"), 0o666)
+	if _, errOut, code := kfuzz(t, "select", "-model", model, "-changed", "distribute", "-run", plainInput); code != 1 || !strings.Contains(errOut, "go test can run only the files of testdata/fuzz/FuzzCalc") {
+		t.Errorf("kfuzz select -run on a plain file: code %d, stderr:\n%s", code, errOut)
+	}
+	seven := filepath.Join(t.TempDir(), "seven.txt")
+	os.WriteFile(seven, []byte("7"), 0o666)
+	if out, errOut, code := kfuzz(t, "select", "-model", model, "-changed", "distribute", "-run", seven); code != 0 || out != "" || !strings.Contains(errOut, "nothing to run") {
+		t.Errorf("kfuzz select -run with nothing selected: code %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+
 	// A diff of the distributive law's body selects the same.
 	src, err := os.ReadFile(filepath.Join(dir, "calc.go"))
 	if err != nil {
@@ -285,6 +311,7 @@ func TestSelect(t *testing.T) {
 	}{
 		{[]string{"select", "-changed", "distribute"}, 2, "-model FILE is required"},
 		{[]string{"select", "-model", model}, 2, "give either -changed or -diff"},
+		{[]string{"select", "-model", model, "-changed", "distribute", "-json", "-run"}, 2, "give -json or -run, not both"},
 		{[]string{"select", "-model", model, "-changed", "nosuch", corpusDir}, 1, "unknown function nosuch"},
 	} {
 		_, errOut, code := kfuzz(t, tc.args...)
