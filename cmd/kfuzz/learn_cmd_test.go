@@ -304,6 +304,30 @@ func TestSelect(t *testing.T) {
 		t.Errorf("kfuzz select -diff -json: %+v", doc)
 	}
 
+	// A plain diff -u of two copies a/ and b/ outside any module (no go.mod,
+	// no git): the package is found among those the model knows, and b/ is
+	// dropped when the new files are at the root.
+	copies := t.TempDir()
+	for _, d := range []string{"a", "b"} {
+		os.Mkdir(filepath.Join(copies, d), 0o755)
+		os.WriteFile(filepath.Join(copies, d, "calc.go"), src, 0o666)
+	}
+	plainDiff := filepath.Join(t.TempDir(), "plain.diff")
+	os.WriteFile(plainDiff, []byte("--- a/calc.go\t2026-11-25 10:00:00\n+++ b/calc.go\t2026-11-25 10:01:00\n@@ -"+itoa(line)+",1 +"+itoa(line)+",1 @@\n-"+old+"\n+"+old+" // changed\n"), 0o666)
+	for _, root := range []string{copies, filepath.Join(copies, "b")} {
+		out, errOut, code = kfuzz(t, "select", "-model", model, "-diff", plainDiff, "-root", root, "-json", corpusDir)
+		if code != 0 {
+			t.Fatalf("kfuzz select -diff (diff -u, root %s): code %d\n%s", root, code, errOut)
+		}
+		var plain selectJSON
+		if err := json.Unmarshal([]byte(out), &plain); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if !slices.Equal(plain.Changed, doc.Changed) || len(plain.Selected) != len(doc.Selected) {
+			t.Errorf("kfuzz select -diff (diff -u, root %s): %+v, want %+v", root, plain, doc)
+		}
+	}
+
 	for _, tc := range []struct {
 		args []string
 		code int

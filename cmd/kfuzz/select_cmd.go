@@ -30,9 +30,12 @@ of the given functions: those predicted to cover more of them first, then
 those whose prediction is surer, then the shorter. The functions are given
 with -changed (full names or suffixes that name one function, as for kfuzz
 seed) or found in a unified diff (-diff FILE, "-" for standard input, as git
-diff writes it): the functions whose bodies the diff changes, of the packages
-the model was learned on. -root is the directory the diff's paths are
-relative to (default: the top of the git work tree).
+diff or diff -u writes it): the functions whose bodies the diff changes, of
+the packages the model was learned on. -root is the directory the diff's
+paths are relative to (default: the top of the git work tree); in a diff -u
+of two trees a/ and b/, the b/ is dropped when root holds the new files
+themselves. Outside a module (no go.mod), a changed file's package is the
+one of the model that has its functions.
 
 The inputs are FILEs and the files in DIRs: a file that starts with "go test
 fuzz v1" is a corpus entry, any other file a plain input (as kfuzz gen -o
