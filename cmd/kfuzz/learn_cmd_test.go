@@ -382,6 +382,19 @@ func TestDemo(t *testing.T) {
 			t.Errorf("the demo's seed %s (%q) does not cover %s", r.ID, r.Input, pipeline.DemoFunc)
 		}
 	}
+	// The kept module's tests pass with the new seeds, which go test runs.
+	if !strings.Contains(out, "The module is kept in "+keep) {
+		t.Errorf("the demo does not say where the module is kept:\n%s", out)
+	}
+	ran, err := gocmd.Runner{Dir: keep, Env: append(os.Environ(), "GOWORK=off")}.Go(context.Background(), "test", "-count=1", "-v", "./...")
+	if err != nil {
+		t.Fatalf("go test in the kept module: %v", err)
+	}
+	for _, s := range seeds {
+		if !strings.Contains(string(ran), "--- PASS: FuzzCalc/"+s[2]) {
+			t.Errorf("go test in the kept module did not run the seed %s:\n%s", s[2], ran)
+		}
+	}
 }
 
 // TestProgress checks that steps are silent on a pipe or file and one line
