@@ -141,7 +141,10 @@ func runLearn(e *env, args []string) error {
 	}
 	prog.finish()
 
-	mf := &pipeline.ModelFile{Target: s.Target(), ImportPath: s.ImportPath(), Dir: s.PackageDir(), Desc: s.Desc, Model: l.Model}
+	mf := &pipeline.ModelFile{
+		Target: s.Target(), ImportPath: s.ImportPath(), Dir: s.PackageDir(), Measured: s.Measured(),
+		BuildFlags: cfg.BuildFlags, Timeout: cfg.Timeout, Desc: s.Desc, Model: l.Model,
+	}
 	data, err := mf.Marshal()
 	if err != nil {
 		return err
