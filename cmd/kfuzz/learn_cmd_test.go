@@ -237,6 +237,15 @@ func TestPredict(t *testing.T) {
 
 func TestSelect(t *testing.T) {
 	dir, model := learnFixture(t)
+	// The model file records what was measured and how.
+	var recorded struct {
+		Measured []string `json:"measured"`
+		Timeout  string   `json:"timeout"`
+	}
+	if data, err := os.ReadFile(model); err != nil || json.Unmarshal(data, &recorded) != nil ||
+		!slices.Equal(recorded.Measured, []string{pipeline.CalcModule}) || recorded.Timeout == "" {
+		t.Errorf("the model file records %+v (%v), want the measured package %s and a timeout", recorded, err, pipeline.CalcModule)
+	}
 	corpusDir := filepath.Join(dir, "testdata", "fuzz", "FuzzCalc")
 	out, errOut, code := kfuzz(t, "select", "-model", model, "-changed", "distribute", corpusDir)
 	if code != 0 {
