@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/seed72891827/kfuzz/internal/gocmd"
 	"github.com/seed72891827/kfuzz/internal/gomod"
@@ -409,17 +410,46 @@ func TestDemo(t *testing.T) {
 // TestProgress checks that steps are silent on a pipe or file and one line
 // each with -v.
 func TestProgress(t *testing.T) {
-	var quietOut, verboseOut strings.Builder
-	for _, p := range []*progress{newProgress(&quietOut, false), newProgress(&verboseOut, true)} {
+	var quietOut, verboseOut, longOut strings.Builder
+	long := newProgress(&longOut, false)
+	long.long = 0 // every step counts as long
+	for _, p := range []*progress{newProgress(&quietOut, false), newProgress(&verboseOut, true), long} {
 		p.Step("measuring 3 inputs", 3)
 		p.Advance(3)
 		p.Step("learning", 0)
 		p.finish()
+		p.finish()
 	}
 	if quietOut.Len() != 0 {
-		t.Errorf("progress on a non-terminal wrote %q", quietOut.String())
+		t.Errorf("quick steps on a non-terminal wrote %q", quietOut.String())
 	}
 	if got, want := verboseOut.String(), "kfuzz: measuring 3 inputs\nkfuzz: learning\n"; got != want {
 		t.Errorf("verbose progress wrote %q, want %q", got, want)
+	}
+	if !regexp.MustCompile(`^kfuzz: measuring 3 inputs \(\d+\.\ds\)\nkfuzz: learning \(\d+\.\ds\)\n$`).MatchString(longOut.String()) {
+		t.Errorf("long steps on a non-terminal wrote %q, want one line each with its time", longOut.String())
+	}
+
+	// On a terminal (100 columns): one line per step, redrawn in place, ended with the
+	// step's time; a label is shortened only when the line would not fit.
+	var tty strings.Builder
+	p := newProgress(&tty, false)
+	p.tty, p.width = true, func() int { return 100 }
+	p.Step("generating inputs for 3 rarely covered functions", 10)
+	p.Advance(10)
+	p.Step("a step whose label is far too long for a terminal of a hundred columns, so that it has to be shortened", 0)
+	p.finish()
+	lines := strings.Split(tty.String(), "\n")
+	if len(lines) != 3 || lines[2] != "" {
+		t.Fatalf("terminal progress wrote %q, want two ended lines", tty.String())
+	}
+	for i, want := range []string{
+		`generating inputs for 3 rarely covered functions \[=+\] 10/10 \(\d+\.\ds\)$`,
+		`a step whose label is far too long for a terminal of a hundred columns, so that it has to b… \(\d+\.\ds\)$`,
+	} {
+		last := lines[i][strings.LastIndex(lines[i], "\x1b[K")+3:]
+		if !regexp.MustCompile("^"+want).MatchString(last) || utf8.RuneCountInString(last) > 99 {
+			t.Errorf("line %d ends %q, want %s within 99 columns", i+1, last, want)
+		}
 	}
 }
