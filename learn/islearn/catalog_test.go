@@ -11,7 +11,7 @@ import (
 func TestDefaultCatalog(t *testing.T) {
 	ps := DefaultCatalog()
 	want := []string{"def-use-scoped", "def-use", "balance", "equal-children", "length-at-least",
-		"equal-count", "exists-inside", "exists-string", "fixed-string"}
+		"equal-count", "exists-inside", "exists-string", "fixed-string", "exists-string-inside", "internet-checksum"}
 	if len(ps) != len(want) {
 		t.Fatalf("%d patterns, want %d", len(ps), len(want))
 	}
