@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -93,7 +94,7 @@ func MaxDisjunction(n int) Option { return func(c *config) { c.maxDisjunction = 
 
 // DefaultMaxDisjuncts bounds the instances below MinRecall that Learn
 // combines into disjunctions: the most specific ones.
-const DefaultMaxDisjuncts = 300
+const DefaultMaxDisjuncts = 4000
 
 // Seed sets the seed of the grammar inputs Learn generates and mutates
 // (default 1).
@@ -349,15 +350,7 @@ func rank(cands []Candidate) {
 	})
 }
 
-func share(v []bool) float64 {
-	n := 0
-	for _, b := range v {
-		if b {
-			n++
-		}
-	}
-	return float64(n) / float64(len(v))
-}
+func share(v []bool) float64 { return float64(count(v)) / float64(len(v)) }
 
 func rejections(spec *isla.Spec, ss []sample) []bool {
 	out := make([]bool, len(ss))
@@ -371,54 +364,101 @@ func rejections(spec *isla.Spec, ss []sample) []bool {
 // disjunctions of up to MaxDisjunction of them, as ISLearn does: a
 // disjunction is kept when it reaches MinRecall and every part adds
 // positive samples that the others do not accept. Only the
-// DefaultMaxDisjuncts most specific parts take part.
+// DefaultMaxDisjuncts parts of the highest sum of recall and specificity
+// (or rejection of generated inputs, without negative samples) take part.
 func disjoin(cfg *config, parts []Candidate) []Candidate {
 	rank(parts)
+	score := func(c Candidate) float64 { return c.Recall + max(c.Specificity, c.Rejection, 0) }
+	sort.SliceStable(parts, func(i, j int) bool { return score(parts[i]) > score(parts[j]) })
 	if len(parts) > cfg.maxDisjuncts {
 		parts = parts[:cfg.maxDisjuncts]
 	}
+	if len(parts) == 0 {
+		return nil
+	}
+	n := len(parts[0].accepts)
+	need := int(math.Ceil(cfg.minRecall*float64(n) - 1e-9))
+	bits := make([]bitset, len(parts))
+	for i, p := range parts {
+		bits[i] = newBitset(p.accepts)
+	}
 	var out []Candidate
-	var rec func(start int, cur Candidate, k int)
-	rec = func(start int, cur Candidate, k int) {
+	var rec func(start int, idx []int, cur bitset, curN int)
+	rec = func(start int, idx []int, cur bitset, curN int) {
 		for i := start; i < len(parts); i++ {
-			p := parts[i]
-			acc := or(cur.accepts, p.accepts)
-			r := share(acc)
-			if r <= cur.Recall || r <= p.Recall {
-				continue // p adds nothing, or cur adds nothing to p
+			u := cur.or(bits[i])
+			un := u.count()
+			if un <= curN || un <= bits[i].count() {
+				continue // p adds nothing, or the others add nothing to p
 			}
-			d := Candidate{
-				Formula:     cur.Formula + " or\n(" + p.Formula + ")",
-				Pattern:     cur.Pattern + "|" + p.Pattern,
-				Recall:      r,
-				Specificity: -1,
-				Rejection:   -1,
-				accepts:     acc,
-				rejects:     and(cur.rejects, p.rejects),
-				genRej:      and(cur.genRej, p.genRej),
-			}
-			if d.rejects != nil {
-				d.Specificity = share(d.rejects)
-			}
-			if d.genRej != nil {
-				d.Rejection = share(d.genRej)
-			}
-			if r >= cfg.minRecall-1e-9 {
-				out = append(out, d)
-			} else if k+1 < cfg.maxDisjunction {
-				rec(i+1, d, k+1)
+			next := append(idx[:len(idx):len(idx)], i)
+			if un >= need {
+				out = append(out, disjunction(parts, next))
+			} else if len(next) < cfg.maxDisjunction {
+				rec(i+1, next, u, un)
 			}
 		}
 	}
-	for i, p := range parts {
-		first := p
-		first.Formula = "(" + p.Formula + ")"
-		rec(i+1, first, 1)
-	}
-	for i := range out {
-		out[i].Formula = "(" + out[i].Formula + ")"
+	for i := range parts {
+		rec(i+1, []int{i}, bits[i], bits[i].count())
 	}
 	return out
+}
+
+// disjunction returns the disjunction of the parts at idx.
+func disjunction(parts []Candidate, idx []int) Candidate {
+	d := parts[idx[0]]
+	var f, pat []string
+	for k, i := range idx {
+		p := parts[i]
+		f = append(f, "("+p.Formula+")")
+		pat = append(pat, p.Pattern)
+		if k > 0 {
+			d.accepts = or(d.accepts, p.accepts)
+			d.rejects = and(d.rejects, p.rejects)
+			d.genRej = and(d.genRej, p.genRej)
+		}
+	}
+	d.Formula = "(" + strings.Join(f, " or\n") + ")"
+	d.Pattern = strings.Join(pat, "|")
+	d.Recall = share(d.accepts)
+	d.Specificity, d.Rejection = -1, -1
+	if d.rejects != nil {
+		d.Specificity = share(d.rejects)
+	}
+	if d.genRej != nil {
+		d.Rejection = share(d.genRej)
+	}
+	return d
+}
+
+// A bitset is a set of sample indices.
+type bitset []uint64
+
+func newBitset(v []bool) bitset {
+	b := make(bitset, (len(v)+63)/64)
+	for i, x := range v {
+		if x {
+			b[i/64] |= 1 << (i % 64)
+		}
+	}
+	return b
+}
+
+func (b bitset) or(c bitset) bitset {
+	out := make(bitset, len(b))
+	for i := range b {
+		out[i] = b[i] | c[i]
+	}
+	return out
+}
+
+func (b bitset) count() int {
+	n := 0
+	for _, w := range b {
+		n += bits.OnesCount64(w)
+	}
+	return n
 }
 
 func or(a, b []bool) []bool {
@@ -443,20 +483,40 @@ func and(a, b []bool) []bool {
 	return out
 }
 
+// maxConjoined bounds the candidates whose pairs conjoin tries: the most
+// specific ones.
+const maxConjoined = 200
+
 // conjoin combines candidates when no single one rejects every negative
-// sample: starting from the best, it adds the candidate that rejects the
-// most negatives not rejected yet while the conjunction keeps a recall of
-// at least minRecall, until all negatives are rejected or no candidate
-// adds any. It reports false if it would not beat the best candidate.
+// sample. It starts from the best candidate, or from the pair of
+// candidates (among the maxConjoined best) whose conjunction rejects the
+// most negatives, whichever rejects more, and adds the candidate that
+// rejects the most negatives not rejected yet while the conjunction keeps
+// a recall of at least minRecall, until all negatives are rejected or no
+// candidate adds any. It reports false if it would not beat the best
+// candidate.
 func conjoin(cands []Candidate, minRecall float64) (Candidate, bool) {
 	if len(cands) == 0 || cands[0].rejects == nil || cands[0].Specificity == 1 {
 		return Candidate{}, false
 	}
-	covered := slices.Clone(cands[0].rejects)
-	acc := slices.Clone(cands[0].accepts)
-	parts := []Candidate{cands[0]}
+	parts := []int{0}
+	covered, acc := cands[0].rejects, cands[0].accepts
+	best := count(covered)
+	top := cands[:min(len(cands), maxConjoined)]
+	for i := range top {
+		for j := i + 1; j < len(top); j++ {
+			a := and(top[i].accepts, top[j].accepts)
+			if share(a) < minRecall-1e-9 {
+				continue
+			}
+			c := or(top[i].rejects, top[j].rejects)
+			if n := count(c); n > best {
+				best, parts, covered, acc = n, []int{i, j}, c, a
+			}
+		}
+	}
 	for {
-		best, gain := -1, 0
+		next, gain := -1, 0
 		for i, c := range cands {
 			if share(and(acc, c.accepts)) < minRecall-1e-9 {
 				continue
@@ -468,22 +528,23 @@ func conjoin(cands []Candidate, minRecall float64) (Candidate, bool) {
 				}
 			}
 			if g > gain {
-				best, gain = i, g
+				next, gain = i, g
 			}
 		}
-		if best < 0 {
+		if next < 0 {
 			break
 		}
-		parts = append(parts, cands[best])
-		covered = or(covered, cands[best].rejects)
-		acc = and(acc, cands[best].accepts)
+		parts = append(parts, next)
+		covered = or(covered, cands[next].rejects)
+		acc = and(acc, cands[next].accepts)
 	}
 	if len(parts) == 1 {
 		return Candidate{}, false
 	}
 	var f, pat []string
-	gen := parts[0].genRej
-	for _, p := range parts {
+	gen := cands[parts[0]].genRej
+	for _, i := range parts {
+		p := cands[i]
 		f = append(f, "("+p.Formula+")")
 		pat = append(pat, p.Pattern)
 		gen = or(gen, p.genRej)
@@ -502,6 +563,16 @@ func conjoin(cands []Candidate, minRecall float64) (Candidate, bool) {
 		c.Rejection = share(gen)
 	}
 	return c, true
+}
+
+func count(v []bool) int {
+	n := 0
+	for _, b := range v {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 // holds reports whether some derivation of the sample satisfies spec. It
@@ -650,7 +721,8 @@ func printable(s string) bool {
 func instantiate(p *Pattern, fs *facts, emit func(string) error) error {
 	// Nonterminal placeholders first: strings take the texts of them.
 	names := append([]string(nil), p.Placeholders...)
-	sort.SliceStable(names, func(i, j int) bool { return !IsString(names[i]) && IsString(names[j]) })
+	isText := func(n string) bool { return IsString(n) || IsStrings(n) }
+	sort.SliceStable(names, func(i, j int) bool { return !isText(names[i]) && isText(names[j]) })
 	val := map[string]string{}
 	ok := func() bool {
 		for _, r := range p.Where {
@@ -683,7 +755,20 @@ func instantiate(p *Pattern, fs *facts, emit func(string) error) error {
 	var rec func(i int) error
 	rec = func(i int) error {
 		if i == len(names) {
-			text := placeholderRE.ReplaceAllStringFunc(p.Formula, func(m string) string {
+			text := stringsRE.ReplaceAllStringFunc(p.Formula, func(m string) string {
+				v := stringsRE.FindStringSubmatch(m)[1]
+				var alts []string
+				for _, s := range strings.Split(val["strings"], "\x00") {
+					if s != "" {
+						alts = append(alts, v+" = \""+escape(s)+"\"")
+					}
+				}
+				if len(alts) == 0 {
+					return "false"
+				}
+				return "(" + strings.Join(alts, " or ") + ")"
+			})
+			text = placeholderRE.ReplaceAllStringFunc(text, func(m string) string {
 				n := m[1 : len(m)-1]
 				if IsString(n) {
 					return escape(val[n])
@@ -703,6 +788,12 @@ func instantiate(p *Pattern, fs *facts, emit func(string) error) error {
 				}
 			}
 		}
+		if IsStrings(n) {
+			domain = nil
+			if set, ok := textSet(p, fs, val); ok {
+				domain = []string{set}
+			}
+		}
 		for _, v := range domain {
 			val[n] = v
 			if ok() {
@@ -715,6 +806,44 @@ func instantiate(p *Pattern, fs *facts, emit func(string) error) error {
 		return nil
 	}
 	return rec(0)
+}
+
+// maxTextSet bounds the texts of a {strings} placeholder: a set of more
+// is no set of predefined names but the samples' texts.
+const maxTextSet = 16
+
+// textSet returns the value of the {strings} placeholder: the texts of the
+// nonterminals of its textsof relations in the positive samples that are
+// tokens (no white space), without those of its notextof relations,
+// sorted and joined by NUL bytes. It reports false if there are more than
+// maxTextSet of them.
+func textSet(p *Pattern, fs *facts, val map[string]string) (string, bool) {
+	set := map[string]bool{}
+	for _, r := range p.Where {
+		if r.Op == "textsof" {
+			for s := range fs.count[val[r.B]] {
+				if !strings.ContainsAny(s, " \t\r\n") {
+					set[s] = true
+				}
+			}
+		}
+	}
+	for _, r := range p.Where {
+		if r.Op == "notextof" {
+			for s := range fs.count[val[r.B]] {
+				delete(set, s)
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for s := range set {
+		out = append(out, s)
+	}
+	if len(out) > maxTextSet {
+		return "", false
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\x00"), true
 }
 
 // escape writes s as the inside of an ISLa string literal.
