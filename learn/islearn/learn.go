@@ -119,18 +119,13 @@ func WithPredicates(ps ...isla.Predicate) Option {
 // oracle of WithOracle about.
 const DefaultOracleInputs = 200
 
-// WithOracle makes Learn label inputs by asking the program: n random
-// grammar inputs (DefaultOracleInputs if n is 0) and the Mutations of the
-// positive samples; those it rejects become negative samples, those it
-// accepts positive ones.
+// WithOracle makes Learn label inputs by asking the program (any
+// oracle.Oracle: a Go function, a command, a fuzz target): n random
+// grammar inputs, the Mutations of the positive samples and the
+// SolverInputs; those it rejects become negative samples, those it accepts
+// positive ones.
 func WithOracle(o oracle.Oracle, n int) Option {
-	return func(c *config) {
-		c.oracle = o
-		c.oracleInputs = n
-		if n == 0 {
-			c.oracleInputs = DefaultOracleInputs
-		}
-	}
+	return func(c *config) { c.oracle, c.oracleInputs = o, n }
 }
 
 // Mutations sets how many mutants of the positive samples Learn makes for
