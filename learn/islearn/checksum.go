@@ -18,6 +18,11 @@ import (
 // text is read as hexadecimal when it consists of such pairs only. The
 // checksum field must be two bytes long.
 //
+// InternetChecksum is also an isla.TreeSolver, so that the solver and a
+// solver.Repairer compute the checksum: it writes nodes of the nonterminal
+// <checksum>, the name the field must have for solving (evaluation takes
+// any name).
+//
 // Pass it to Learn with WithPredicates (the catalog's internet-checksum
 // pattern calls it) and to isla.Compile with isla.WithPredicates to check
 // a mined constraint that uses it.
@@ -56,6 +61,54 @@ func (internetChecksum) Eval(args []isla.Arg) (bool, error) {
 	}
 	want := uint16(data[lo])<<8 | uint16(data[lo+1])
 	return internetSum(data, lo) == want, nil
+}
+
+// Writes implements isla.TreeSolver: the checksum field is a <checksum>.
+func (internetChecksum) Writes() []string { return []string{"checksum"} }
+
+// Solve implements isla.TreeSolver: it returns the checksum field's text
+// once every other node of the message is derived, and isla.ErrNotReady
+// before.
+func (internetChecksum) Solve(args []isla.Arg) ([]isla.Fix, error) {
+	msg, sum := args[0].Node, args[1].Node
+	if sum.Offset() < msg.Offset() || sum.End() > msg.End() {
+		return nil, fmt.Errorf("%v is not inside %v", sum, msg)
+	}
+	if !completeExcept(msg, sum) {
+		return nil, isla.ErrNotReady
+	}
+	text := msg.Text()
+	before, after := text[:sum.Offset()-msg.Offset()], text[sum.End()-msg.Offset():]
+	b, okB := decodeHex(before)
+	a, okA := decodeHex(after)
+	isHex := okB && okA && (len(b) > 0 || len(a) > 0)
+	if !isHex {
+		b, a = []byte(before), []byte(after)
+	}
+	data := append(append(slices.Clip(b), 0, 0), a...)
+	v := internetSum(data, len(b))
+	if isHex {
+		return []isla.Fix{{Node: sum, Text: fmt.Sprintf("%02x %02x ", v>>8, v&0xff)}}, nil
+	}
+	return []isla.Fix{{Node: sum, Text: string([]byte{byte(v >> 8), byte(v)})}}, nil
+}
+
+// completeExcept reports whether n's subtree is fully derived, but for
+// the subtree of skip.
+func completeExcept(n, skip isla.Node) bool {
+	if n == skip || n.Complete() {
+		return true
+	}
+	kids := n.Children()
+	if len(kids) == 0 {
+		return false
+	}
+	for _, k := range kids {
+		if !completeExcept(k, skip) {
+			return false
+		}
+	}
+	return true
 }
 
 // internetSum returns the Internet checksum of data with the two bytes at
