@@ -28,7 +28,8 @@ type Pattern struct {
 }
 
 // A Relation restricts the values of placeholders A and B: Op is "child",
-// "in", "!=", "<" or "textof" (see the package documentation).
+// "in", "!=", "<", "sharestext", "textof", "textsof" or "notextof" (see
+// the package documentation).
 type Relation struct {
 	A, Op, B string
 }
@@ -130,7 +131,7 @@ func ParseCatalog(filename string, src []byte) ([]*Pattern, error) {
 			f := strings.Fields(strings.TrimPrefix(trim, "where "))
 			p := pos(lineNo, col, lineOff+col-1)
 			if len(f) != 3 {
-				errs.Add(p, "expected where {a} child|in|!=|<|textof|textsof|notextof {b}")
+				errs.Add(p, "expected where {a} child|in|!=|<|sharestext|textof|textsof|notextof {b}")
 				continue
 			}
 			a, okA := placeholderName(f[0])
@@ -139,8 +140,8 @@ func ParseCatalog(filename string, src []byte) ([]*Pattern, error) {
 			case !okA || !okB:
 				errs.Add(p, "expected placeholders {name} on both sides of the relation")
 				continue
-			case !slices.Contains([]string{"child", "in", "!=", "<", "textof", "textsof", "notextof"}, f[1]):
-				errs.Add(p, fmt.Sprintf("unknown relation %q (want child, in, !=, <, textof, textsof or notextof)", f[1]))
+			case !slices.Contains([]string{"child", "in", "!=", "<", "sharestext", "textof", "textsof", "notextof"}, f[1]):
+				errs.Add(p, fmt.Sprintf("unknown relation %q (want child, in, !=, <, sharestext, textof, textsof or notextof)", f[1]))
 				continue
 			case f[1] == "textof" && (!IsString(a) || IsString(b) || IsStrings(b)):
 				errs.Add(p, "textof relates a {string} placeholder to a nonterminal placeholder")

@@ -45,7 +45,7 @@ pattern b
 	want := []string{
 		`c.isc:2:1: expected pattern NAME`,
 		`c.isc:3:1: pattern a has no formula`,
-		`c.isc:4:1: expected where {a} child|in|!=|<|textof|textsof|notextof {b}`,
+		`c.isc:4:1: expected where {a} child|in|!=|<|sharestext|textof|textsof|notextof {b}`,
 		`c.isc:5:1: pattern a defined twice`,
 		`c.isc:5:1: pattern a: string placeholder {string} needs a where {string} textof {...} line`,
 		`c.isc:6:1: textof relates a {string} placeholder to a nonterminal placeholder`,

@@ -30,6 +30,7 @@
 //	where {a} != {b}       a and b are different nonterminals
 //	where {a} < {b}        a sorts before b by name (for symmetric patterns:
 //	                       one instance per pair)
+//	where {a} sharestext {b}   some text of an <a> is also the text of a <b>
 //	where {s} textof {a}   s is one of the most frequent short texts of <a>
 //	where {strings} textsof {a}   the set {strings} holds the texts of <a>
 //	where {strings} notextof {a}  ... but none of the texts of <a>

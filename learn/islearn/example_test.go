@@ -42,5 +42,5 @@ forall <{elem}> e: exists <{text}> t in e: true
 	fmt.Println(err)
 	// Output:
 	// has-text [text elem]
-	// bad.isc:2:1: unknown relation "near" (want child, in, !=, <, textof, textsof or notextof)
+	// bad.isc:2:1: unknown relation "near" (want child, in, !=, <, sharestext, textof, textsof or notextof)
 }

@@ -743,6 +743,10 @@ func instantiate(p *Pattern, fs *facts, emit func(string) error) error {
 				if a >= b {
 					return false
 				}
+			case "sharestext":
+				if !sharesText(fs, a, b) {
+					return false
+				}
 			}
 		}
 		return true
@@ -801,6 +805,17 @@ func instantiate(p *Pattern, fs *facts, emit func(string) error) error {
 		return nil
 	}
 	return rec(0)
+}
+
+// sharesText reports whether some text of an <a> in the positive samples
+// is also the text of a <b>.
+func sharesText(fs *facts, a, b string) bool {
+	for s := range fs.count[a] {
+		if fs.count[b][s] > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // maxTextSet bounds the texts of a {strings} placeholder: a set of more
