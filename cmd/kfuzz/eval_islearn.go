@@ -110,17 +110,29 @@ func runEvalISLearn(e *env, args []string) error {
 	fmt.Fprintf(e.stdout, "\nValid executions of a harness over %d random inputs (seed %d):\n", *loop, *seed)
 	tw = tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "subject\tgrammar only: valid/runs\tmined constraint: valid/runs\tvalid/target runs\tsolver: valid")
+	var gaveUp []string
 	for _, res := range results {
 		s := res.Subject
 		r, err := islearneval.Loop(ctx, s, res.Best.Formula, *seed, *loop)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(tw, "%s\t%d/%d (%.1f%%)\t%d/%d (%.1f%%)\t%d/%d (%.1f%%)\t%d/%d\n", s.Name,
+		solved := fmt.Sprintf("%d/%d", r.SolvedValid, r.Solved)
+		if r.SolveErr != nil {
+			solved = "gave up"
+			gaveUp = append(gaveUp, fmt.Sprintf("%s: %v", s.Name, r.SolveErr))
+		}
+		fmt.Fprintf(tw, "%s\t%d/%d (%.1f%%)\t%d/%d (%.1f%%)\t%d/%d (%.1f%%)\t%s\n", s.Name,
 			r.Plain.Valid, r.Plain.Execs, 100*r.Plain.Rate(),
 			r.Constrained.Valid, r.Constrained.Execs, 100*r.Constrained.Rate(),
 			r.Constrained.Valid, r.Constrained.Reached, 100*r.Constrained.ReachedRate(),
-			r.SolvedValid, r.Solved)
+			solved)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, g := range gaveUp {
+		fmt.Fprintf(e.stdout, "solver %s\n", g)
+	}
+	return nil
 }

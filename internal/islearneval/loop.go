@@ -17,8 +17,9 @@ type LoopResult struct {
 	Plain, Constrained Share
 	// Solved counts the inputs the solver made for the constraint (as
 	// the harness's constraint seeds are made), SolvedValid those of them
-	// the oracle accepts.
+	// the oracle accepts; SolveErr says why the solver gave up, if it did.
 	Solved, SolvedValid int
+	SolveErr            error
 }
 
 // LoopSolved is the number of inputs Loop asks the solver for.
@@ -29,7 +30,7 @@ const LoopSolved = 20
 // counts, with ValidShare, the executions among n that ran the target on
 // an input the subject's oracle accepts, with and without the constraint;
 // it also asks the solver for LoopSolved inputs of the constraint and
-// counts the valid ones.
+// counts the valid ones (a solver that gives up is no error: SolveErr).
 func Loop(ctx context.Context, s *Subject, formula string, seed uint64, n int) (*LoopResult, error) {
 	spec, err := Compile(s, formula)
 	if err != nil {
@@ -49,7 +50,10 @@ func Loop(ctx context.Context, s *Subject, formula string, seed uint64, n int) (
 	}
 	solved, err := solve(ctx, spec, seed, LoopSolved)
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		r.SolveErr = err
 	}
 	r.Solved = len(solved)
 	for _, b := range solved {
