@@ -34,7 +34,8 @@ file is replaced only with -f) that kfuzz isla check takes.
 
 With -oracle, the program labels more inputs: -oracle-inputs random grammar
 inputs and -mutations mutants of the valid samples (one subtree replaced
-by a random one); those it rejects become invalid samples, those it
+by a random one, k-path-aware: of four mutants, the one that adds the most
+3-paths not yet covered); those it rejects become invalid samples, those it
 accepts valid ones. The oracle is a shell command run once per input with
 sh -c; it accepts an input when it exits with status 0 (the input is on
 its standard input, or in a temporary file named by {} in the command);

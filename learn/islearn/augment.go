@@ -36,12 +36,22 @@ func augment(ctx context.Context, cfg *config, gr *grammar.Graph, p *grammar.Par
 	}
 	if cfg.mutations > 0 {
 		rng := rand.New(rand.NewPCG(cfg.seed, 0x6d757461))
+		pt, err := gr.PathTable(mutationK)
+		var covered grammar.PathSet
+		if err == nil {
+			covered = pt.NewPathSet()
+			for _, s := range pos {
+				if len(s.trees) > 0 {
+					pt.AddPaths(covered, s.trees[0])
+				}
+			}
+		}
 		for i := range cfg.mutations {
 			s := pos[i%len(pos)]
 			if len(s.trees) == 0 {
 				continue
 			}
-			if t := mutate(s.trees[0], gn, rng); t != nil {
+			if t := mutateNew(s.trees[0], gn, rng, pt, covered); t != nil {
 				add(t.Bytes())
 			}
 		}
@@ -76,6 +86,45 @@ func augment(ctx context.Context, cfg *config, gr *grammar.Graph, p *grammar.Par
 		}
 	}
 	return accepted, rejected, nil
+}
+
+// mutationK is the k of the k-paths that guide mutation, and
+// mutationTries the number of mutants among which one is chosen.
+const (
+	mutationK     = 3
+	mutationTries = 4
+)
+
+// mutateNew makes mutationTries mutants of t and returns the one whose
+// k-paths add the most to covered (the first of them on a tie), adding
+// them; without a path table (pt nil) it returns the first mutant.
+func mutateNew(t *grammar.Tree, gn *grammar.Generator, rng *rand.Rand, pt *grammar.PathTable, covered grammar.PathSet) *grammar.Tree {
+	if pt == nil {
+		return mutate(t, gn, rng)
+	}
+	var best *grammar.Tree
+	var bestPaths grammar.PathSet
+	bestNew := -1
+	for range mutationTries {
+		m := mutate(t, gn, rng)
+		if m == nil {
+			continue
+		}
+		ps := pt.Paths(m)
+		n := 0
+		for _, id := range ps.IDs() {
+			if !covered.Has(id) {
+				n++
+			}
+		}
+		if n > bestNew {
+			best, bestPaths, bestNew = m, ps, n
+		}
+	}
+	if best != nil {
+		covered.Union(bestPaths)
+	}
+	return best
 }
 
 // mutate returns a copy of t with one subtree replaced by a random one of

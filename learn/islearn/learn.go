@@ -132,7 +132,9 @@ func WithOracle(o oracle.Oracle, n int) Option {
 // the oracle of WithOracle (default 0): each replaces one subtree of a
 // sample's derivation by a random one of the same nonterminal, chosen
 // among the nonterminals of the sample with equal chances each (so that
-// rare nonterminals are mutated as often as frequent ones).
+// rare nonterminals are mutated as often as frequent ones). The mutation
+// is k-path-aware: of four such mutants, the one with the most 3-paths
+// that neither the samples nor the earlier mutants have is kept.
 func Mutations(n int) Option { return func(c *config) { c.mutations = n } }
 
 // SolverInputs adds n inputs that the solver produces for spec (compiled

@@ -2,6 +2,7 @@ package islearn
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -288,5 +289,50 @@ func TestDisjunction(t *testing.T) {
 	t.Logf("%s: %s", best.Pattern, best.Formula)
 	if best.Recall != 1 || best.Specificity != 1 || !strings.Contains(best.Pattern, "|") {
 		t.Errorf("best = %+v, want a disjunction with recall and specificity 1", best)
+	}
+}
+
+// The k-path-aware mutation keeps, of several mutants, one that adds
+// k-paths the samples lack.
+func TestMutateNewPaths(t *testing.T) {
+	g, err := grammar.Parse("e.bnf", []byte(`
+<start> ::= <edge> ( "; " <edge> )* ;
+<edge> ::= <node> " " <op> " " <node> ;
+<op> ::= "--" | "->" ;
+<node> ::= [a-c] | "(" <start> ")" ;
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := grammar.MustCompile(g)
+	p, err := grammar.NewParser(gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := p.Parse([]byte("a -- b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := f.Trees(1)[0]
+	pt, err := gr.PathTable(mutationK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	covered := pt.Paths(tree)
+	before := len(covered.IDs())
+	gn := grammar.NewGenerator(gr, 1)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 10 {
+		if m := mutateNew(tree, gn, rng, pt, covered); m == nil {
+			t.Fatal("no mutant")
+		} else if _, err := p.Parse(m.Bytes()); err != nil {
+			t.Fatalf("mutant %q outside the language: %v", m, err)
+		}
+	}
+	if after := len(covered.IDs()); after <= before {
+		t.Errorf("10 mutants added no k-path (%d before, %d after)", before, after)
+	}
+	if tree.String() != "a -- b" {
+		t.Errorf("the sample's tree changed: %q", tree)
 	}
 }
