@@ -102,10 +102,12 @@ func runMineISLA(e *env, args []string) error {
 	opts := []islearn.Option{islearn.MinRecall(*minRecall), islearn.Seed(*seed),
 		islearn.Generated(*generated), islearn.MaxCandidates(*maxCand), islearn.MinSpecificity(*minSpec),
 		islearn.MaxDisjunction(*maxDisj), islearn.Mutations(*mutations)}
+	var counter *oracle.Counter
 	if *cmdline != "" {
 		o := oracle.Command("sh", "-c", *cmdline)
 		o.Timeout = *timeout
-		opts = append(opts, islearn.WithOracle(o, *oracleInputs))
+		counter = oracle.Counted(o)
+		opts = append(opts, islearn.WithOracle(counter, *oracleInputs))
 	}
 	if *catFile != "" {
 		src, err := os.ReadFile(*catFile)
@@ -147,15 +149,20 @@ func runMineISLA(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "# %d. %s: recall %.3f, specificity %s%s\n%s\n\n",
 			i+1, cand.Pattern, cand.Recall, spec, gen, cand.Formula)
 	}
-	fmt.Fprintf(e.stderr, "kfuzz mine isla: %d constraints from %d valid and %d invalid samples, %.1fs\n",
-		len(cands), len(pos), len(neg), time.Since(start).Seconds())
+	labelled := ""
+	if counter != nil {
+		st := counter.Stats()
+		labelled = fmt.Sprintf(" and %d inputs the oracle labelled (%d valid)", st.Queries, st.Accepted)
+	}
+	fmt.Fprintf(e.stderr, "kfuzz mine isla: %d constraints from %d valid and %d invalid samples%s, %.1fs\n",
+		len(cands), len(pos), len(neg), labelled, time.Since(start).Seconds())
 	if len(cands) == 0 {
 		return fmt.Errorf("no constraint of the catalog holds on the valid samples")
 	}
 	if *out != "" {
 		best := cands[0]
-		text := fmt.Sprintf("# Mined by kfuzz mine isla (pattern %s): recall %.3f on %d valid samples.\n%s\n",
-			best.Pattern, best.Recall, len(pos), best.Formula)
+		text := fmt.Sprintf("# Mined by kfuzz mine isla (pattern %s): recall %.3f on the valid samples.\n%s\n",
+			best.Pattern, best.Recall, best.Formula)
 		if err := writeOutput(*out, []byte(text), *force); err != nil {
 			return err
 		}

@@ -70,4 +70,7 @@ func TestMineISLAOracle(t *testing.T) {
 	if code != 0 || !strings.Contains(stdout, "specificity 1.000") || !strings.Contains(stdout, `forall <op> x: x = "--"`) {
 		t.Errorf("code %d, stdout %q, stderr %q", code, stdout, errOut)
 	}
+	if !strings.Contains(errOut, " inputs the oracle labelled (") {
+		t.Errorf("the summary does not count the oracle's inputs: %q", errOut)
+	}
 }
