@@ -93,7 +93,8 @@ func MinSpecificity(s float64) Option { return func(c *config) { c.minSpecificit
 func MaxDisjunction(n int) Option { return func(c *config) { c.maxDisjunction = n } }
 
 // DefaultMaxDisjuncts bounds the instances below MinRecall that Learn
-// combines into disjunctions: the most specific ones.
+// combines into disjunctions: those of the highest sum of recall and
+// specificity.
 const DefaultMaxDisjuncts = 4000
 
 // Seed sets the seed of the grammar inputs Learn generates and mutates
@@ -115,8 +116,8 @@ func WithPredicates(ps ...isla.Predicate) Option {
 	return func(c *config) { c.preds = append(c.preds, ps...) }
 }
 
-// DefaultOracleInputs is the number of grammar inputs Learn asks the
-// oracle of WithOracle about.
+// DefaultOracleInputs is the default number of random grammar inputs that
+// kfuzz mine isla's -oracle labels (its -oracle-inputs flag).
 const DefaultOracleInputs = 200
 
 // WithOracle makes Learn label inputs by asking the program (any
