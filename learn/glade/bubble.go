@@ -1,8 +1,6 @@
 package glade
 
 import (
-	"fmt"
-	"os"
 	"cmp"
 	"hash/fnv"
 	"math/rand/v2"
@@ -40,7 +38,19 @@ const (
 	labelStart = 256
 	// nearStart is the one-byte context every unit shares with <start>.
 	nearStart = 1 << 21
+	// unicodeMin is how many of the 95 printable ASCII characters a label
+	// must derive before character generalization tries unicodeProbes.
+	unicodeMin = 80
 )
+
+// unicodeProbes are the non-ASCII characters, of two, three and four bytes
+// in UTF-8, that stand for all of them in character generalization.
+var unicodeProbes = []rune{'é', 'ਏ', '中', '\U0001F600'}
+
+// nonASCII is the class of all non-ASCII Unicode scalar values.
+func nonASCII() *grammar.Class {
+	return &grammar.Class{Ranges: []grammar.Range{{Lo: 0x80, Hi: 0xd7ff}, {Lo: 0xe000, Hi: 0x10ffff}}}
+}
 
 // The tree stage ("bubble" in the evaluation) learns a grammar in the
 // spirit of Arvada (Kulkarni, Lemieux and Sen, ASE 2021) and TreeVada
@@ -80,6 +90,10 @@ type forest struct {
 	failed  map[uint64]bool // check sets a candidate failed on
 	merges  int
 	bubbles int
+	// unicode marks the labels that derive every non-ASCII character
+	unicode map[int]bool
+	// alts are the alternatives subsume adds: label -> labels it derives
+	alts map[int][]int
 }
 
 // A tnode is a node of a seed's tree; a leaf has no kids and spans one
@@ -104,7 +118,7 @@ const openers, closers = "([{<\"", ")]}>\""
 
 // treeStage runs the tree stage on the seeds and sets s.tree.
 func (s *synth) treeStage(seeds [][]byte) error {
-	f := &forest{s: s, next: labelStart + 1, rng: rand.New(rand.NewPCG(1, 2)), chars: map[int]charSet{}, failed: map[uint64]bool{}}
+	f := &forest{s: s, next: labelStart + 1, rng: rand.New(rand.NewPCG(1, 2)), chars: map[int]charSet{}, unicode: map[int]bool{}, failed: map[uint64]bool{}}
 	for i, sd := range seeds {
 		f.seeds = append(f.seeds, string(sd))
 		f.roots = append(f.roots, f.build(i))
@@ -118,6 +132,9 @@ func (s *synth) treeStage(seeds [][]byte) error {
 		if !ok {
 			break
 		}
+	}
+	if err := f.subsume(); err != nil {
+		return err
 	}
 	s.stats.Merges = f.merges
 	s.stats.Recursions = f.bubbles
@@ -156,8 +173,6 @@ func (f *forest) build(i int) *tnode {
 			switch inner := items[1:]; len(inner) {
 			case 0:
 				g.kids = []*tnode{items[0]}
-			case 1:
-				g.kids = []*tnode{items[0], inner[0]}
 			default:
 				g.kids = []*tnode{items[0], {label: f.fresh(), seed: i, lo: inner[0].lo, hi: inner[len(inner)-1].hi, kids: inner}}
 			}
@@ -392,40 +407,44 @@ func (f *forest) candidates(labels, bubbles []*unit) []pair {
 // checks returns the check strings of merging a and b: b's strings in a's
 // contexts and a's in b's, the first bubbleFirst of each direction first.
 func (f *forest) checks(a, b *unit) (first, rest []string) {
-	one := func(strs []string, ctxs [][2]string) []string {
-		var out []string
-		seen := map[[2]int]bool{}
-		put := func(i, j int) {
-			if seen[[2]int{i, j}] {
-				return
-			}
-			seen[[2]int{i, j}] = true
-			c := ctxs[j]
-			out = append(out, c[0]+strs[i]+c[1])
-		}
-		total := len(strs) * len(ctxs)
-		if total <= bubbleSamples {
-			// all of them, diagonal first so the first checks differ in both
-			for k := range total {
-				put(k%len(strs), (k/len(strs)+k)%len(ctxs))
-			}
-			return out
-		}
-		for k := 0; k < max(len(strs), len(ctxs)) && len(out) < bubbleSamples; k++ {
-			put(k%len(strs), k%len(ctxs))
-		}
-		for tries := 0; len(out) < bubbleSamples && tries < 4*bubbleSamples; tries++ {
-			put(f.rng.IntN(len(strs)), f.rng.IntN(len(ctxs)))
-		}
-		return out
-	}
-	x, y := one(b.strs, a.ctxs), one(a.strs, b.ctxs)
+	x, y := f.oneWay(b.strs, a.ctxs), f.oneWay(a.strs, b.ctxs)
 	for _, s := range [][]string{x, y} {
 		k := min(bubbleFirst, len(s))
 		first = append(first, s[:k]...)
 		rest = append(rest, s[k:]...)
 	}
 	return first, rest
+}
+
+// oneWay returns the checks of strs in ctxs: all of them when there are
+// at most bubbleSamples, else every string and every context at least once
+// and a seeded random choice of further pairs.
+func (f *forest) oneWay(strs []string, ctxs [][2]string) []string {
+	var out []string
+	seen := map[[2]int]bool{}
+	put := func(i, j int) {
+		if seen[[2]int{i, j}] {
+			return
+		}
+		seen[[2]int{i, j}] = true
+		c := ctxs[j]
+		out = append(out, c[0]+strs[i]+c[1])
+	}
+	total := len(strs) * len(ctxs)
+	if total <= bubbleSamples {
+		// all of them, diagonal first so the first checks differ in both
+		for k := range total {
+			put(k%len(strs), (k/len(strs)+k)%len(ctxs))
+		}
+		return out
+	}
+	for k := 0; k < max(len(strs), len(ctxs)) && len(out) < bubbleSamples; k++ {
+		put(k%len(strs), k%len(ctxs))
+	}
+	for tries := 0; len(out) < bubbleSamples && tries < 4*bubbleSamples; tries++ {
+		put(f.rng.IntN(len(strs)), f.rng.IntN(len(ctxs)))
+	}
+	return out
 }
 
 func hashChecks(xs, ys []string) uint64 {
@@ -444,9 +463,6 @@ func hashChecks(xs, ys []string) uint64 {
 func (f *forest) round() (bool, error) {
 	labels, bubbles := f.units()
 	cands := f.candidates(labels, bubbles)
-	if debug {
-		fmt.Fprintf(os.Stderr, "round: %d labels %d bubbles %d cands\n", len(labels), len(bubbles), len(cands))
-	}
 	if len(cands) > bubbleMaxCands {
 		cands = cands[:bubbleMaxCands]
 	}
@@ -498,9 +514,6 @@ func (f *forest) round() (bool, error) {
 			if slices.Contains(roks, false) {
 				f.failed[t.h] = true
 				continue
-			}
-			if debug {
-				fmt.Fprintf(os.Stderr, "  apply %s %q %q\n", f.describe(t.p), t.p.a.strs, t.p.b.strs)
 			}
 			f.apply(t.p)
 			f.s.record(Step{Name: "B" + strconv.Itoa(f.s.stats.Steps+1), Chosen: f.describe(t.p)})
@@ -598,6 +611,67 @@ func matchSeq(kids []*tnode, seq []int) bool {
 	return true
 }
 
+// subsume runs when nothing more merges: a label A whose nodes are not all
+// leaves gains another such label B as an alternative (A ::= … | B) when
+// the oracle accepts B's strings in A's contexts, one direction only (a
+// merge needs both). This is the nesting Arvada's symmetric merges miss: a
+// list's elements may be a whole list, but not the other way round.
+func (f *forest) subsume() error {
+	labels, _ := f.units()
+	var inner []*unit
+	for _, u := range labels {
+		if slices.ContainsFunc(u.spans, func(sp span) bool { return sp.n.kids != nil }) {
+			inner = append(inner, u)
+		}
+	}
+	type try struct {
+		a, b  int
+		first []string
+		rest  []string
+	}
+	var tries []try
+	var inputs [][]byte
+	for _, a := range inner {
+		for _, b := range inner {
+			if a == b {
+				continue
+			}
+			chk := f.oneWay(b.strs, a.ctxs)
+			k := min(bubbleFirst, len(chk))
+			tries = append(tries, try{a: a.label, b: b.label, first: chk[:k], rest: chk[k:]})
+			for _, c := range chk[:k] {
+				inputs = append(inputs, []byte(c))
+			}
+		}
+	}
+	oks, err := f.s.query(inputs)
+	if err != nil {
+		return err
+	}
+	f.alts = map[int][]int{}
+	k := 0
+	for _, t := range tries {
+		pass := !slices.Contains(oks[k:k+len(t.first)], false)
+		k += len(t.first)
+		if !pass {
+			continue
+		}
+		rest := make([][]byte, len(t.rest))
+		for i, c := range t.rest {
+			rest[i] = []byte(c)
+		}
+		roks, err := f.s.query(rest)
+		if err != nil {
+			return err
+		}
+		if !slices.Contains(roks, false) {
+			f.alts[t.a] = append(f.alts[t.a], t.b)
+			f.s.record(Step{Name: "S" + strconv.Itoa(f.s.stats.Steps+1), Chosen: "<" + strconv.Itoa(t.a) + "> ::= <" + strconv.Itoa(t.b) + ">"})
+		}
+	}
+	return nil
+}
+
 // generalizeChars tries every byte of the alphabet in the contexts of every
 // label that derives single bytes.
 func (f *forest) generalizeChars() error {
@@ -639,6 +713,30 @@ func (f *forest) generalizeChars() error {
 		for i, c := range tried {
 			if !slices.Contains(oks[i*len(ctxs):(i+1)*len(ctxs)], false) {
 				f.addChar(u.label, c)
+			}
+		}
+		// a label that takes nearly every printable character (text,
+		// string contents) tries characters beyond ASCII too
+		cs := f.chars[u.label]
+		n := 0
+		for c := byte(' '); c <= '~'; c++ {
+			if cs.has(c) || have.has(c) {
+				n++
+			}
+		}
+		if n >= unicodeMin {
+			inputs = inputs[:0]
+			for _, r := range unicodeProbes {
+				for _, cx := range ctxs {
+					inputs = append(inputs, []byte(cx[0]+string(r)+cx[1]))
+				}
+			}
+			oks, err := f.s.query(inputs)
+			if err != nil {
+				return err
+			}
+			if !slices.Contains(oks, false) {
+				f.unicode[u.label] = true
 			}
 		}
 		f.s.record(Step{Name: "X" + strconv.Itoa(f.s.stats.Steps+1), Chosen: "<" + strconv.Itoa(u.label) + ">"})
@@ -718,9 +816,13 @@ func (f *forest) grammar() *grammar.Grammar {
 		if cs := bytesOf[l]; cs != nil {
 			xs = append(xs, setsExprs([]charSet{*cs})[0])
 		}
+		if f.unicode[l] {
+			xs = append(xs, nonASCII())
+		}
+		for _, b := range f.alts[l] {
+			xs = append(xs, ref(b))
+		}
 		g.Rules = append(g.Rules, &grammar.Rule{Name: names[l], Expr: alt(xs)})
 	}
 	return g
 }
-
-var debug = os.Getenv("KFUZZ_DEBUG") != ""
