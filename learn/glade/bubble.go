@@ -140,7 +140,6 @@ func (s *synth) treeStage(seeds [][]byte) error {
 	s.stats.Recursions = f.bubbles
 	if s.cfg.chars {
 		q := s.queries()
-		s.phase = "chars"
 		if err := f.generalizeChars(); err != nil {
 			return err
 		}
