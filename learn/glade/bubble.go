@@ -19,7 +19,7 @@ const (
 	// direction: each string of one side in each context of the other, all
 	// of them when there are no more, else every string and every context
 	// at least once and a seeded random choice of further pairs.
-	bubbleSamples = 25
+	bubbleSamples = 50
 	// bubbleFirst is the number of checks per direction made for every
 	// candidate of a chunk at once; only the candidates that pass them get
 	// their other checks.
@@ -113,7 +113,8 @@ func (n *tnode) walk(f func(*tnode)) {
 }
 
 // bracket pairs that pre-structure the trees; a double quote closes the
-// one before it, and brackets between double quotes do not count.
+// one before it unless a backslash escapes it, and brackets between double
+// quotes do not count.
 const openers, closers = "([{<\"", ")]}>\""
 
 // treeStage runs the tree stage on the seeds and sets s.tree.
@@ -161,6 +162,12 @@ func (f *forest) build(i int) *tnode {
 		leaf := &tnode{label: int(str[p]), seed: i, lo: p, hi: p + 1}
 		top := &stack[len(stack)-1]
 		quoted := top.open >= 0 && str[top.open] == '"'
+		if quoted && str[p] == '\\' && p+1 < len(str) {
+			// an escape: the backslash and the byte after it stay leaves
+			top.items = append(top.items, leaf, &tnode{label: int(str[p+1]), seed: i, lo: p + 1, hi: p + 2})
+			p++
+			continue
+		}
 		if str[p] == '"' && !quoted || !quoted && strings.IndexByte(openers[:len(openers)-1], str[p]) >= 0 {
 			stack = append(stack, frame{open: p, items: []*tnode{leaf}})
 			continue
@@ -204,6 +211,9 @@ type unit struct {
 	strs  []string
 	ctxs  [][2]string
 	near  map[int]bool // one-byte contexts
+	// split is 1 for a bubble that splits a token at one of its places
+	// (see splits), else 0
+	split int
 }
 
 type span struct {
@@ -243,6 +253,9 @@ func (f *forest) fill(u *unit) {
 		u.near[l<<9|r|1<<18] = true // both sides
 		u.near[l<<9|1<<19] = true   // left side
 		u.near[1<<20|r] = true      // right side
+		if u.label < 0 && (splits(str, lo) || splits(str, hi) || isSpace(str[lo]) || isSpace(str[hi-1])) {
+			u.split = 1
+		}
 	}
 }
 
@@ -338,11 +351,33 @@ func seqKey(seq []int) string {
 	return b.String()
 }
 
+// splits reports whether position p of s is inside a word: between two
+// letters, digits or underscores. (Counting runs of punctuation such as &&
+// or := as words too made the expr subject's unary operators, ++-x, be
+// bubbled badly.)
+func splits(s string, p int) bool {
+	if p <= 0 || p >= len(s) {
+		return false
+	}
+	return tokenClass(s[p-1]) == 1 && tokenClass(s[p]) == 1
+}
+
+// tokenClass is 1 for letters, digits and _, else 0.
+func tokenClass(c byte) int {
+	if c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' {
+		return 1
+	}
+	return 0
+}
+
+func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
+
 // A pair is a merge candidate.
 type pair struct {
 	a, b   *unit
 	shared int
 	size   int
+	split  int // sides that split a token
 }
 
 // candidates returns the merge candidates of a round in order.
@@ -388,12 +423,12 @@ func (f *forest) candidates(labels, bubbles []*unit) []pair {
 							}
 						}
 					}
-					ps = append(ps, pair{a: a, b: b, shared: shared, size: len(a.seq) + len(b.seq)})
+					ps = append(ps, pair{a: a, b: b, shared: shared, size: len(a.seq) + len(b.seq), split: a.split + b.split})
 				}
 			}
 		}
 		slices.SortStableFunc(ps, func(p, q pair) int {
-			return cmp.Or(cmp.Compare(q.shared, p.shared), cmp.Compare(p.size, q.size))
+			return cmp.Or(cmp.Compare(p.split, q.split), cmp.Compare(q.shared, p.shared), cmp.Compare(p.size, q.size))
 		})
 		return ps
 	}
