@@ -29,7 +29,7 @@ func init() {
 		usage: "[-subjects url,grep,lisp,xml,json,expr,while,calc,cgidecode,jsonparse] [-configs glade,glade+rec,bubble,symbolic]\n" +
 			"\t\t[-n 1000] [-seed S] [-seeds 10] [-seed-len 50] [-max-queries N] [-symbolic-max-paths N]\n" +
 			"\t\t[-max-items N] [-max-size N] [-o DIR] [-json] [-cover 30s] [-parallel 2]",
-		short: "evaluate grammar mining (GLADE, GLADE with the recursion stage, symbolic): precision, recall, F1, queries, time",
+		short: "evaluate grammar mining (GLADE, GLADE with the recursion stage, the tree stage, symbolic): precision, recall, F1, queries, time",
 		run:   runEvalMine,
 	})
 }
@@ -47,6 +47,10 @@ subject and the oracle, then scores the mined grammar as GLADE and Arvada do:
 Queries are the oracle calls of the miner (answers from its cache not
 counted). Time is the wall time of mining and the CPU time of the whole
 process while mining (all its threads; for GLADE it includes making the seeds).
+
+The configurations glade (GLADE as published), glade+rec (with its recursion
+stage) and bubble (the tree stage of kfuzz mine glade -trees: bubbling and
+merging after Arvada and TreeVada) learn from seeds and the oracle.
 
 The symbolic configuration (kfuzz mine symbolic, STALAGMITE) reads the
 parser's code instead of seeds and oracle: it runs on the subjects whose
