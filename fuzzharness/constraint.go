@@ -77,7 +77,9 @@ const DefaultRepairBudget = 500 * time.Microsecond
 // calls it in place of Valid and Repair, and takes a result that is t
 // itself for valid. Of other constraints, the harness discards a repair
 // that returns late. The budget is wall-clock time: on a loaded machine,
-// raise it.
+// raise it. The environment variable KFUZZ_REPAIR_BUDGET, if set to a
+// duration, overrides the option (kfuzz eval harness -repair-budget sets
+// it).
 func WithRepairBudget(d time.Duration) Option {
 	return func(cfg *config) { cfg.repairBudget = d }
 }

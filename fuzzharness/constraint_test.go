@@ -2,6 +2,7 @@ package fuzzharness
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -287,3 +288,32 @@ func TestRepairTimePercentiles(t *testing.T) {
 		t.Errorf("percentile of no times = %v, want 0", p)
 	}
 }
+
+// TestRepairBudgetEnv checks that KFUZZ_REPAIR_BUDGET overrides the budget
+// of the options, and that a malformed value stops the fuzz test.
+func TestRepairBudgetEnv(t *testing.T) {
+	t.Setenv(protocol.EnvRepairBudget, "3ms")
+	h := NewGraph(&fakeF{t: t}, exprGraph, WithRepairBudget(time.Second))
+	if h.cfg.repairBudget != 3*time.Millisecond {
+		t.Errorf("budget %v, want 3ms from %s", h.cfg.repairBudget, protocol.EnvRepairBudget)
+	}
+	t.Setenv(protocol.EnvRepairBudget, "soon")
+	f := &fakeF{t: t}
+	func() {
+		defer func() { recover() }()
+		NewGraph(f, exprGraph)
+	}()
+	if !strings.Contains(f.fatal, protocol.EnvRepairBudget) {
+		t.Errorf("a malformed budget gives the error %q, want one naming %s", f.fatal, protocol.EnvRepairBudget)
+	}
+}
+
+// fakeF is an F that records the message of Fatal.
+type fakeF struct {
+	t     *testing.T
+	fatal string
+}
+
+func (f *fakeF) Add(args ...any)   {}
+func (f *fakeF) Fuzz(ff any)       {}
+func (f *fakeF) Fatal(args ...any) { f.fatal = fmt.Sprint(args...) }

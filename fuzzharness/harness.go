@@ -95,6 +95,13 @@ func NewGraph(f F, gr *grammar.Graph, opts ...Option) *Harness {
 		h.Helper()
 	}
 	cfg := newConfig(opts)
+	if v := os.Getenv(protocol.EnvRepairBudget); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			fatal(f, fmt.Sprintf("fuzzharness: %s=%q is not a duration", protocol.EnvRepairBudget, v))
+		}
+		cfg.repairBudget = d
+	}
 	c, err := newCodecCached(gr, cfg.boundsFor(gr))
 	if err != nil {
 		fatal(f, err.Error())
