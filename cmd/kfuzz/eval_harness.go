@@ -124,6 +124,17 @@ func runEvalHarness(e *env, args []string) error {
 			sum.RepairP99, sum.RepairMax, sum.OverBudget)
 	}
 	for _, res := range results {
+		if !res.Subject.Constrained() {
+			continue
+		}
+		for _, other := range []*evalharness.Run{res.Skip, res.Plain} {
+			rn, rf := evalharness.OnlyIn(res.Repair.Blocks, other.Blocks)
+			on, of := evalharness.OnlyIn(other.Blocks, res.Repair.Blocks)
+			fmt.Fprintf(e.stdout, "%s run %d: statements covered only by %s: %d (%s); only by %s: %d (%s)\n",
+				res.Subject.Name, res.RunIndex+1, res.Repair.Target, rn, rf, other.Target, on, of)
+		}
+	}
+	for _, res := range results {
 		if res.Subject.Constrained() {
 			continue
 		}
