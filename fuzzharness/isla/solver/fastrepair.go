@@ -290,9 +290,10 @@ type fastRun struct {
 	// inserted into quantifier nodes.
 	repl  map[*grammar.Tree]*grammar.Tree
 	ins   map[*grammar.Tree][]fastInsert
-	added map[fastKey]bool // insertions made
-	stuck bool             // a violation no fast step handles
-	fails int              // violations found in the pass
+	added map[fastKey]bool                     // insertions made
+	stuck bool                                 // a violation no fast step handles
+	fails int                                  // violations found in the pass
+	holds map[*isla.CompiledQuantifier][]int32 // instances that hold, per quantifier, in the pass
 	gen   *grammar.Generator
 }
 
@@ -345,6 +346,7 @@ func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, deadline time.Time) 
 		clear(f.repl)
 		clear(f.ins)
 		clear(f.added)
+		clear(f.holds)
 		if !deadline.IsZero() && time.Now().After(deadline) {
 			return cur, false
 		}
@@ -669,34 +671,77 @@ func (f *fastRun) fixInstance(q *isla.CompiledQuantifier) {
 		return
 	}
 	x := f.e.Slots[q.Slot].Node
-	if f.adjustCount(q, x, labels) {
+	cands := f.holding(q)
+	// The count of an instance that holds is the likeliest one to make
+	// this one hold: try it first.
+	want := -1
+	for _, y := range cands {
+		if y != x && !f.v.IsAncestor(y, x) && !f.v.IsAncestor(x, y) {
+			want = f.countIn(y, labels)
+			break
+		}
+	}
+	if f.adjustCount(q, x, labels, want) {
 		return
 	}
 	// Another instance for which the body holds.
-	e := f.e
-	var cands []int32
-	in := e.Slots[q.In].Node
-	for _, y := range f.v.InRange(q.Label, in, f.v.Nodes[in].End) {
-		if y == x || f.v.IsAncestor(y, x) || f.v.IsAncestor(x, y) {
-			continue
-		}
-		e.Slots[q.Slot].Node = y
-		if e.Eval(q.Body) {
-			cands = append(cands, y)
+	var others []int32
+	for _, y := range cands {
+		if y != x && !f.v.IsAncestor(y, x) && !f.v.IsAncestor(x, y) {
+			others = append(others, y)
 		}
 	}
-	e.Slots[q.Slot].Node = x
-	if len(cands) == 0 {
+	if len(others) == 0 {
 		f.stuck = true
 		return
 	}
-	f.copyOnto(x, cands[f.rng.IntN(len(cands))])
+	f.copyOnto(x, others[f.rng.IntN(len(others))])
+}
+
+// holding returns the instances of universal quantifier q (under the
+// current values of the outer variables) for which its body holds,
+// computed once per pass.
+func (f *fastRun) holding(q *isla.CompiledQuantifier) []int32 {
+	if hs, ok := f.holds[q]; ok {
+		return hs
+	}
+	e := f.e
+	x := e.Slots[q.Slot].Node
+	in := e.Slots[q.In].Node
+	var hs []int32
+	for _, y := range f.v.InRange(q.Label, in, f.v.Nodes[in].End) {
+		e.Slots[q.Slot].Node = y
+		if e.Eval(q.Body) {
+			hs = append(hs, y)
+		}
+	}
+	e.Slots[q.Slot].Node = x
+	if f.holds == nil {
+		f.holds = map[*isla.CompiledQuantifier][]int32{}
+	}
+	f.holds[q] = hs
+	return hs
+}
+
+// countIn returns the nodes in view node y's subtree labeled with one of
+// the nonterminals in labels.
+func (f *fastRun) countIn(y int32, labels map[string]bool) int {
+	n := 0
+	for name := range labels {
+		if l, ok := f.r.spec.Labels().IDs[name]; ok {
+			n += len(f.v.InRange(l, y, f.v.Nodes[y].End))
+		}
+	}
+	return n
 }
 
 // adjustCount adds or removes repetitions of a quantifier node in view
 // node x (not below another reference) whose repetitions derive a counted
 // nonterminal, the fewest that make the body of q hold on x.
-func (f *fastRun) adjustCount(q *isla.CompiledQuantifier, x int32, labels map[string]bool) bool {
+//
+// It tries first the change that makes the count of the labels in x want
+// (if not negative), then changes of 1, 2, ... up to fastMaxDelta.
+func (f *fastRun) adjustCount(q *isla.CompiledQuantifier, x int32, labels map[string]bool, want int) bool {
 	ref := f.ref(x)
 	if ref == nil || len(ref.Children) != 1 {
 		return false
@@ -720,9 +765,20 @@ func (f *fastRun) adjustCount(q *isla.CompiledQuantifier, x int32, labels map[st
 	}
 	e := f.e
 	mini := isla.NewEvaluator(f.r.spec, f.v)
-	for d := 1; d <= fastMaxDelta; d++ {
+	first := 0
+	if want >= 0 {
+		first = want - f.countIn(x, labels)
+	}
+	for d := 0; d <= fastMaxDelta; d++ {
 		tried := false
-		for _, delta := range []int{d, -d} {
+		deltas := []int{d, -d}
+		if d == 0 {
+			deltas = []int{first}
+		}
+		for _, delta := range deltas {
+			if delta == 0 || d > 0 && delta == first {
+				continue
+			}
 			for _, rep := range reps {
 				n := len(rep.Children) + delta
 				if n < rep.Node.Min || rep.Node.Max != grammar.Unbounded && n > rep.Node.Max || len(rep.Children) == 0 {
