@@ -476,7 +476,7 @@ func (f *fastRun) copyOnto(dst, src int32) {
 		f.stuck = true
 		return
 	}
-	f.replace(d, s.Children[0])
+	f.replace(d, s.Children[0].Clone())
 }
 
 // rename gives view node x a text that no node of its nonterminal has.
@@ -633,8 +633,17 @@ func treePath(t, target *grammar.Tree, path []*grammar.Tree) []*grammar.Tree {
 
 // parse returns the right-hand side tree of nonterminal name deriving
 // text, or nil. Parsers and parse trees are cached in the plan: the same
-// names and checksums come again and again.
+// names and checksums come again and again. The tree returned is a copy,
+// so that no two places of a result, nor two results, share a node.
 func (f *fastRun) parse(name, text string) *grammar.Tree {
+	if t := f.parseCached(name, text); t != nil {
+		return t.Clone()
+	}
+	return nil
+}
+
+// parseCached is parse without the copy.
+func (f *fastRun) parseCached(name, text string) *grammar.Tree {
 	p := f.p
 	key := name + "\x00" + text
 	if t, ok := p.parsed[key]; ok {
@@ -787,7 +796,7 @@ func (f *fastRun) adjustCount(q *isla.CompiledQuantifier, x int32, labels map[st
 				tried = true
 				kids := slices.Clone(rep.Children[:min(n, len(rep.Children))])
 				for len(kids) < n {
-					kids = append(kids, rep.Children[len(rep.Children)-1])
+					kids = append(kids, rep.Children[len(rep.Children)-1].Clone())
 				}
 				nrep := &grammar.Tree{Node: rep.Node, Children: kids}
 				rhs := replaceTree(ref.Children[0], rep, nrep)
@@ -943,7 +952,7 @@ func (f *fastRun) fixRegex(re fastRegex) {
 		f.stuck = true
 		return
 	}
-	f.replace(t, pool.trees[i])
+	f.replace(t, pool.trees[i].Clone())
 }
 
 // fastPool holds the random texts of a fastSampleKey, made when first
@@ -975,7 +984,7 @@ func (f *fastRun) sampleRegex(key fastSampleKey, i int) *grammar.Tree {
 		if !ok {
 			continue
 		}
-		if rhs := f.parse(key.name, b); rhs != nil {
+		if rhs := f.parseCached(key.name, b); rhs != nil {
 			return rhs
 		}
 	}

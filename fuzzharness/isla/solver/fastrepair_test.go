@@ -108,6 +108,9 @@ func TestFastRepair(t *testing.T) {
 				if res := spec.EvalTree(out); !res.Valid {
 					t.Fatalf("FastRepair(%q) = %q, invalid:\n%s", before, out, res)
 				}
+				if n := sharedNodes(in, out); n > 0 {
+					t.Fatalf("FastRepair(%q) = %q has %d nodes in two places", before, out, n)
+				}
 			}
 			slices.Sort(times)
 			t.Logf("%d of %d invalid inputs repaired by the fast steps; time p50 %v, p99 %v, max %v", fixed, len(trees),
@@ -153,4 +156,20 @@ func BenchmarkRepairFuzzer(b *testing.B) {
 			b.ReportMetric(float64(failed)/float64(b.N), "failed/op")
 		})
 	}
+}
+
+// sharedNodes counts the nodes that occur more than once in out: a
+// repair may share whole subtrees with its input in, but no node may stand
+// in two places of its result.
+func sharedNodes(in, out *grammar.Tree) int {
+	seen := map[*grammar.Tree]bool{}
+	n := 0
+	out.Walk(func(t *grammar.Tree) bool {
+		if seen[t] {
+			n++
+		}
+		seen[t] = true
+		return true
+	})
+	return n
 }
