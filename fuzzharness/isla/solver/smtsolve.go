@@ -442,9 +442,8 @@ func (c *evalCtx) predArgs(n *isla.CompiledPred, skip int) ([]isla.Arg, bool) {
 // nodes it writes, or (open leaves only) inside nodes another tree solver
 // writes. It returns the leaves inside nodes it writes.
 func (r *cspRun) semReady(c *evalCtx, it item, n *isla.CompiledPred) ([]int32, bool) {
-	ts := n.Impl.(isla.TreeSolver)
 	writes := map[int32]bool{}
-	for _, w := range ts.Writes() {
+	for _, w := range n.Writes {
 		if id, ok := r.s.spec.Labels().IDs[w]; ok {
 			writes[id] = true
 		}
@@ -518,6 +517,7 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 		if !ok {
 			return false, true
 		}
+		i, text := r.narrow(c, i, f.Text, targets)
 		id := c.ids[i]
 		node := c.node(id)
 		if node == nil || node.g.Kind != grammar.KindRef || !slices.Contains(targets, id) && !node.open {
@@ -527,13 +527,65 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 		if !node.open {
 			leaf = mkNode(node.id, node.g, nil, "", true)
 		}
-		sub, ok := r.s.parseLeaf(leaf, f.Text)
+		sub, ok := r.s.parseLeaf(leaf, text)
 		if !ok {
 			return false, true
 		}
 		r.assignLeaf(leaf, sub)
 	}
 	return true, false
+}
+
+// narrow finds where a tree solver's text for view node i may go when node
+// i itself may not be set (it was derived before this run, as a node a
+// match expression bound): the deepest descendant that the tree solver may
+// set, holds every changed byte and parses the changed text, as ISLa's
+// substitution of a whole subtree leaves unchanged whatever it does not
+// touch. It returns i and text unchanged if node i may be set or no
+// descendant fits.
+func (r *cspRun) narrow(c *evalCtx, i int32, text string, targets []int32) (int32, string) {
+	settable := func(j int32) bool {
+		n := c.node(c.ids[j])
+		return n != nil && n.g.Kind == grammar.KindRef && (n.open || slices.Contains(targets, c.ids[j]))
+	}
+	nd := c.v.Nodes
+	old := c.v.Node(i).Text()
+	p := 0
+	for p < len(old) && p < len(text) && old[p] == text[p] {
+		p++
+	}
+	s := 0
+	for s < len(old)-p && s < len(text)-p && old[len(old)-1-s] == text[len(text)-1-s] {
+		s++
+	}
+	lo, hi := nd[i].Start+int32(p), nd[i].Stop-int32(s)
+	var chain []int32
+	for cur := i; ; {
+		next := int32(-1)
+		for k := nd[cur].FirstKid; k >= 0; k = nd[k].Next {
+			if nd[k].Start <= lo && hi <= nd[k].Stop {
+				next = k
+				break
+			}
+		}
+		if next < 0 {
+			break
+		}
+		chain = append(chain, next)
+		cur = next
+	}
+	for k := len(chain) - 1; k >= 0; k-- {
+		j := chain[k]
+		if !settable(j) {
+			continue
+		}
+		sub := c.v.Node(j).Text()
+		t := sub[:lo-nd[j].Start] + text[p:len(text)-s] + sub[hi-nd[j].Start:]
+		if _, ok := r.s.parseLeaf(c.node(c.ids[j]), t); ok {
+			return j, t
+		}
+	}
+	return i, text
 }
 
 // pickVar chooses a variable to give a random value: an open leaf or a
@@ -544,8 +596,8 @@ func (r *cspRun) pickVar(und []item) (*stree, int32) {
 	deferred := map[int32]bool{}
 	for _, it := range und {
 		if p, ok := it.n.(*isla.CompiledPred); ok {
-			if ts, ok := p.Impl.(isla.TreeSolver); ok {
-				for _, w := range ts.Writes() {
+			if _, ok := p.Impl.(isla.TreeSolver); ok {
+				for _, w := range p.Writes {
 					if lid, ok := r.s.spec.Labels().IDs[w]; ok {
 						for _, y := range c.v.ByLabel[lid] {
 							deferred[c.ids[y]] = true

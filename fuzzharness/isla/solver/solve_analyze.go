@@ -77,8 +77,8 @@ func (s *Solver) analyze() error {
 						}
 					}
 				}
-				if ts, ok := n.Impl.(isla.TreeSolver); ok {
-					for _, w := range ts.Writes() {
+				if _, ok := n.Impl.(isla.TreeSolver); ok {
+					for _, w := range n.Writes {
 						controlled[w] = true
 						if id, ok := lb.IDs[w]; ok {
 							s.semWrites[id] = true
