@@ -517,10 +517,10 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 		if !ok {
 			return false, true
 		}
-		i, text := r.narrow(c, i, f.Text, targets)
+		i, text, narrowed := r.narrow(c, i, f.Text)
 		id := c.ids[i]
 		node := c.node(id)
-		if node == nil || node.g.Kind != grammar.KindRef || !slices.Contains(targets, id) && !node.open {
+		if node == nil || node.g.Kind != grammar.KindRef || !narrowed && !slices.Contains(targets, id) && !node.open {
 			return false, true
 		}
 		leaf := node
@@ -536,17 +536,17 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 	return true, false
 }
 
-// narrow finds where a tree solver's text for view node i may go when node
-// i itself may not be set (it was derived before this run, as a node a
-// match expression bound): the deepest descendant that the tree solver may
-// set, holds every changed byte and parses the changed text, as ISLa's
-// substitution of a whole subtree leaves unchanged whatever it does not
-// touch. It returns i and text unchanged if node i may be set or no
-// descendant fits.
-func (r *cspRun) narrow(c *evalCtx, i int32, text string, targets []int32) (int32, string) {
+// narrow finds where a tree solver's text for view node i goes: the
+// deepest descendant that holds every changed byte and parses the changed
+// text, as ISLa's substitution of a whole subtree leaves unchanged whatever
+// it does not touch. This keeps the bindings of the nodes outside the
+// change, and lets a tree solver set a node that a match expression
+// derived before this run (then narrowed is true). It returns i and text
+// unchanged if no descendant fits.
+func (r *cspRun) narrow(c *evalCtx, i int32, text string) (_ int32, _ string, narrowed bool) {
 	settable := func(j int32) bool {
 		n := c.node(c.ids[j])
-		return n != nil && n.g.Kind == grammar.KindRef && (n.open || slices.Contains(targets, c.ids[j]))
+		return n != nil && n.g.Kind == grammar.KindRef
 	}
 	nd := c.v.Nodes
 	old := c.v.Node(i).Text()
@@ -559,33 +559,48 @@ func (r *cspRun) narrow(c *evalCtx, i int32, text string, targets []int32) (int3
 		s++
 	}
 	lo, hi := nd[i].Start+int32(p), nd[i].Stop-int32(s)
-	var chain []int32
-	for cur := i; ; {
-		next := int32(-1)
-		for k := nd[cur].FirstKid; k >= 0; k = nd[k].Next {
-			if nd[k].Start <= lo && hi <= nd[k].Stop {
-				next = k
-				break
-			}
-		}
-		if next < 0 {
-			break
-		}
-		chain = append(chain, next)
-		cur = next
-	}
-	for k := len(chain) - 1; k >= 0; k-- {
-		j := chain[k]
-		if !settable(j) {
+	// Descendants come after their ancestors in the view's pre-order.
+	for j := nd[i].End - 1; j > i; j-- {
+		if nd[j].Start > lo || hi > nd[j].Stop || !settable(j) {
 			continue
 		}
 		sub := c.v.Node(j).Text()
 		t := sub[:lo-nd[j].Start] + text[p:len(text)-s] + sub[hi-nd[j].Start:]
 		if _, ok := r.s.parseLeaf(c.node(c.ids[j]), t); ok {
-			return j, t
+			return j, t, true
 		}
 	}
-	return i, text
+	return i, text, false
+}
+
+// bindsInt reports whether one of vars is bound to the number iv in it.
+func (r *cspRun) bindsInt(it item, vars []isla.Variable, iv int32) bool {
+	for _, v := range vars {
+		if x, ok := it.env.lookup(v.Slot); ok && v.Kind == isla.IntVar && x == iv {
+			return true
+		}
+	}
+	return false
+}
+
+// maxIntLit returns the largest integer literal in t, or m if it is larger.
+func maxIntLit(t isla.Term, m int64) int64 {
+	switch t := t.(type) {
+	case *isla.IntLit:
+		if t.Value.IsInt64() {
+			m = max(m, t.Value.Int64())
+		}
+	case *isla.App:
+		for _, a := range t.Args {
+			m = maxIntLit(a, m)
+		}
+	case *isla.Let:
+		for _, b := range t.Binds {
+			m = maxIntLit(b.Value, m)
+		}
+		m = maxIntLit(t.Body, m)
+	}
+	return m
 }
 
 // pickVar chooses a variable to give a random value: an open leaf or a
@@ -655,13 +670,20 @@ func (r *cspRun) pickVar(und []item) (*stree, int32) {
 	return nil, -1
 }
 
-// assignFree gives a variable a random value: a number up to 9, or a random
+// assignFree gives a variable a random value: a number up to 9 or up to the
+// largest integer literal (plus one) of the atoms the number is bound to, or a random
 // derivation of the leaf that meets the length and regular expression
 // hints of the atoms the leaf is bound to.
 func (r *cspRun) assignFree(l *stree, iv int32, und []item) bool {
 	r.random = true
 	if l == nil {
-		r.assignInt(iv, strconv.Itoa(r.s.rng.IntN(10)))
+		hi := int64(9)
+		for _, it := range und {
+			if n, ok := it.n.(*isla.CompiledSMT); ok && r.bindsInt(it, n.Vars, iv) {
+				hi = max(hi, maxIntLit(n.Src.Term, hi-1)+1)
+			}
+		}
+		r.assignInt(iv, strconv.FormatInt(r.s.rng.Int64N(min(hi, 1<<20)+1), 10))
 		return true
 	}
 	c := r.ctx()
