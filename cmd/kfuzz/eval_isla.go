@@ -265,9 +265,11 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 		row.Outputs++
 		in := t.Bytes()
 		ok := true
-		r, err := spec.Check(in)
+		var r *isla.Result
 		if sub.evalTree {
 			r, err = spec.EvalTree(t), nil
+		} else {
+			r, err = spec.Check(in)
 		}
 		if err != nil || !r.Valid {
 			ok = false
@@ -342,17 +344,25 @@ func printISLAEval(w io.Writer, rows []*islaEvalRow, budget time.Duration, seed 
 		if r.Oracle != "" {
 			oracle = fmt.Sprintf("%s %d/%d", r.Oracle, r.OracleOK, r.Outputs)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%.1f\t%s\t%.1f\t%.1f\t%.0f (%d)\t%.0f\t%.0f\t%.0fx\t%.0fx\n", r.Label, r.Outputs, r.Valid, r.ValidPerMin,
-			r.PerCPUMin, r.ValidPct, oracle, r.KPath3, r.KPath4, r.MeanLen, r.MedianLen, r.PaperRate, r.PaperDiv, r.Speedup, r.PerCPUMin/r.PaperRate)
+		paper := "-\t-\t-\t-"
+		if r.PaperRate > 0 {
+			paper = fmt.Sprintf("%.0f\t%.0f\t%.0fx\t%.0fx", r.PaperRate, r.PaperDiv, r.Speedup, r.PerCPUMin/r.PaperRate)
+		}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.0f\t%.1f\t%s\t%.1f\t%.1f\t%.0f (%d)\t%s\n", r.Label, r.Outputs, r.Valid, r.ValidPerMin,
+			r.PerCPUMin, r.ValidPct, oracle, r.KPath3, r.KPath4, r.MeanLen, r.MedianLen, paper)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintln(w)
 	for _, r := range rows {
-		fmt.Fprintf(w, "%s: %.0fx ISLa's valid inputs/min (goal >= 100x: %s); k=3 diversity %.1f%% vs ISLa's %.0f%% (goal >=: %s); %.1f%% valid (goal 100%%: %s)\n",
-			r.Subject, r.Speedup, verdict(r.Speedup >= 100), r.KPath3, r.PaperDiv, verdict(r.KPath3 >= r.PaperDiv),
-			r.ValidPct, verdict(r.Outputs > 0 && r.Valid == r.Outputs))
+		if r.PaperRate > 0 {
+			fmt.Fprintf(w, "%s: %.0fx ISLa's valid inputs/min (goal >= 100x: %s); k=3 diversity %.1f%% vs ISLa's %.0f%% (goal >=: %s); %.1f%% valid (goal 100%%: %s)\n",
+				r.Subject, r.Speedup, verdict(r.Speedup >= 100), r.KPath3, r.PaperDiv, verdict(r.KPath3 >= r.PaperDiv),
+				r.ValidPct, verdict(r.Outputs > 0 && r.Valid == r.Outputs))
+		} else {
+			fmt.Fprintf(w, "%s: %.1f%% valid (goal 100%%: %s)\n", r.Subject, r.ValidPct, verdict(r.Outputs > 0 && r.Valid == r.Outputs))
+		}
 		if r.Stopped != "" {
 			fmt.Fprintf(w, "  the solver stopped early: %s\n", r.Stopped)
 		}
