@@ -83,7 +83,7 @@ func runISLASolve(e *env, args []string) error {
 	if len(files) == 0 {
 		return &exitError{code: 2, err: errors.New("no constraint given: use -constraint FILE")}
 	}
-	gr, err := loadGraph(*spec)
+	gr, err := e.loadGraph(*spec)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
