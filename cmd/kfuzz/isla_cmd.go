@@ -80,7 +80,7 @@ func runISLACheck(e *env, args []string) error {
 	if *maxDer < 1 {
 		return fmt.Errorf("-max-derivations must be at least 1")
 	}
-	gr, err := loadGraph(*spec)
+	gr, err := e.loadGraph(*spec)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -144,7 +144,7 @@ func runISLAPrint(e *env, args []string) error {
 		return err
 	}
 	if *spec != "" {
-		gr, err := loadGraph(*spec)
+		gr, err := e.loadGraph(*spec)
 		if err != nil {
 			return &exitError{code: 2, err: err}
 		}

@@ -68,7 +68,7 @@ func runISLASolve(e *env, args []string) error {
 	maxStates := fs.Int("max-states", solveMaxStates, "states one search may process per input; with -restart, a search that runs out starts over (up to solver.MaxRestartsPerSolution times) before giving up")
 	restart := fs.Int("restart", solveRestart, "start the search over after every `n` inputs, for diversity (solver.RestartEvery; 0: never)")
 	useZ3 := fs.Bool("z3", true, "solve with Z3 the atoms the solver cannot solve in Go")
-	nonVacuous := fs.Bool("non-vacuous", false, "keep only inputs in which every universal quantifier has at least one instance")
+	nonVacuous := fs.Bool("non-vacuous", false, "prefer (solver.NonVacuous and the cost function's vacuity term) and keep only inputs in which every universal quantifier has at least one instance")
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
@@ -83,7 +83,7 @@ func runISLASolve(e *env, args []string) error {
 	if len(files) == 0 {
 		return &exitError{code: 2, err: errors.New("no constraint given: use -constraint FILE")}
 	}
-	gr, err := loadGraph(*spec)
+	gr, err := e.loadGraph(*spec)
 	if err != nil {
 		return &exitError{code: 2, err: err}
 	}
@@ -104,6 +104,9 @@ func runISLASolve(e *env, args []string) error {
 		return constraintError(e, err)
 	}
 	opts := []solver.Option{solver.Seed(*seed), solver.MaxStates(*maxStates), solver.RestartEvery(*restart)}
+	if *nonVacuous {
+		opts = append(opts, preferNonVacuous()...)
+	}
 	if *useZ3 {
 		z, err := z3.New()
 		switch {
@@ -219,4 +222,13 @@ func writeNew(dir string, data []byte) error {
 		return nil
 	}
 	return err
+}
+
+// preferNonVacuous returns the solver options under which it prefers
+// solutions in which every universal quantifier matched: the vacuity term
+// of the cost function, and holding vacuous solutions back.
+func preferNonVacuous() []solver.Option {
+	w := solver.DefaultWeights
+	w.Vacuity = 10
+	return []solver.Option{solver.CostWeights(w), solver.NonVacuous(solver.DefaultNonVacuous)}
 }

@@ -49,7 +49,8 @@ type config struct {
 }
 
 // WithPredicates makes semantic predicates available to the constraint, in
-// addition to the built-in count.
+// addition to the built-in count and ISLa's library (see Predicate). A
+// predicate named like one of the library replaces it.
 func WithPredicates(ps ...Predicate) Option {
 	return func(c *config) { c.preds = append(c.preds, ps...) }
 }
@@ -178,10 +179,15 @@ type pin struct {
 
 // A CompiledPred is a compiled predicate formula.
 type CompiledPred struct {
-	Src    *Pred
-	Impl   Predicate     // nil for a structural predicate
-	Args   []CompiledArg // one per argument of Src
-	Vars   []Variable
+	Src  *Pred
+	Impl Predicate     // nil for a structural predicate
+	Args []CompiledArg // one per argument of Src
+	Vars []Variable
+	// Writes names the nonterminals whose nodes the predicate, a
+	// TreeSolver, may set: those of TreeSolver.Writes and, for the padding
+	// predicates and octal_to_decimal of ISLa's library, that of the tree
+	// argument they set.
+	Writes []string
 	level  string // level: the relation
 	label  int32  // level: the nonterminal
 	numArg int    // index of the numeric argument, or -1
@@ -277,6 +283,9 @@ func Compile(c *Constraint, gr *grammar.Graph, opts ...Option) (*Spec, error) {
 	}
 	s := &Spec{constraint: c, graph: gr, maxDerivations: max(cfg.maxDerivations, 1),
 		preds: map[string]Predicate{Count.Name(): Count}}
+	for _, p := range library {
+		s.preds[p.Name()] = p
+	}
 	cp := &compiler{s: s, scope: map[string][]Variable{},
 		reach: map[string]map[string]bool{}, direct: map[string]map[string]bool{}}
 	for _, p := range cfg.preds {
@@ -287,7 +296,7 @@ func Compile(c *Constraint, gr *grammar.Graph, opts ...Option) (*Spec, error) {
 		case name == Count.Name():
 			cp.errs.Add(Pos{}, "predicate count: the name is taken by the built-in count")
 		default:
-			s.preds[name] = p
+			s.preds[name] = p // a user's predicate replaces one of the library
 		}
 	}
 	start := gr.Root.Rule
@@ -709,6 +718,9 @@ func (cp *compiler) pred(f *Pred) Compiled {
 		}
 		n.Impl = p
 		params = p.Params()
+		if ts, ok := p.(TreeSolver); ok {
+			n.Writes = append(n.Writes, ts.Writes()...)
+		}
 	}
 	if len(f.Args) != len(params) {
 		cp.errorf(f.P, "%s takes %d arguments, not %d", f.Name, len(params), len(f.Args))
@@ -735,6 +747,9 @@ func (cp *compiler) pred(f *Pred) Compiled {
 				ok = false
 			}
 			ca.Slot = info.Slot
+			if aw, ok := n.Impl.(argWriter); ok && found && slices.Contains(aw.writesArgs(), i) && !slices.Contains(n.Writes, info.Type) {
+				n.Writes = append(n.Writes, info.Type)
+			}
 		case StringParam:
 			s, isStr := a.(*StrLit)
 			if !isStr {

@@ -152,7 +152,7 @@
 // The structural predicates relate nodes of the tree:
 //
 //	before(a, b)             a ends before b starts (neither inside the other)
-//	after(a, b)              before(b, a)
+//	after(a, b)              not before(a, b), and a is neither b nor above it
 //	consecutive(a, b)        before(a, b), with no leaf between them
 //	inside(a, b)             a is in the subtree of b (or is b)
 //	direct_child(a, b)       a is a child of b
@@ -163,8 +163,15 @@
 //	level(rel, "<t>", a, b)  the <t>-nesting of a relative to b is rel: EQ, GE,
 //	                         LE, GT or LT (as ISLa's level, for scopes)
 //
-// (ISLa's implementation of after also holds when a is inside b; its
-// documentation says "not below", which this package follows.)
+// (after follows ISLa's sources, src/isla/isla_predicates.py: it holds for
+// a node after b and for a node inside b, though ISLa's documentation says
+// "not below".)
+//
+// ISLa's library of semantic predicates is built in besides count: crop,
+// ljust, ljust_crop, rjust, rjust_crop, extend_crop, ljust_crop_tar,
+// rjust_crop_tar and octal_to_decimal (see WithPredicates and
+// docs/isla-formalizations.md for their meaning and how the solver makes
+// them hold).
 //
 // Semantic predicates are Go code (the Predicate interface): count(t,
 // "<x>", n), built in, holds if the subtree t has n nodes labeled <x>;

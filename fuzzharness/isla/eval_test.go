@@ -60,13 +60,16 @@ func TestQuantifiersAndPredicates(t *testing.T) {
 		{`forall <start> s in start: (= s "a1,(b,c),d")`, true},
 		{`exists <list> l: (= l "b,c")`, true},
 		{`forall <word> x: (str.len(x) = 1)`, true},
-		// before, after: ordered and not nested
+		// before: ordered and not nested; after, as in ISLa: not before
+		// and not an ancestor, so a node is after the nodes around it
 		{w("a", w("b", `before(a, b)`)), true},
 		{w("b", w("a", `before(b, a)`)), false},
 		{w("d", w("b", `after(d, b)`)), true},
 		{w("b", w("d", `after(b, d)`)), false},
 		{`forall <item> i="(<list>)": ` + w("b", `before(i, b)`), false},
-		{`forall <item> i="(<list>)": ` + w("b", `after(b, i)`), false},
+		{`forall <item> i="(<list>)": ` + w("b", `after(b, i)`), true},
+		{`forall <item> i="(<list>)": ` + w("b", `after(i, b)`), false},
+		{w("b", `after(b, b)`), false},
 		// inside, direct_child, same and different positions
 		{`forall <item> i="(<list>)": ` + w("b", `inside(b, i)`), true},
 		{`forall <item> i="(<list>)": ` + w("a", `inside(a, i)`), false},

@@ -222,7 +222,9 @@ func (v *View) structuralHolds(name string, a, b int32, n int64, pred string, la
 	case "before":
 		return nd[a].End <= b
 	case "after":
-		return nd[b].End <= a
+		// ISLa's after: not before, and a is not b nor an ancestor of
+		// b; so a node inside b is after b.
+		return nd[a].End > b && !v.IsAncestor(a, b)
 	case "consecutive":
 		if nd[a].End > b {
 			return false

@@ -1,11 +1,12 @@
 package solver
 
 import (
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"math"
 )
 
-// cost computes the cost of a state: the weighted geometric mean of five
+// cost computes the cost of a state: the weighted geometric mean of six
 // cost factors, as in ISLa,
 //
 //	cost = (Π (f_i + 1)^w_i)^(1 / Σ w_i) - 1
@@ -21,16 +22,34 @@ import (
 //     which keeps old states from starving;
 //   - k-path coverage: the share of the grammar's k-paths the tree lacks;
 //   - global k-path coverage: the share of the tree's k-paths that earlier
-//     solutions covered (the record starts over once all are covered).
+//     solutions covered (the record starts over once all are covered);
+//   - vacuity: the share of the universal quantifiers whose nonterminal
+//     occurs nowhere in the tree, which hold only vacuously if it stays so
+//     (ISLa's cost penalizes vacuously satisfied universals likewise).
 func (s *Solver) cost(st *state) float64 {
 	w := s.cfg.weights
-	var f [5]float64
+	var f [6]float64
 	st.root.walk(func(n *stree) bool {
 		if n.open {
 			f[0] += s.closing[n.g.Name]
 		}
 		return n.nopen > 0
 	})
+	if w.Vacuity != 0 && len(s.universals) > 0 {
+		have := map[string]bool{}
+		st.root.walk(func(n *stree) bool {
+			if n.g != nil && n.g.Kind == grammar.KindRef {
+				have[n.g.Name] = true
+			}
+			return true
+		})
+		for _, name := range s.universals {
+			if !have[name] {
+				f[5]++
+			}
+		}
+		f[5] /= float64(len(s.universals))
+	}
 	for _, it := range st.forms {
 		f[1] += formulaCost(it.n, it.exists())
 	}
@@ -55,7 +74,7 @@ func (s *Solver) cost(st *state) float64 {
 	} else {
 		f[3], f[4] = 1, 1
 	}
-	ws := [5]float64{w.TreeClosing, w.Constraint, w.Depth, w.KPath, w.GlobalKPath}
+	ws := [6]float64{w.TreeClosing, w.Constraint, w.Depth, w.KPath, w.GlobalKPath, w.Vacuity}
 	logSum, wSum := 0.0, 0.0
 	for i, wi := range ws {
 		if wi == 0 {

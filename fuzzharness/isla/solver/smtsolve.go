@@ -442,9 +442,8 @@ func (c *evalCtx) predArgs(n *isla.CompiledPred, skip int) ([]isla.Arg, bool) {
 // nodes it writes, or (open leaves only) inside nodes another tree solver
 // writes. It returns the leaves inside nodes it writes.
 func (r *cspRun) semReady(c *evalCtx, it item, n *isla.CompiledPred) ([]int32, bool) {
-	ts := n.Impl.(isla.TreeSolver)
 	writes := map[int32]bool{}
-	for _, w := range ts.Writes() {
+	for _, w := range n.Writes {
 		if id, ok := r.s.spec.Labels().IDs[w]; ok {
 			writes[id] = true
 		}
@@ -518,22 +517,90 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 		if !ok {
 			return false, true
 		}
+		i, text, narrowed := r.narrow(c, i, f.Text)
 		id := c.ids[i]
 		node := c.node(id)
-		if node == nil || node.g.Kind != grammar.KindRef || !slices.Contains(targets, id) && !node.open {
+		if node == nil || node.g.Kind != grammar.KindRef || !narrowed && !slices.Contains(targets, id) && !node.open {
 			return false, true
 		}
 		leaf := node
 		if !node.open {
 			leaf = mkNode(node.id, node.g, nil, "", true)
 		}
-		sub, ok := r.s.parseLeaf(leaf, f.Text)
+		sub, ok := r.s.parseLeaf(leaf, text)
 		if !ok {
 			return false, true
 		}
 		r.assignLeaf(leaf, sub)
 	}
 	return true, false
+}
+
+// narrow finds where a tree solver's text for view node i goes: the
+// deepest descendant that holds every changed byte and parses the changed
+// text, as ISLa's substitution of a whole subtree leaves unchanged whatever
+// it does not touch. This keeps the bindings of the nodes outside the
+// change, and lets a tree solver set a node that a match expression
+// derived before this run (then narrowed is true). It returns i and text
+// unchanged if no descendant fits.
+func (r *cspRun) narrow(c *evalCtx, i int32, text string) (_ int32, _ string, narrowed bool) {
+	settable := func(j int32) bool {
+		n := c.node(c.ids[j])
+		return n != nil && n.g.Kind == grammar.KindRef
+	}
+	nd := c.v.Nodes
+	old := c.v.Node(i).Text()
+	p := 0
+	for p < len(old) && p < len(text) && old[p] == text[p] {
+		p++
+	}
+	s := 0
+	for s < len(old)-p && s < len(text)-p && old[len(old)-1-s] == text[len(text)-1-s] {
+		s++
+	}
+	lo, hi := nd[i].Start+int32(p), nd[i].Stop-int32(s)
+	// Descendants come after their ancestors in the view's pre-order.
+	for j := nd[i].End - 1; j > i; j-- {
+		if nd[j].Start > lo || hi > nd[j].Stop || !settable(j) {
+			continue
+		}
+		sub := c.v.Node(j).Text()
+		t := sub[:lo-nd[j].Start] + text[p:len(text)-s] + sub[hi-nd[j].Start:]
+		if _, ok := r.s.parseLeaf(c.node(c.ids[j]), t); ok {
+			return j, t, true
+		}
+	}
+	return i, text, false
+}
+
+// bindsInt reports whether one of vars is bound to the number iv in it.
+func (r *cspRun) bindsInt(it item, vars []isla.Variable, iv int32) bool {
+	for _, v := range vars {
+		if x, ok := it.env.lookup(v.Slot); ok && v.Kind == isla.IntVar && x == iv {
+			return true
+		}
+	}
+	return false
+}
+
+// maxIntLit returns the largest integer literal in t, or m if it is larger.
+func maxIntLit(t isla.Term, m int64) int64 {
+	switch t := t.(type) {
+	case *isla.IntLit:
+		if t.Value.IsInt64() {
+			m = max(m, t.Value.Int64())
+		}
+	case *isla.App:
+		for _, a := range t.Args {
+			m = maxIntLit(a, m)
+		}
+	case *isla.Let:
+		for _, b := range t.Binds {
+			m = maxIntLit(b.Value, m)
+		}
+		m = maxIntLit(t.Body, m)
+	}
+	return m
 }
 
 // pickVar chooses a variable to give a random value: an open leaf or a
@@ -544,8 +611,8 @@ func (r *cspRun) pickVar(und []item) (*stree, int32) {
 	deferred := map[int32]bool{}
 	for _, it := range und {
 		if p, ok := it.n.(*isla.CompiledPred); ok {
-			if ts, ok := p.Impl.(isla.TreeSolver); ok {
-				for _, w := range ts.Writes() {
+			if _, ok := p.Impl.(isla.TreeSolver); ok {
+				for _, w := range p.Writes {
 					if lid, ok := r.s.spec.Labels().IDs[w]; ok {
 						for _, y := range c.v.ByLabel[lid] {
 							deferred[c.ids[y]] = true
@@ -603,13 +670,20 @@ func (r *cspRun) pickVar(und []item) (*stree, int32) {
 	return nil, -1
 }
 
-// assignFree gives a variable a random value: a number up to 9, or a random
+// assignFree gives a variable a random value: a number up to 9 or up to the
+// largest integer literal (plus one) of the atoms the number is bound to, or a random
 // derivation of the leaf that meets the length and regular expression
 // hints of the atoms the leaf is bound to.
 func (r *cspRun) assignFree(l *stree, iv int32, und []item) bool {
 	r.random = true
 	if l == nil {
-		r.assignInt(iv, strconv.Itoa(r.s.rng.IntN(10)))
+		hi := int64(9)
+		for _, it := range und {
+			if n, ok := it.n.(*isla.CompiledSMT); ok && r.bindsInt(it, n.Vars, iv) {
+				hi = max(hi, maxIntLit(n.Src.Term, hi-1)+1)
+			}
+		}
+		r.assignInt(iv, strconv.FormatInt(r.s.rng.Int64N(min(hi, 1<<20)+1), 10))
 		return true
 	}
 	c := r.ctx()

@@ -9,6 +9,7 @@ import (
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/pattern"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
@@ -35,7 +36,10 @@ var (
 
 // Default settings of a Solver.
 const (
-	DefaultMaxStates   = 20000
+	DefaultMaxStates = 20000
+	// DefaultNonVacuous is a number of states for NonVacuous, the one
+	// kfuzz isla solve uses.
+	DefaultNonVacuous  = 200
 	DefaultSMTTimeout  = 2 * time.Second
 	DefaultModels      = 2
 	DefaultExpansions  = 2
@@ -45,21 +49,25 @@ const (
 )
 
 // Weights are the weights of the solver's cost function, the weighted
-// geometric mean of five cost factors (see the package documentation of
+// geometric mean of six cost factors (see the package documentation of
 // Solver). A zero weight switches its factor off.
 type Weights struct {
-	TreeClosing   float64 // the estimated effort to close the tree's open leaves
-	Constraint    float64 // the constraints left, existential quantifiers the most
-	Depth         float64 // the number of transitions from the initial state
-	KPath         float64 // the share of the grammar's k-paths the tree lacks
-	GlobalKPath   float64 // the share of the tree's k-paths earlier solutions had
-	KPathK        int     // k of the k-paths
+	TreeClosing float64 // the estimated effort to close the tree's open leaves
+	Constraint  float64 // the constraints left, existential quantifiers the most
+	Depth       float64 // the number of transitions from the initial state
+	KPath       float64 // the share of the grammar's k-paths the tree lacks
+	GlobalKPath float64 // the share of the tree's k-paths earlier solutions had
+	// Vacuity weighs the universal quantifiers whose nonterminal the tree
+	// does not hold yet, so that could only hold vacuously if it never does.
+	Vacuity       float64
+	KPathK        int // k of the k-paths
 	globalRecords bool
 }
 
 // DefaultWeights are the weights of ISLa's reference implementation: tree
 // closing 11, constraint 3, derivation depth 5, k-path coverage 20, global
-// k-path coverage 10, with k = 3.
+// k-path coverage 10, with k = 3. Vacuity is off (kfuzz isla solve sets
+// it to 10).
 var DefaultWeights = Weights{TreeClosing: 11, Constraint: 3, Depth: 5, KPath: 20, GlobalKPath: 10, KPathK: 3}
 
 // A Option configures New.
@@ -79,6 +87,7 @@ type config struct {
 	insertion   bool
 	restart     int
 	treeSolvers map[string]isla.TreeSolver
+	nonVacuous  int
 }
 
 // Seed seeds the solver's random choices (default 1). The same seed,
@@ -110,6 +119,14 @@ func Expansions(n int) Option { return func(c *config) { c.expansions = n } }
 // existential quantifier, by matching or by tree insertion (default
 // DefaultBranches).
 func Branches(n int) Option { return func(c *config) { c.branches = n } }
+
+// NonVacuous makes the solver prefer solutions in which every universal
+// quantifier has at least one instance (isla.Spec.Matched), as ISLa's cost
+// function penalizes vacuously satisfied universals: a solution valid only
+// vacuously is held back while the solver processes up to n more states
+// looking for others, and returned only after them (or once the search
+// runs out). The default, 0, returns every solution as found.
+func NonVacuous(n int) Option { return func(c *config) { c.nonVacuous = n } }
 
 // CostWeights sets the weights of the cost function (default
 // DefaultWeights).
@@ -186,18 +203,19 @@ type Solver struct {
 	rootRef *grammar.Node // a reference to it, for the root of solver trees
 	constID int32         // the node id of the constant
 
-	nodeID    map[isla.Compiled]int
-	freeSlots map[isla.Compiled][]int
-	slotKind  []isla.VarKind
-	patterns  map[*isla.CompiledQuantifier][]*pattern.Tree
-	reach     map[int32]map[int32]bool // label -> labels derivable strictly below
-	keepOpen  []bool                   // per graph node id: a reference the solver leaves open
-	semWrites map[int32]bool           // labels of the nodes tree solvers write
-	atoms     map[*isla.CompiledSMT]*atomInfo
-	parsers   map[string]*grammar.Parser
-	parsed    map[string]*grammar.Tree // nonterminal NUL text -> parse tree (nil: none)
-	spareCtx  *evalCtx                 // an evaluation context whose memory is reused
-	closing   map[string]float64       // estimated closing cost per nonterminal
+	nodeID     map[isla.Compiled]int
+	freeSlots  map[isla.Compiled][]int
+	slotKind   []isla.VarKind
+	patterns   map[*isla.CompiledQuantifier][]*pattern.Tree
+	reach      map[int32]map[int32]bool // label -> labels derivable strictly below
+	keepOpen   []bool                   // per graph node id: a reference the solver leaves open
+	semWrites  map[int32]bool           // labels of the nodes tree solvers write
+	atoms      map[*isla.CompiledSMT]*atomInfo
+	parsers    map[string]*grammar.Parser
+	parsed     map[string]*grammar.Tree // nonterminal NUL text -> parse tree (nil: none)
+	spareCtx   *evalCtx                 // an evaluation context whose memory is reused
+	closing    map[string]float64       // estimated closing cost per nonterminal
+	universals []string                 // the nonterminals of the universal quantifiers
 
 	paths      map[pathKey][]*grammar.Node
 	lengths    map[lengthKey]*lengthTable
@@ -209,6 +227,8 @@ type Solver struct {
 	seq       uint64
 	started   bool
 	pending   []*grammar.Tree
+	held      []*grammar.Tree // vacuous solutions held back (NonVacuous)
+	heldFor   int             // states processed while a solution was held
 	seen      map[string]bool
 	reserve   []*state     // finished states whose solutions were samples
 	found     int          // solutions returned since the search (re)started
@@ -352,6 +372,15 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 			s.found++
 			return t, nil
 		}
+		if len(s.held) > 0 && (s.heldFor >= s.cfg.nonVacuous || budget == 0 ||
+			s.queue.Len() == 0 && len(s.reserve) == 0 || ctx.Err() != nil) {
+			t := s.held[0]
+			s.held = s.held[1:]
+			s.heldFor = 0
+			s.stats.Solutions++
+			s.found++
+			return t, nil
+		}
 		if ctx.Err() != nil {
 			return nil, s.deadline(ctx)
 		}
@@ -384,6 +413,9 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 				Value: s.limitValue(LimitStates)})
 		}
 		budget--
+		if len(s.held) > 0 {
+			s.heldFor++
+		}
 		st := heap.Pop(&s.queue).(*state)
 		s.stats.States++
 		s.cur = st
@@ -446,6 +478,10 @@ func (s *Solver) emit(t *grammar.Tree) error {
 		if lo, hi := s.pathTable.Range(s.pathTable.K); s.covered.CountRange(lo, hi) == hi-lo {
 			s.covered = s.pathTable.NewPathSet()
 		}
+	}
+	if s.cfg.nonVacuous > 0 && slices.Contains(s.spec.Matched(t), false) {
+		s.held = append(s.held, t)
+		return nil
 	}
 	s.pending = append(s.pending, t)
 	return nil

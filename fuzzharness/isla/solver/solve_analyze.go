@@ -77,8 +77,8 @@ func (s *Solver) analyze() error {
 						}
 					}
 				}
-				if ts, ok := n.Impl.(isla.TreeSolver); ok {
-					for _, w := range ts.Writes() {
+				if _, ok := n.Impl.(isla.TreeSolver); ok {
+					for _, w := range n.Writes {
 						controlled[w] = true
 						if id, ok := lb.IDs[w]; ok {
 							s.semWrites[id] = true
@@ -166,6 +166,10 @@ func (s *Solver) keep(n *grammar.Node) bool { return n.ID >= 0 && s.keepOpen[n.I
 // closingCosts estimates, per nonterminal, the effort of closing an open
 // leaf: the mean number of symbolic nodes of a few random derivations.
 func (s *Solver) closingCosts() {
+	s.universals = s.universals[:0]
+	for _, q := range s.spec.Universals() {
+		s.universals = append(s.universals, q.Type)
+	}
 	s.closing = map[string]float64{}
 	gen := grammar.NewGenerator(s.spec.Graph(), s.cfg.seed^0xc105e)
 	gen.MaxSize = s.gen.MaxSize
