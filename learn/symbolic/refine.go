@@ -50,8 +50,9 @@ type RefineStats struct {
 // parser, accept, on them. For each rejected input, it replaces the
 // derivation subtrees of its nonterminals, innermost first, by random ones
 // until the parser accepts the result; the alternative the rejected input
-// took there is then dropped, first from the nonterminal everywhere, then
-// only in the context of the replaced subtree (a copy of the nonterminal and
+// took there is then dropped (or, failing that, the nonterminal restricted
+// to the alternative of the accepted replacement), first in the nonterminal
+// everywhere, then only in the context of the replaced subtree (a copy of the nonterminal and
 // of the rules on the way down from an enclosing nonterminal, going up one
 // level at a time). An update is kept when every accepted sample still
 // parses and the rejected input no longer does, so that the refined grammar
@@ -206,21 +207,22 @@ func (r *refiner) fix(t *grammar.Tree, gen *grammar.Generator) (bool, error) {
 			continue
 		}
 		for level := -1; level <= min(len(o.up), DefaultRefineLevels); level++ {
-			// The paper's update, the nonterminal restricted to the
-			// alternative of the repair, then dropping the one the
-			// rejected input took.
-			restrict, ok := r.update(o.node, o.up, level, rhs, func(i int) bool { return i == good })
+			// Dropping the alternative the rejected input took, then the
+			// paper's update, the nonterminal restricted to the
+			// alternative of the repair: the smaller change first, as
+			// the samples may lack what a larger one loses.
+			drop, ok := r.update(o.node, o.up, level, rhs, func(i int) bool { return i != took })
 			if !ok {
 				break
 			}
-			if r.keeps(restrict, t.Bytes()) {
-				r.st.Fixes++
-				return true, r.use(restrict)
-			}
-			drop, _ := r.update(o.node, o.up, level, rhs, func(i int) bool { return i != took })
 			if r.keeps(drop, t.Bytes()) {
 				r.st.Fixes++
 				return true, r.use(drop)
+			}
+			restrict, _ := r.update(o.node, o.up, level, rhs, func(i int) bool { return i == good })
+			if r.keeps(restrict, t.Bytes()) {
+				r.st.Fixes++
+				return true, r.use(restrict)
 			}
 		}
 	}
@@ -248,7 +250,10 @@ func (r *refiner) repair(t, n *grammar.Tree, gen *grammar.Generator) int {
 			return -1
 		}
 		n.Children = s.Children
-		if r.query(t.Bytes()) {
+		if in := t.Bytes(); r.query(in) {
+			// A repaired input is valid, and close to the rejected one:
+			// the sample no update may lose.
+			r.valid = append(r.valid, in)
 			return altIndex(n.Node.Children[0], s.Children[0].Children[0].Node)
 		}
 	}
