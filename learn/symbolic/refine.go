@@ -13,6 +13,7 @@ const (
 	DefaultRefineSamples = 1000
 	DefaultRefineTries   = 5
 	DefaultRefineLevels  = 4
+	DefaultRefineFixes   = 100
 	DefaultRefineRounds  = 3
 	DefaultRefineMaxSize = 300
 )
@@ -35,6 +36,10 @@ type RefineConfig struct {
 	// MaxSize bounds the derivation trees of the samples
 	// (0: DefaultRefineMaxSize).
 	MaxSize int
+	// MaxRejected bounds the rejected samples refinement looks into per
+	// round (0: DefaultRefineFixes): each costs parser runs for the repairs
+	// and a parse of every valid sample per candidate update.
+	MaxRejected int
 }
 
 // RefineStats counts what Refine did.
@@ -72,6 +77,9 @@ func Refine(ctx context.Context, g *grammar.Grammar, accept func([]byte) bool, c
 	}
 	if cfg.MaxSize <= 0 {
 		cfg.MaxSize = DefaultRefineMaxSize
+	}
+	if cfg.MaxRejected <= 0 {
+		cfg.MaxRejected = DefaultRefineFixes
 	}
 	var st RefineStats
 	// Parsing the printed grammar gives every expression a position, by
@@ -151,13 +159,18 @@ func (r *refiner) round(g *grammar.Grammar, seed uint64) (bool, error) {
 	}
 	r.st.Rejected += len(failing)
 	changed := false
+	looked := 0
 	for _, t := range failing {
+		if looked >= r.cfg.MaxRejected {
+			break
+		}
 		if err := r.ctx.Err(); err != nil {
 			return false, err
 		}
 		if r.parser.Recognize(t.Bytes()) != nil {
 			continue // an earlier update excluded it already
 		}
+		looked++
 		// The tree is over the grammar of the round's start; an update
 		// since then may have removed its rules: regenerate the failing
 		// input's tree only from the round's graph (its nodes are stable).
