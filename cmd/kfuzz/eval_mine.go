@@ -26,7 +26,7 @@ import (
 func init() {
 	register(&command{
 		name: "eval mine",
-		usage: "[-subjects url,grep,lisp,xml,json,expr,while,calc,cgidecode,jsonparse] [-configs glade,glade+rec,bubble,symbolic]\n" +
+		usage: "[-subjects url,grep,lisp,xml,json,expr,while,calc,cgidecode,jsonparse,tinyc] [-configs glade,glade+rec,bubble,symbolic]\n" +
 			"\t\t[-n 1000] [-seed S] [-seeds 10] [-seed-len 50] [-max-queries N] [-symbolic-max-paths N]\n" +
 			"\t\t[-max-items N] [-max-size N] [-o DIR] [-json] [-cover 30s] [-parallel 2]",
 		short: "evaluate grammar mining (GLADE, GLADE with the recursion stage, the tree stage, symbolic): precision, recall, F1, queries, time",
@@ -54,7 +54,7 @@ merging after Arvada and TreeVada) learn from seeds and the oracle.
 
 The symbolic configuration (kfuzz mine symbolic, STALAGMITE) reads the
 parser's code instead of seeds and oracle: it runs on the subjects whose
-oracle is a Go parser of the kfuzz module (calc, cgidecode, jsonparse) and
+oracle is a Go parser of the kfuzz module (calc, cgidecode, jsonparse, tinyc) and
 is skipped on the others; its queries are the paths it explored, at most
 -symbolic-max-paths (default below kfuzz mine symbolic's, so that jsonparse,
 which does not saturate, takes seconds and about a gigabyte, not a minute

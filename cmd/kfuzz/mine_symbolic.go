@@ -13,7 +13,7 @@ func init() {
 	register(&command{
 		name: "mine symbolic",
 		usage: "-entry FUNC [-o FILE] [-f] [-loops N] [-recursion N] [-max-paths N] [-max-states N]\n" +
-			"\t\t[-saturation N] [-v] PACKAGE",
+			"\t\t[-saturation N] [-merge-sites] [-refine] [-refine-samples N] [-seed S]\n\t\t[-lexer FUNC -token VAR -lexer-harness FUNC] [-v] PACKAGE",
 		short: "mine a grammar from a Go parser's code by symbolic execution (STALAGMITE)",
 		run:   runMineSymbolic,
 	})
@@ -28,6 +28,23 @@ shortest inputs first, loops bounded to -loops iterations and recursion to
 -recursion activations per call site; the nonterminals of the grammar are the
 parser's functions and loops. Exploration stops after -saturation accepting
 paths in a row that add nothing to the grammar, or after -max-paths paths.
+
+A parser with a lexing stage (its parse functions call a tokenization
+function that leaves the next token's identifier in a variable) needs
+-lexer, the tokenization function or method (nextSym), -token, the field of
+its receiver or the package variable holding the token (sym), and
+-lexer-harness, a function of the input that runs the lexer once and returns
+the token and whether the input was that one token (STALAGMITE's harness).
+The lexer is mined once, in isolation (loops up to 5 iterations), one rule
+per token; the parser is then mined over tokens.
+
+-refine then narrows the grammar's over-approximations against the parser
+itself (STALAGMITE's refinement): inputs generated from the grammar that the
+parser rejects are repaired subtree by subtree, and the alternative that made
+them invalid is dropped, in the nonterminal or in the context it came from,
+when every accepted sample still parses. The parser runs in a small program
+built with the go command (through an overlay: nothing is written into the
+module).
 
 Constructs the executor does not model are listed with their positions;
 paths through them are stopped or their values left untracked.
@@ -50,6 +67,13 @@ func runMineSymbolic(e *env, args []string) error {
 	maxPaths := fs.Int("max-paths", symbolic.DefaultMaxPaths, "stop after `n` paths")
 	maxStates := fs.Int("max-states", symbolic.DefaultMaxStates, "paths waiting to be explored, at most (memory)")
 	saturation := fs.Int("saturation", symbolic.DefaultSaturation, "stop after `n` accepting paths in a row that add nothing")
+	refine := fs.Bool("refine", false, "refine the grammar against the parser (builds and runs a small program calling FUNC)")
+	refineSamples := fs.Int("refine-samples", symbolic.DefaultRefineSamples, "inputs generated per refinement round")
+	seed := fs.Uint64("seed", 1, "seed of -refine's sampling")
+	merge := fs.Bool("merge-sites", false, "one nonterminal per function, not per call site (over-approximates; see -refine)")
+	lexer := fs.String("lexer", "", "the parser's tokenization `function` (a lexing stage)")
+	token := fs.String("token", "", "the `variable` (receiver field or package variable) where -lexer leaves the token")
+	harness := fs.String("lexer-harness", "", "the `function` that runs -lexer once on its input")
 	verbose := fs.Bool("v", false, "report progress on stderr even when it is not a terminal")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
@@ -58,6 +82,13 @@ func runMineSymbolic(e *env, args []string) error {
 	if *entry == "" || len(pos) != 1 {
 		fs.Usage()
 		return errUsage
+	}
+	var lx *symbolic.Lexer
+	if *lexer != "" || *token != "" || *harness != "" {
+		if *lexer == "" || *token == "" || *harness == "" {
+			return fmt.Errorf("-lexer, -token and -lexer-harness go together")
+		}
+		lx = &symbolic.Lexer{Func: *lexer, Token: *token, Harness: *harness}
 	}
 	if *out != "" && !*force {
 		if err := checkNew(*out); err != nil {
@@ -76,6 +107,8 @@ func runMineSymbolic(e *env, args []string) error {
 		MaxPaths:       *maxPaths,
 		MaxStates:      *maxStates,
 		Saturation:     *saturation,
+		Lexer:          lx,
+		MergeCallSites: *merge,
 		Progress: func(st symbolic.Stats) {
 			prog.relabel(fmt.Sprintf("%d paths (%d accepting), %d forks", st.Paths, st.Accepted, st.Forks))
 		},
@@ -88,6 +121,23 @@ func runMineSymbolic(e *env, args []string) error {
 	}
 	if err != nil {
 		return err
+	}
+	if *refine {
+		prog.Step("mine symbolic: refining against "+*entry, 0)
+		accept, stopOracle, err := parserOracle(ctx, pos[0], *entry)
+		if err != nil {
+			prog.finish()
+			return err
+		}
+		g, rst, err := symbolic.Refine(ctx, res.Grammar, accept, symbolic.RefineConfig{Seed: *seed, Samples: *refineSamples})
+		stopOracle()
+		prog.finish()
+		if err != nil {
+			return err
+		}
+		res.Grammar = g
+		fmt.Fprintf(e.stderr, "kfuzz mine symbolic: refined in %d rounds: %d of the samples rejected, %d updates, %d parser runs\n",
+			rst.Rounds, rst.Rejected, rst.Fixes, rst.Queries)
 	}
 	if err := e.writeGrammar(res.Grammar, *out, *force); err != nil {
 		return err

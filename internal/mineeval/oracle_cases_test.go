@@ -56,6 +56,10 @@ var oracleCases = map[string]struct{ valid, invalid []string }{
 		valid:   []string{"1", "-.5e+3", "NaN", "-Infinity", "inf", `"a"`, "[]", "[1,[2]]", "{}", `{1:"x",null:[]}`, "true"},
 		invalid: []string{"", "[1,]", "{1}", "nul", "\"abc", "1e", ".", "[ 1]", "1.", `""x`, "{1:2,}"},
 	},
+	"tinyc": {
+		valid:   []string{";", "a=1;", "{ i=1; while (i<100) i=i+i; }", "do;while(1);", "if(a)b;else c;", " {}\n"},
+		invalid: []string{"", "a", "1=a;", "doa=1;while(a);", "if(a)b;elsec;", "ab;", "a+b=1;", "(a)=1;"},
+	},
 }
 
 func TestOracleCases(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 	"github.com/seed72891827/kfuzz/internal/subjects/calc"
 	"github.com/seed72891827/kfuzz/internal/subjects/cgidecode"
 	"github.com/seed72891827/kfuzz/internal/subjects/jsonparse"
+	"github.com/seed72891827/kfuzz/internal/subjects/tinyc"
 )
 
 // A Subject is an input language to mine: a reference grammar and an oracle
@@ -120,6 +121,14 @@ var subjects = []*Subject{
 		OracleDoc:   "jsonparse.Parse, the parser itself",
 		Code:        &Code{Package: "./internal/subjects/jsonparse", Entry: "Parse"},
 		grammarName: "jsonparse", golden: jsonparse.Golden,
+	},
+	{
+		Name:        "tinyc",
+		Description: "a tiny C (if, while, do, blocks, assignments, + - <): kfuzz's Go port of STALAGMITE's TINY-C (internal/subjects/tinyc)",
+		Oracle:      AcceptTinyC,
+		OracleDoc:   "tinyc.Parse, the parser itself",
+		Code:        &Code{Package: "./internal/subjects/tinyc", Entry: "Parse"},
+		grammarName: "tinyc", golden: tinyc.Golden,
 	},
 }
 

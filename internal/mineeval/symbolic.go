@@ -27,6 +27,7 @@ func Symbolic(dir string, cfg symbolic.Config) Config {
 	return Config{Name: ConfigSymbolic, MineCode: func(ctx context.Context, code Code) (*grammar.Grammar, int64, error) {
 		c := cfg
 		c.Dir, c.Package, c.Entry = dir, code.Package, code.Entry
+		codeOptions(code, &c)
 		res, err := symbolic.Mine(ctx, c)
 		if err != nil {
 			return nil, 0, err

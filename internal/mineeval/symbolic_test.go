@@ -100,7 +100,7 @@ func TestSubjectsWithCode(t *testing.T) {
 			with = append(with, s.Name+":"+s.Code.Package+"."+s.Code.Entry)
 		}
 	}
-	want := "calc:./internal/subjects/calc.Eval cgidecode:./internal/subjects/cgidecode.Decode jsonparse:./internal/subjects/jsonparse.Parse"
+	want := "calc:./internal/subjects/calc.Eval cgidecode:./internal/subjects/cgidecode.Decode jsonparse:./internal/subjects/jsonparse.Parse tinyc:./internal/subjects/tinyc.Parse"
 	if got := strings.Join(with, " "); got != want {
 		t.Errorf("subjects with code: %s\nwant %s", got, want)
 	}

@@ -4,4 +4,6 @@
 // where the original evaluates while it parses, the same evaluation. They are
 // the subjects of kfuzz's grammar miners: learn/symbolic reads their code, and
 // their entry functions serve as membership oracles for precision and recall.
+// tinyc, which has a lexing stage, also has the lexer harness STALAGMITE
+// mines the tokens with (tinyc.Token).
 package subjects

@@ -7,6 +7,7 @@ import (
 	"github.com/seed72891827/kfuzz/internal/subjects/calc"
 	"github.com/seed72891827/kfuzz/internal/subjects/cgidecode"
 	"github.com/seed72891827/kfuzz/internal/subjects/jsonparse"
+	"github.com/seed72891827/kfuzz/internal/subjects/tinyc"
 )
 
 // TestGoldenAccepted checks each golden grammar against its parser: every
@@ -27,6 +28,8 @@ func TestGoldenAccepted(t *testing.T) {
 			[]string{"%", "%4", "%4g", "a%zz"}},
 		{"jsonparse", jsonparse.Golden, func(b []byte) bool { return jsonparse.Parse(string(b)) == nil },
 			[]string{"", "[1,]", "{1}", "nul", "\"abc", "1e", ".", "[ 1]"}},
+		{"tinyc", tinyc.Golden, func(b []byte) bool { return tinyc.Parse(string(b)) == nil },
+			[]string{"", "a", "a=1", "1=a;", "a+b=1;", "doa=1;while(a);", "if(a)b;elsec;", "ab;", "{a;", "x=_;", "while a;", "a;;b"}},
 	} {
 		g, err := grammar.Parse(s.name+"/golden.bnf", []byte(s.golden))
 		if err != nil {

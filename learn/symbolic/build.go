@@ -207,6 +207,14 @@ type mined struct {
 	names map[string]string // segment key -> nonterminal
 	taken map[string]bool
 	isAcc map[*ssa.Function]bool // isAccessor, computed once per function
+	// mergeSites names a function's nonterminal after the function alone,
+	// not its call site.
+	mergeSites bool
+	// prefix starts every nonterminal's name (the token's, in a token grammar).
+	prefix string
+	// tokens, for a parser with a lexing stage, names the token identifiers:
+	// a leaf is then a set of tokens, a reference to each token's rule.
+	tokens map[int]string
 }
 
 func newMined() *mined {
@@ -237,6 +245,9 @@ func (m *mined) name(key, base string) string {
 		return n
 	}
 	base = strings.NewReplacer(".", "-", "$", "-", "(", "", ")", "", "*", "").Replace(base)
+	if !strings.HasPrefix(base, m.prefix) {
+		base = m.prefix + base
+	}
 	n := base
 	for i := 2; m.taken[n]; i++ {
 		n = fmt.Sprintf("%s-%d", base, i)
@@ -270,7 +281,11 @@ func (m *mined) symbols(kids []tkid, nt string, live map[int]bool) (a alt, added
 			sub, ad := m.symbols(k.node.kids, nt, live)
 			a, added = append(a, sub...), added || ad
 		case !k.node.seg.loop:
-			name := m.name(k.node.seg.key, symbolName(k.node.seg.fn))
+			key := k.node.seg.key
+			if m.mergeSites {
+				key = symbolName(k.node.seg.fn)
+			}
+			name := m.name(key, symbolName(k.node.seg.fn))
 			added = m.addTree(k.node, name, live) || added
 			a = append(a, sym{ref: name})
 		case !live[k.node.seg.act]:
@@ -527,7 +542,7 @@ func (m *mined) grammar(start string) *grammar.Grammar {
 		as := m.alts[nt]
 		var xs []grammar.Expr
 		for _, a := range as {
-			xs = append(xs, seqExpr(a))
+			xs = append(xs, m.seqExpr(a))
 		}
 		var e grammar.Expr
 		switch len(xs) {
@@ -543,7 +558,7 @@ func (m *mined) grammar(start string) *grammar.Grammar {
 	return g
 }
 
-func seqExpr(a alt) grammar.Expr {
+func (m *mined) seqExpr(a alt) grammar.Expr {
 	var xs []grammar.Expr
 	var lit []byte
 	flush := func() {
@@ -553,7 +568,7 @@ func seqExpr(a alt) grammar.Expr {
 		}
 	}
 	for _, s := range a {
-		if s.ref == "" && !s.many && !s.opt && s.set.count() == 1 {
+		if s.ref == "" && !s.many && !s.opt && s.set.count() == 1 && m.tokens == nil {
 			lit = append(lit, byte(s.set.ranges()[0][0]))
 			continue
 		}
@@ -562,6 +577,8 @@ func seqExpr(a alt) grammar.Expr {
 		switch {
 		case s.ref != "":
 			x = &grammar.Ref{Name: s.ref}
+		case m.tokens != nil:
+			x = m.tokenExpr(s.set)
 		case s.set.count() == 1:
 			x = &grammar.Lit{S: string([]byte{byte(s.set.ranges()[0][0])})}
 		default:
@@ -596,4 +613,19 @@ func classOf(s byteSet) *grammar.Class {
 		}
 	}
 	return c
+}
+
+// tokenExpr returns the tokens of a set of token identifiers: a reference to
+// each token's rule.
+func (m *mined) tokenExpr(set byteSet) grammar.Expr {
+	var xs []grammar.Expr
+	for _, r := range set.ranges() {
+		for id := r[0]; id <= r[1]; id++ {
+			xs = append(xs, &grammar.Ref{Name: m.tokens[id]})
+		}
+	}
+	if len(xs) == 1 {
+		return xs[0]
+	}
+	return &grammar.Alt{X: xs}
 }

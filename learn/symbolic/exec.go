@@ -40,6 +40,12 @@ type executor struct {
 	mined   *mined
 	entryNT string
 	stale   int // accepted paths in a row that added nothing to the grammar
+	// lexer is the parser's lexing stage, whose calls the proxy replaces.
+	lexer *lexing
+	// tokens, when analysing a lexer's harness, are the grammars of the
+	// token instances by token identifier, named by tokenNames.
+	tokens     map[int]*mined
+	tokenNames map[int]string
 }
 
 // A trace is an accepted path: every input access and what each byte may be.
@@ -151,7 +157,14 @@ func (e *executor) record(s *state) {
 	for _, act := range s.inputLoops {
 		live[act] = true
 	}
-	if e.mined.addTree(treeOf(&trace{accesses: s.accesses, sets: sets, n: n}), e.entryNT, live) {
+	tree := treeOf(&trace{accesses: s.accesses, sets: sets, n: n})
+	var added bool
+	if e.tokens != nil {
+		added = e.recordToken(s, tree, live)
+	} else {
+		added = e.mined.addTree(tree, e.entryNT, live)
+	}
+	if added {
 		e.stale = 0
 	} else {
 		e.stale++
@@ -447,7 +460,9 @@ func (e *executor) step(s *state, f *frame, instr ssa.Instruction) outcome {
 		return e.next(s, f, in)
 	case *ssa.RunDefers:
 	case *ssa.Defer:
-		e.unsupported(in.Pos(), "defer (deferred calls are not run)")
+		if !recovers(in.Call.Value) {
+			e.unsupported(in.Pos(), "defer (deferred calls are not run)")
+		}
 	case *ssa.SliceToArrayPointer:
 		e.unsupported(in.Pos(), "slice to array pointer conversion")
 		return terminated
@@ -603,6 +618,7 @@ func (e *executor) ret(s *state, f *frame, in *ssa.Return) outcome {
 	}
 	s.frames = s.frames[:len(s.frames)-1]
 	if len(s.frames) == 0 {
+		s.result = res
 		return e.accepts(s, in, res)
 	}
 	caller := s.top()
@@ -665,6 +681,9 @@ func (e *executor) call(s *state, f *frame, in *ssa.Call) outcome {
 		e.unsupported(in.Pos(), "call of an untracked function value")
 		f.env[in] = e.untracked(in.Type())
 		return running
+	}
+	if e.lexer != nil && callee == e.lexer.fn {
+		return e.proxy(s, f, args)
 	}
 	if !e.executes(callee) {
 		return e.external(s, f, in, callee, args)
@@ -953,6 +972,9 @@ func (e *executor) unop(s *state, f *frame, in *ssa.UnOp) outcome {
 		switch p := x.(type) {
 		case pointer:
 			f.env[in] = s.load(p)
+			if t, ok := f.env[in].(tokenSym); ok {
+				f.env[in] = s.read(t.pos)
+			}
 		case indexed:
 			return e.loadIndexed(s, f, in, p)
 		case inputAddr:
@@ -1472,4 +1494,30 @@ func (e *executor) sortedUnsupported() []Unsupported {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Pos < out[j].Pos })
 	return out
+}
+
+// recovers reports whether a deferred function calls recover: it matters
+// only on a panic, which rejects the path anyway (a parser turning its panics
+// into errors).
+func recovers(v ssa.Value) bool {
+	var fn *ssa.Function
+	switch v := v.(type) {
+	case *ssa.Function:
+		fn = v
+	case *ssa.MakeClosure:
+		fn, _ = v.Fn.(*ssa.Function)
+	}
+	if fn == nil {
+		return false
+	}
+	for _, b := range fn.Blocks {
+		for _, in := range b.Instrs {
+			if c, ok := in.(*ssa.Call); ok {
+				if b, ok := c.Call.Value.(*ssa.Builtin); ok && b.Name() == "recover" {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }

@@ -50,6 +50,15 @@ type Config struct {
 	// Saturation stops the exploration after that many accepting paths in a
 	// row added nothing to the grammar (0: DefaultSaturation; negative: never).
 	Saturation int
+	// MergeCallSites makes one nonterminal of a function's calls from all
+	// its call sites (the paper makes one per call site). It saturates far
+	// sooner where a function parses the same language from every site (the
+	// statements and expressions of a programming language), at the price of
+	// over-approximating where it does not: Refine narrows that down.
+	MergeCallSites bool
+	// Lexer, if set, describes the parser's lexing stage, which is then
+	// analysed on its own (see Lexer).
+	Lexer *Lexer
 	// Progress, if set, is called now and then during exploration.
 	Progress func(Stats)
 }
@@ -65,6 +74,17 @@ type Stats struct {
 	Saturated  bool // Saturation stopped the exploration
 	Dropped    int  // forked paths not explored because MaxStates were waiting
 	Duration   time.Duration
+}
+
+// add adds the counts of t (a stage of the same mining) to st.
+func (st *Stats) add(t Stats) {
+	st.Paths += t.Paths
+	st.Accepted += t.Accepted
+	st.Rejected += t.Rejected
+	st.Terminated += t.Terminated
+	st.Forks += t.Forks
+	st.Dropped += t.Dropped
+	st.Truncated = st.Truncated || t.Truncated
 }
 
 // Unsupported is a construct the executor does not model, at a source
@@ -121,39 +141,77 @@ func MineSSA(ctx context.Context, prog *ssa.Program, pkg *ssa.Package, cfg Confi
 	if fn == nil {
 		return nil, fmt.Errorf("symbolic: package %s has no function %s", pkg.Pkg.Path(), cfg.Entry)
 	}
+	start := time.Now()
+	e := &executor{
+		cfg:    cfg,
+		prog:   prog,
+		local:  map[*ssa.Package]bool{pkg: true},
+		loops:  map[*ssa.Function]map[*ssa.BasicBlock]*loop{},
+		unsupp: map[string]string{},
+		mined:  newMined(),
+	}
+	e.mined.mergeSites = cfg.MergeCallSites
+	var tokens map[int]*mined
+	if cfg.Lexer != nil {
+		l, err := e.resolveLexer(pkg, cfg.Lexer)
+		if err != nil {
+			return nil, err
+		}
+		if tokens, err = e.mineTokens(ctx, pkg, cfg.Lexer, l); err != nil {
+			return &Result{Stats: e.stats, Unsupported: e.sortedUnsupported()}, err
+		}
+		e.lexer = l
+		e.mined.tokens = l.names
+	}
+	lexStats := e.stats
+	e.stats = Stats{}
+	err := e.mineEntry(ctx, pkg, fn)
+	e.stats.add(lexStats)
+	e.stats.Duration = time.Since(start)
+	if err != nil {
+		return &Result{Stats: e.stats, Unsupported: e.sortedUnsupported()}, err
+	}
+	m := e.mined
+	m.finish()
+	m.simplify(map[string]bool{e.entryNT: true})
+	g := m.grammar(e.entryNT)
+	if tokens != nil {
+		g.Rules = append(g.Rules, tokenRules(tokens, e.lexer.names)...)
+	}
+	if err := g.Check(); err != nil {
+		return nil, fmt.Errorf("symbolic: the mined grammar is malformed (a kfuzz bug): %v", err)
+	}
+	e.stats.Duration = time.Since(start)
+	return &Result{Grammar: g, Stats: e.stats, Unsupported: e.sortedUnsupported()}, nil
+}
+
+// mineEntry explores the paths of fn, which takes the input as its only
+// parameter, and records the accepting ones.
+func (e *executor) mineEntry(ctx context.Context, pkg *ssa.Package, fn *ssa.Function) error {
+	name := fn.Name()
 	params := fn.Signature.Params()
 	if params.Len() != 1 || fn.Signature.Recv() != nil {
-		return nil, fmt.Errorf("symbolic: %s must take the input as its only parameter, not %s", cfg.Entry, fn.Signature)
+		return fmt.Errorf("symbolic: %s must take the input as its only parameter, not %s", name, fn.Signature)
 	}
 	bytesIn := false
 	switch u := params.At(0).Type().Underlying().(type) {
 	case *types.Basic:
 		if u.Info()&types.IsString == 0 {
-			return nil, fmt.Errorf("symbolic: %s takes %s; want string or []byte", cfg.Entry, params.At(0).Type())
+			return fmt.Errorf("symbolic: %s takes %s; want string or []byte", name, params.At(0).Type())
 		}
 	case *types.Slice:
 		if b, ok := u.Elem().Underlying().(*types.Basic); !ok || b.Kind() != types.Byte {
-			return nil, fmt.Errorf("symbolic: %s takes %s; want string or []byte", cfg.Entry, params.At(0).Type())
+			return fmt.Errorf("symbolic: %s takes %s; want string or []byte", name, params.At(0).Type())
 		}
 		bytesIn = true
 	default:
-		return nil, fmt.Errorf("symbolic: %s takes %s; want string or []byte", cfg.Entry, params.At(0).Type())
+		return fmt.Errorf("symbolic: %s takes %s; want string or []byte", name, params.At(0).Type())
 	}
-	start := time.Now()
-	e := &executor{
-		cfg:     cfg,
-		prog:    prog,
-		local:   map[*ssa.Package]bool{pkg: true},
-		loops:   map[*ssa.Function]map[*ssa.BasicBlock]*loop{},
-		entry:   fn,
-		unsupp:  map[string]string{},
-		bytesIn: bytesIn,
-		mined:   newMined(),
-	}
+	e.entry, e.bytesIn = fn, bytesIn
 	e.entryNT = e.mined.name(fn.Name(), symbolName(fn))
 	s, err := e.initialState(pkg)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.frames = []*frame{{
 		fn:    fn,
@@ -165,25 +223,15 @@ func MineSSA(ctx context.Context, prog *ssa.Program, pkg *ssa.Package, cfg Confi
 	if l := e.loopsOf(fn)[fn.Blocks[0]]; l != nil {
 		s.frames[0].loops = []loopRun{{l: l, act: 1, iter: 1}}
 	}
-	s.lenHi = cfg.MaxLen
-	if err := e.explore(ctx, s, cfg.Progress); err != nil {
-		return nil, err
+	s.lenHi = e.cfg.MaxLen
+	if err := e.explore(ctx, s, e.cfg.Progress); err != nil {
+		return err
 	}
-	e.stats.Duration = time.Since(start)
 	if e.stats.Accepted == 0 {
-		return &Result{Stats: e.stats, Unsupported: e.sortedUnsupported()},
-			fmt.Errorf("symbolic: no path through %s accepts an input (%d paths: %d rejected, %d stopped by bounds or unsupported code)",
-				cfg.Entry, e.stats.Paths, e.stats.Rejected, e.stats.Terminated)
+		return fmt.Errorf("symbolic: no path through %s accepts an input (%d paths: %d rejected, %d stopped by bounds or unsupported code)",
+			name, e.stats.Paths, e.stats.Rejected, e.stats.Terminated)
 	}
-	m := e.mined
-	m.finish()
-	m.simplify(map[string]bool{e.entryNT: true})
-	g := m.grammar(e.entryNT)
-	if err := g.Check(); err != nil {
-		return nil, fmt.Errorf("symbolic: the mined grammar is malformed (a kfuzz bug): %v", err)
-	}
-	e.stats.Duration = time.Since(start)
-	return &Result{Grammar: g, Stats: e.stats, Unsupported: e.sortedUnsupported()}, nil
+	return nil
 }
 
 func setDefaults(cfg *Config) {

@@ -9,6 +9,7 @@ import (
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/internal/subjects/calc"
 	"github.com/seed72891827/kfuzz/internal/subjects/cgidecode"
+	"github.com/seed72891827/kfuzz/internal/subjects/tinyc"
 )
 
 // accuracy returns the precision of mined (the share of n inputs generated
@@ -237,4 +238,46 @@ func bruteLIS(xs []int) int {
 		}
 	}
 	return best
+}
+
+// TestMineTinyC mines TinyC, whose parser reads tokens from a lexer: the
+// lexer is mined through its harness, one rule per token, and the parser
+// over symbolic tokens.
+func TestMineTinyC(t *testing.T) {
+	cfg := Config{Dir: "../..", Package: "./internal/subjects/tinyc", Entry: "Parse", MergeCallSites: true,
+		Lexer:     &Lexer{Func: "nextSym", Token: "sym", Harness: "Token"},
+		MaxPaths:  40000,
+		MaxStates: 30000, // about 1.3 GB
+	}
+	if testing.Short() {
+		cfg.MaxPaths, cfg.MaxStates = 3000, 3000
+	}
+	res, err := Mine(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%+v\n%s", res.Stats, res.Grammar)
+	g := res.Grammar
+	for _, tok := range []string{"doSym", "elseSym", "ifSym", "whileSym", "lbra", "rbra", "lpar", "rpar", "plus", "minus", "less", "semi", "equal", "intTok", "id", "eoi"} {
+		if g.Rule(tok) == nil {
+			t.Errorf("no rule for the token %s", tok)
+		}
+	}
+	p, err := grammar.NewParser(grammar.MustCompile(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, in := range []string{";", "a=1;", " {}", "a = b - 7 ;\n"} {
+		if p.Recognize([]byte(in)) != nil {
+			t.Errorf("the mined grammar rejects %q", in)
+		}
+	}
+	if testing.Short() {
+		return
+	}
+	prec, rec := accuracy(t, g, tinyc.Golden, func(b []byte) bool { return tinyc.Parse(string(b)) == nil }, 1000)
+	t.Logf("precision %.3f recall %.3f", prec, rec)
+	if rec < 0.99 {
+		t.Errorf("recall %.3f; want at least 0.99", rec)
+	}
 }

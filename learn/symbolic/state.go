@@ -65,6 +65,7 @@ type state struct {
 	// branched on the input: loops whose number of iterations the input
 	// decides (a loop over a literal ends by its count alone).
 	inputLoops []int
+	result     value // the entry's results, once it returned
 }
 
 func (s *state) clone() *state {
