@@ -185,17 +185,8 @@ func (r *Runner) build(ctx context.Context, glue string) error {
 		return fmt.Errorf("measure: %v", err)
 	}
 	r.bin = filepath.Join(r.tmp, "fuzz.test")
-	args := []string{"test", "-c", "-o", r.bin, "-overlay=" + overlay}
-	args = append(args, r.cfg.BuildFlags...)
-	args = append(args, r.cfg.Package)
-	if out, err := (gocmd.Runner{Dir: r.cfg.Dir, Env: r.cfg.Env}).Go(ctx, args...); err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("measure: building the test of %s: %w", r.pkg.ImportPath, ctx.Err())
-		}
-		return fmt.Errorf("measure: building the test of %s with instrumentation: %w%s", r.pkg.ImportPath, err, testOutput(out))
-	}
-	if _, err := os.Stat(r.bin); err != nil {
-		return fmt.Errorf("measure: go test -c wrote no test binary for %s (does it have test files?)", r.pkg.ImportPath)
+	if err := compileTest(ctx, &r.cfg, r.pkg, r.bin, " with instrumentation", "-overlay="+overlay); err != nil {
+		return err
 	}
 	r.base, r.nblocks = map[string]int{}, map[string]int{}
 	for i := 0; i < r.table.NumBlocks(); i++ {
@@ -206,6 +197,24 @@ func (r *Runner) build(ctx context.Context, glue string) error {
 		r.nblocks[p]++
 	}
 	return r.mapEntries()
+}
+
+// compileTest builds the test of pkg into the binary bin with go test -c,
+// the flags extra and cfg's build flags. how says how, for errors.
+func compileTest(ctx context.Context, cfg *Config, pkg *listedPackage, bin, how string, extra ...string) error {
+	args := append([]string{"test", "-c", "-o", bin}, extra...)
+	args = append(args, cfg.BuildFlags...)
+	args = append(args, cfg.Package)
+	if out, err := (gocmd.Runner{Dir: cfg.Dir, Env: cfg.Env}).Go(ctx, args...); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("measure: building the test of %s: %w", pkg.ImportPath, ctx.Err())
+		}
+		return fmt.Errorf("measure: building the test of %s%s: %w%s", pkg.ImportPath, how, err, testOutput(out))
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return fmt.Errorf("measure: go test -c wrote no test binary for %s (does it have test files?)", pkg.ImportPath)
+	}
+	return nil
 }
 
 // checkGOFLAGS refuses coverage flags in GOFLAGS: go test -cover ignores

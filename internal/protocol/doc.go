@@ -24,6 +24,20 @@
 //     input (one decimal number per line, unbuffered) right before the
 //     target runs, so that the tool can name the input during which the
 //     process died without a record (see ReadTrace).
+//   - EnvServe switches the harness into the serve mode, which answers
+//     inputs one at a time for as long as the tool sends them: its value is
+//     the number of an open file descriptor (3 when the tool passes one extra
+//     file). The harness reads InputRecord lines (with Text) from its
+//     standard input and writes to that descriptor first its Description,
+//     then one Record per input, in order, each line as soon as the input
+//     has run; it ends when its standard input ends. The text is parsed with
+//     the harness's grammar (StatusError if it is not in the language or
+//     does not fit the bounds); an input that violates the constraint or the
+//     validity predicate is StatusInvalid (it is not repaired). Each input
+//     runs in a subtest of its own, so that t.Fatal and t.Skip end only that
+//     input; panics in the target are recovered and recorded. There is no
+//     time limit in the harness and no Hook is called: the tool kills a
+//     process that does not answer in time.
 //
 // A Hook set in the test binary is called around every input. The kfuzz
 // measuring tool sets one from a file it adds to the fuzz test's package;

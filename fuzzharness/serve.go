@@ -1,0 +1,124 @@
+package fuzzharness
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/protocol"
+)
+
+// serveSeed is the one seed that the serve mode adds: while the target runs
+// over it, the harness answers the inputs that arrive on standard input.
+// Other seeds (the entries of testdata/fuzz) are passed over.
+const serveSeed = "kfuzz serve mode\x00"
+
+// serve is Fuzz in the serve mode (protocol.EnvServe): it writes the
+// description to the file descriptor that spec names, then reads input
+// records from standard input until it ends and answers each with a record,
+// running the target over it in a subtest of its own.
+func (h *Harness) serve(f *testing.F, spec string, fn func(*testing.T, Input)) {
+	f.Helper()
+	fd, err := strconv.Atoi(spec)
+	if err != nil || fd < 3 {
+		f.Fatalf("fuzzharness: %s=%q is not the number of an open file descriptor above 2", protocol.EnvServe, spec)
+	}
+	out := os.NewFile(uintptr(fd), protocol.EnvServe)
+	if out == nil {
+		f.Fatalf("fuzzharness: %s=%q is not an open file descriptor", protocol.EnvServe, spec)
+	}
+	f.Cleanup(func() { out.Close() })
+	desc, err := json.Marshal(h.description())
+	if err == nil {
+		_, err = out.Write(append(desc, '\n'))
+	}
+	if err != nil {
+		f.Fatalf("fuzzharness: %s: %v", protocol.EnvServe, err)
+	}
+	f.Add([]byte(serveSeed))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if string(data) != serveSeed {
+			return // an entry of testdata/fuzz
+		}
+		r := bufio.NewReader(os.Stdin)
+		for i := 0; ; {
+			line, err := r.ReadBytes('\n')
+			if line = bytes.TrimSpace(line); len(line) > 0 {
+				rec := &protocol.Record{Target: h.name, Index: i}
+				var in protocol.InputRecord
+				switch jerr := json.Unmarshal(line, &in); {
+				case jerr != nil:
+					rec.Status, rec.Message = protocol.StatusError, fmt.Sprintf("bad input record: %v", jerr)
+				case in.Text == nil:
+					rec.ID, rec.Status, rec.Message = in.ID, protocol.StatusError, "the serve mode takes input records with text"
+				default:
+					rec.ID = in.ID
+					h.serveOne(t, i, *in.Text, rec, fn)
+				}
+				if werr := protocol.WriteRecord(out, rec); werr != nil {
+					t.Fatalf("fuzzharness: %s: %v", protocol.EnvServe, werr)
+				}
+				i++
+			}
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				t.Fatalf("fuzzharness: %s: reading the inputs: %v", protocol.EnvServe, err)
+			}
+		}
+	})
+}
+
+// serveOne runs fn over text in the subtest i of t and fills in rec.
+func (h *Harness) serveOne(t *testing.T, i int, text string, rec *protocol.Record, fn func(*testing.T, Input)) {
+	rec.Input = text
+	tree, err := h.codec.Parse(text)
+	if err != nil {
+		rec.Status, rec.Message = protocol.StatusError, err.Error()
+		return
+	}
+	if !h.satisfies(tree) {
+		rec.Status = protocol.StatusInvalid
+		return
+	}
+	in := Input{s: text, b: []byte(text), st: &inputState{tree: tree}}
+	start := time.Now()
+	var sub *testing.T
+	t.Run(strconv.Itoa(i), func(t *testing.T) {
+		sub = t
+		defer func() {
+			if p := recover(); p != nil {
+				rec.Status, rec.Message, rec.Stack = protocol.StatusPanic, fmt.Sprint(p), string(debug.Stack())
+			}
+		}()
+		fn(t, in)
+	})
+	rec.DurationNS = int64(time.Since(start))
+	switch {
+	case rec.Status != "":
+	case sub.Failed():
+		rec.Status = protocol.StatusFail
+	case sub.Skipped():
+		rec.Status = protocol.StatusSkip
+	default:
+		rec.Status = protocol.StatusPass
+	}
+}
+
+// satisfies reports whether the tree satisfies the constraint and the
+// validity predicate, whichever are set, without repairing it.
+func (h *Harness) satisfies(t *grammar.Tree) bool {
+	if c := h.cfg.constraint; c != nil && !c.Valid(t) {
+		return false
+	}
+	return h.cfg.valid == nil || h.cfg.valid(t)
+}
