@@ -148,13 +148,22 @@ func (o *Oracle) Accept(ctx context.Context, input []byte) (bool, error) {
 	case <-ctx.Done():
 		return false, ctx.Err()
 	}
-	s, ok, err := o.query(ctx, s, input)
+	out := make([]bool, 1)
+	given := false
+	s, err := o.run(ctx, s, [][]byte{input}, out, func() int {
+		if given {
+			return -1
+		}
+		given = true
+		return 0
+	})
 	o.idle <- s
-	return ok, err
+	return out[0], err
 }
 
 // AcceptBatch implements oracle.BatchOracle: up to Procs processes answer
-// the inputs at once. The answers are in the order of inputs.
+// the inputs at once, each sent several inputs ahead of its answers. The
+// answers are in the order of inputs.
 func (o *Oracle) AcceptBatch(ctx context.Context, inputs [][]byte) ([]bool, error) {
 	out := make([]bool, len(inputs))
 	var (
@@ -163,6 +172,12 @@ func (o *Oracle) AcceptBatch(ctx context.Context, inputs [][]byte) ([]bool, erro
 		errOnce sync.Once
 		first   error
 	)
+	take := func() int {
+		if i := next.Add(1) - 1; i < int64(len(inputs)) {
+			return int(i)
+		}
+		return -1
+	}
 	for range min(o.cfg.Procs, len(inputs)) {
 		wg.Add(1)
 		go func() {
@@ -174,18 +189,11 @@ func (o *Oracle) AcceptBatch(ctx context.Context, inputs [][]byte) ([]bool, erro
 				errOnce.Do(func() { first = ctx.Err() })
 				return
 			}
-			defer func() { o.idle <- s }()
-			for {
-				i := int(next.Add(1)) - 1
-				if i >= len(inputs) {
-					return
-				}
-				var err error
-				if s, out[i], err = o.query(ctx, s, inputs[i]); err != nil {
-					errOnce.Do(func() { first = err })
-					next.Store(int64(len(inputs)))
-					return
-				}
+			s, err := o.run(ctx, s, inputs, out, take)
+			o.idle <- s
+			if err != nil {
+				errOnce.Do(func() { first = err })
+				next.Store(int64(len(inputs)))
 			}
 		}()
 	}
@@ -196,38 +204,85 @@ func (o *Oracle) AcceptBatch(ctx context.Context, inputs [][]byte) ([]bool, erro
 	return out, nil
 }
 
-// query asks the process s (starting one if s is nil) about input and
-// returns the process to use next (nil if it ended) and the answer.
-func (o *Oracle) query(ctx context.Context, s *server, input []byte) (*server, bool, error) {
-	if err := ctx.Err(); err != nil {
-		return s, false, err
-	}
-	if s == nil {
-		var err error
-		if s, err = o.start(ctx); err != nil {
-			return nil, false, err
+// How far a process's inputs run ahead of its answers: at most aheadInputs
+// inputs of at most aheadBytes in all (or one larger input), so that
+// writing them never blocks while the process writes its answers.
+const (
+	aheadInputs = 32
+	aheadBytes  = 16 << 10
+)
+
+// run answers the inputs whose indexes take hands out (-1 when none are
+// left) on the process s, starting one if s is nil, and sets their answers
+// in out. It sends several inputs ahead of the answers; when the process
+// ends during an input (a timeout or a crash), that input is a rejection
+// and the inputs sent after it go to a new process. It returns the process
+// to use next, nil if none is running.
+func (o *Oracle) run(ctx context.Context, s *server, inputs [][]byte, out []bool, take func() int) (*server, error) {
+	var pending, retry []int // sent but not answered; to send again
+	ahead := 0               // the bytes of the pending inputs
+	for {
+		for len(pending) < aheadInputs && (len(pending) == 0 || ahead < aheadBytes) {
+			if s != nil && s.sent >= recycleAfter {
+				if len(pending) > 0 {
+					break
+				}
+				s.stop()
+				s = nil
+			}
+			i := -1
+			if len(retry) > 0 {
+				i, retry = retry[0], retry[1:]
+			} else if i = take(); i < 0 {
+				break
+			}
+			if err := ctx.Err(); err != nil {
+				return s, err
+			}
+			if s == nil {
+				var err error
+				if s, err = o.start(ctx); err != nil {
+					return nil, err
+				}
+			}
+			pending = append(pending, i)
+			ahead += len(inputs[i])
+			if err := s.send(inputs[i], o.cfg.Timeout); err != nil {
+				break // the process has ended: reading says so
+			}
 		}
-	}
-	rec, err := s.ask(ctx, input, o.cfg.Timeout)
-	if err != nil {
-		if ctx.Err() != nil {
-			s.kill()
-			return nil, false, ctx.Err()
+		if len(pending) == 0 {
+			return s, nil
 		}
-		st, msg := StatusCrash, ""
-		if errors.Is(err, os.ErrDeadlineExceeded) {
-			s.kill()
-			st, msg = protocol.StatusTimeout, fmt.Sprintf("the target ran longer than %v", o.cfg.Timeout)
-		} else {
-			s.stop()
-			msg = fmt.Sprintf("the test process died during this input (%s); its output ends with:\n%s", s.state(), s.output.Bytes())
+		i := pending[0]
+		pending = pending[1:]
+		ahead -= len(inputs[i])
+		rec, err := s.read(ctx, o.cfg.Timeout)
+		if err != nil {
+			if ctx.Err() != nil {
+				s.kill()
+				return nil, ctx.Err()
+			}
+			st, msg := StatusCrash, ""
+			if errors.Is(err, os.ErrDeadlineExceeded) {
+				s.kill()
+				st, msg = protocol.StatusTimeout, fmt.Sprintf("the target ran longer than %v", o.cfg.Timeout)
+			} else {
+				s.stop()
+				msg = fmt.Sprintf("the test process died during this input (%s); its output ends with:\n%s", s.state(), s.output.Bytes())
+			}
+			rec = &protocol.Record{Status: st, Message: msg}
+			s = nil
+			retry = append(pending, retry...)
+			pending, ahead = nil, 0
 		}
-		rec = &protocol.Record{Status: st, Message: msg}
-		s = nil
-	} else if s.served >= recycleAfter {
-		s.stop()
-		s = nil
+		out[i] = o.answer(inputs[i], rec)
 	}
+}
+
+// answer counts the record of a query about input, reports a failure, and
+// returns whether the input is accepted.
+func (o *Oracle) answer(input []byte, rec *protocol.Record) bool {
 	o.count(rec.Status)
 	switch rec.Status {
 	case protocol.StatusFail, protocol.StatusPanic, protocol.StatusTimeout, StatusCrash:
@@ -235,7 +290,7 @@ func (o *Oracle) query(ctx context.Context, s *server, input []byte) (*server, b
 			o.cfg.Report(Failure{Input: append([]byte(nil), input...), Status: rec.Status, Message: rec.Message, Stack: rec.Stack})
 		}
 	}
-	return s, rec.Status == protocol.StatusPass, nil
+	return rec.Status == protocol.StatusPass
 }
 
 // count counts a query's status.
@@ -301,8 +356,8 @@ type server struct {
 	resp   *os.File      // the read end of the process's answers
 	rd     *bufio.Reader // reads resp
 	output *gocmd.Excerpt
-	served int
-	line   []byte
+	sent   int    // inputs sent
+	line   []byte // the buffer of send
 }
 
 // start starts a test process in the serve mode and reads its description.
@@ -368,20 +423,26 @@ func (o *Oracle) start(ctx context.Context) (*server, error) {
 	return s, nil
 }
 
-// ask sends input to the process and reads the record of its answer. The
-// error is that of the pipes: os.ErrDeadlineExceeded if the process did not
-// answer within timeout, or when ctx ended.
-func (s *server) ask(ctx context.Context, input []byte, timeout time.Duration) (*protocol.Record, error) {
+// send sends input to the process; the write may take up to timeout.
+func (s *server) send(input []byte, timeout time.Duration) error {
 	text := string(input)
 	line, err := json.Marshal(protocol.InputRecord{Text: &text})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	s.line = append(append(s.line[:0], line...), '\n')
 	s.stdin.SetWriteDeadline(time.Now().Add(timeout))
 	if _, err := s.stdin.Write(s.line); err != nil {
-		return nil, err
+		return err
 	}
+	s.sent++
+	return nil
+}
+
+// read reads the record of the process's next answer. The error is that of
+// the pipe: os.ErrDeadlineExceeded if no answer came within timeout, or
+// when ctx ended, or io.EOF if the process ended.
+func (s *server) read(ctx context.Context, timeout time.Duration) (*protocol.Record, error) {
 	s.resp.SetReadDeadline(time.Now().Add(timeout))
 	stop := context.AfterFunc(ctx, func() { s.resp.SetReadDeadline(time.Now()) })
 	ans, err := s.rd.ReadBytes('\n')
@@ -389,7 +450,6 @@ func (s *server) ask(ctx context.Context, input []byte, timeout time.Duration) (
 	if err != nil {
 		return nil, err
 	}
-	s.served++
 	rec := new(protocol.Record)
 	if err := json.Unmarshal(ans, rec); err != nil {
 		return nil, fmt.Errorf("measure: a bad record from the test process: %v", err)
