@@ -3,6 +3,8 @@ package measure_test
 import (
 	"context"
 	"errors"
+	"fmt"
+	"log"
 	"strings"
 	"sync"
 	"testing"
@@ -155,4 +157,31 @@ func TestOracleCanceled(t *testing.T) {
 	if ok, err := o.Accept(context.Background(), []byte("a")); !ok || err != nil {
 		t.Errorf("Accept(a) afterwards = %v, %v", ok, err)
 	}
+}
+
+// NewOracle makes examples/calc's fuzz test FuzzCalc a membership oracle:
+// an input is accepted when the harness's expression grammar derives it and
+// the target passes.
+func ExampleNewOracle() {
+	o, err := measure.NewOracle(context.Background(), measure.OracleConfig{
+		Config: measure.Config{Dir: "../../examples/calc", Target: "FuzzCalc"},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer o.Close()
+	ins := [][]byte{[]byte("x*(y+1)"), []byte("x*("), []byte("++x/--y%3")}
+	oks, err := oracle.AcceptAll(context.Background(), o, ins)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for i, in := range ins {
+		fmt.Printf("%q %v\n", in, oks[i])
+	}
+	fmt.Println(o.Statuses())
+	// Output:
+	// "x*(y+1)" true
+	// "x*(" false
+	// "++x/--y%3" true
+	// map[error:1 pass:2]
 }
