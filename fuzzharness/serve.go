@@ -57,11 +57,15 @@ func (h *Harness) serve(f *testing.F, spec string, fn func(*testing.T, Input)) {
 				switch jerr := json.Unmarshal(line, &in); {
 				case jerr != nil:
 					rec.Status, rec.Message = protocol.StatusError, fmt.Sprintf("bad input record: %v", jerr)
-				case in.Text == nil:
-					rec.ID, rec.Status, rec.Message = in.ID, protocol.StatusError, "the serve mode takes input records with text"
-				default:
+				case in.Text != nil && in.Data != nil:
+					rec.ID, rec.Status, rec.Message = in.ID, protocol.StatusError, "an input record has both text and data"
+				case in.Text != nil:
 					rec.ID = in.ID
 					h.serveOne(t, i, *in.Text, rec, fn)
+				default:
+					// The text as bytes: JSON strings cannot hold invalid UTF-8.
+					rec.ID = in.ID
+					h.serveOne(t, i, string(in.Data), rec, fn)
 				}
 				if werr := protocol.WriteRecord(out, rec); werr != nil {
 					t.Fatalf("fuzzharness: %s: %v", protocol.EnvServe, werr)

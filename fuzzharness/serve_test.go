@@ -36,7 +36,7 @@ func TestServeMode(t *testing.T) {
 	}
 	defer respR.Close()
 	lines := []string{`{"id":"one","text":"1"}`, `{"text":"2"}`, `{"text":"3"}`, `{"text":"4"}`, `{"text":"1+"}`,
-		`{"text":"6"}`, ``, `not json`, `{"data":"AA=="}`, `{"text":"1"}`}
+		`{"text":"6"}`, ``, `not json`, `{"data":"MQ=="}`, `{"text":"1","data":"MQ=="}`, `{"text":"1"}`}
 	cmd := exec.Command(os.Args[0], "-test.run=^FuzzHelper$", "-test.count=1")
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), helperEnv+"=measure", protocol.EnvServe+"=3")
@@ -75,8 +75,9 @@ func TestServeMode(t *testing.T) {
 		{4, "", "1+", protocol.StatusError, "unexpected EOF"},
 		{5, "", "6", protocol.StatusInvalid, ""},
 		{6, "", "", protocol.StatusError, "bad input record"},
-		{7, "", "", protocol.StatusError, "input records with text"},
-		{8, "", "1", protocol.StatusPass, ""},
+		{7, "", "1", protocol.StatusPass, ""}, // data: the text as bytes
+		{8, "", "", protocol.StatusError, "both text and data"},
+		{9, "", "1", protocol.StatusPass, ""},
 	}
 	if len(answers) != 1+len(want) {
 		t.Fatalf("%d answers, want %d:\n%s\noutput:\n%s", len(answers)-1, len(want), strings.Join(answers, "\n"), output.String())

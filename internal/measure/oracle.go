@@ -13,6 +13,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/seed72891827/kfuzz/internal/gocmd"
 	"github.com/seed72891827/kfuzz/internal/protocol"
@@ -48,8 +49,9 @@ type Failure struct {
 
 // recycleAfter is how many queries a test process answers before it is
 // replaced: the testing package keeps the name of every subtest and the
-// output of failed ones, so a process that ran forever would grow.
-const recycleAfter = 1 << 14
+// output of failed ones, so a process that ran forever would grow. (A
+// variable for the tests.)
+var recycleAfter = 1 << 14
 
 // startTimeout bounds the time a new test process may take to describe its
 // harness, on top of the per-query timeout.
@@ -425,8 +427,12 @@ func (o *Oracle) start(ctx context.Context) (*server, error) {
 
 // send sends input to the process; the write may take up to timeout.
 func (s *server) send(input []byte, timeout time.Duration) error {
-	text := string(input)
-	line, err := json.Marshal(protocol.InputRecord{Text: &text})
+	rec := protocol.InputRecord{Data: input}
+	if utf8.Valid(input) {
+		text := string(input)
+		rec = protocol.InputRecord{Text: &text}
+	}
+	line, err := json.Marshal(rec)
 	if err != nil {
 		return err
 	}

@@ -125,6 +125,60 @@ func TestOracleCalc(t *testing.T) {
 	}
 }
 
+// TestOracleBytes checks that inputs that are not valid UTF-8 reach the
+// target byte for byte.
+func TestOracleBytes(t *testing.T) {
+	dir := thirdParty.get(t)
+	o, err := measure.NewOracle(context.Background(), measure.OracleConfig{
+		Config: measure.Config{Dir: dir, Package: "./trouble", Target: "FuzzInvalidUTF8", Env: goEnv()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	for in, want := range map[string]bool{"\xff": true, "a\x80b": true, "\u00ff": false, "ab": false, "": false} {
+		if ok, err := o.Accept(context.Background(), []byte(in)); err != nil || ok != want {
+			t.Errorf("Accept(%q) = %v, %v; want %v", in, ok, err, want)
+		}
+	}
+}
+
+// TestOracleRecycle replaces the test processes every 7 queries, in the
+// middle of batches whose inputs run ahead of the answers.
+func TestOracleRecycle(t *testing.T) {
+	dir := thirdParty.get(t)
+	defer measure.SetRecycleAfter(7)()
+	o, err := measure.NewOracle(context.Background(), measure.OracleConfig{
+		Config: measure.Config{Dir: dir, Package: "./trouble", Target: "FuzzTrouble", Env: goEnv()},
+		Procs:  2,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	ins := make([][]byte, 100)
+	for i := range ins {
+		ins[i] = []byte(strings.Repeat("ab", i%5))
+		if i%3 == 0 {
+			ins[i] = append(ins[i], '1') // not a word
+		}
+	}
+	got, err := oracle.AcceptAll(context.Background(), o, ins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, ok := range got {
+		if ok != (i%3 != 0) {
+			t.Errorf("%q: accepted %v", ins[i], ok)
+		}
+	}
+	// Each process answers 7 inputs; the one NewOracle started may answer
+	// fewer before it is replaced, or none.
+	if p := o.Processes(); p < 100/7 || p > 100/7+3 {
+		t.Errorf("%d processes for 100 queries, 7 each", p)
+	}
+}
+
 func TestOracleNotHarness(t *testing.T) {
 	dir := thirdParty.get(t)
 	_, err := measure.NewOracle(context.Background(), measure.OracleConfig{

@@ -27,8 +27,10 @@
 //   - EnvServe switches the harness into the serve mode, which answers
 //     inputs one at a time for as long as the tool sends them: its value is
 //     the number of an open file descriptor (3 when the tool passes one extra
-//     file). The harness reads InputRecord lines (with Text) from its
-//     standard input and writes to that descriptor first its Description,
+//     file). The harness reads InputRecord lines from its standard input,
+//     each holding an input text in Text, or in Data for a text that is not
+//     valid UTF-8 (which a JSON string cannot carry; the serve mode never
+//     decodes fuzzer bytes), and writes to that descriptor first its Description,
 //     then one Record per input, in order, each line as soon as the input
 //     has run; it ends when its standard input ends. The text is parsed with
 //     the harness's grammar (StatusError if it is not in the language or
