@@ -210,12 +210,8 @@ func (m *measurer) run(t *testing.T, data []byte, fn func(*testing.T, Input)) {
 		case p != nil:
 			rec.Status, rec.Message, rec.Stack = protocol.StatusPanic, fmt.Sprint(p), string(debug.Stack())
 			t.Logf("fuzzharness: measure mode: the target panicked: %v\n%s", p, in.Describe())
-		case t.Failed():
-			rec.Status = protocol.StatusFail
-		case t.Skipped():
-			rec.Status = protocol.StatusSkip
 		default:
-			rec.Status = protocol.StatusPass
+			rec.Status = testStatus(t)
 		}
 		m.end(rec)
 		m.write(rec)

@@ -107,15 +107,20 @@ func (h *Harness) serveOne(t *testing.T, i int, text string, rec *protocol.Recor
 		fn(t, in)
 	})
 	rec.DurationNS = int64(time.Since(start))
-	switch {
-	case rec.Status != "":
-	case sub.Failed():
-		rec.Status = protocol.StatusFail
-	case sub.Skipped():
-		rec.Status = protocol.StatusSkip
-	default:
-		rec.Status = protocol.StatusPass
+	if rec.Status == "" {
+		rec.Status = testStatus(sub)
 	}
+}
+
+// testStatus returns the status of a test that ended without a panic.
+func testStatus(t *testing.T) protocol.Status {
+	switch {
+	case t.Failed():
+		return protocol.StatusFail
+	case t.Skipped():
+		return protocol.StatusSkip
+	}
+	return protocol.StatusPass
 }
 
 // satisfies reports whether the tree satisfies the constraint and the

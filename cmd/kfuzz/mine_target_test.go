@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -29,15 +30,28 @@ func recognizer(t *testing.T, file string) (*grammar.Grammar, *grammar.Parser) {
 	return g, p
 }
 
+// seedDir writes the seeds into files 1, 2, ... of a new directory seeds in
+// dir and returns its name.
+func seedDir(t *testing.T, dir string, seeds ...string) string {
+	t.Helper()
+	d := filepath.Join(dir, "seeds")
+	if err := os.Mkdir(d, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	for i, s := range seeds {
+		if err := os.WriteFile(filepath.Join(d, strconv.Itoa(i+1)), []byte(s), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return d
+}
+
 // TestMineGladeFuzzCalc mines a grammar with the calculator's fuzz target
 // as the oracle, end to end.
 func TestMineGladeFuzzCalc(t *testing.T) {
 	needGo(t)
 	dir := t.TempDir()
-	seeds := filepath.Join(dir, "seeds")
-	os.Mkdir(seeds, 0o777)
-	os.WriteFile(filepath.Join(seeds, "1"), []byte("x*(y+1)"), 0o666)
-	os.WriteFile(filepath.Join(seeds, "2"), []byte("++x/--y%3"), 0o666)
+	seeds := seedDir(t, dir, "x*(y+1)", "++x/--y%3")
 	out := filepath.Join(dir, "calc.bnf")
 	_, errOut, code := kfuzz(t, "mine", "glade", "-seeds", seeds, "-o", out, calcDir, "-fuzz", "FuzzCalc")
 	if code != 0 {
@@ -74,10 +88,7 @@ func TestMineGladeFuzzTargetTrouble(t *testing.T) {
 		t.Skip("no grep")
 	}
 	dir := t.TempDir()
-	seeds := filepath.Join(dir, "seeds")
-	os.Mkdir(seeds, 0o777)
-	os.WriteFile(filepath.Join(seeds, "1"), []byte("ababcc"), 0o666)
-	os.WriteFile(filepath.Join(seeds, "2"), []byte("c"), 0o666)
+	seeds := seedDir(t, dir, "ababcc", "c")
 	target := filepath.Join(dir, "target.bnf")
 	_, errOut, code := kfuzz(t, "mine", "glade", "-seeds", seeds, "-o", target, "-no-chars", "-timeout", "1s",
 		"./testdata/minetarget", "-fuzz", "FuzzABC")

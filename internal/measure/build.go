@@ -120,14 +120,8 @@ type listedPackage struct {
 // input to fuzzharness (see fuzzharness.SetMeasureHook). The user's files
 // are never written. Call Close to remove the binary.
 func Build(ctx context.Context, cfg Config) (*Runner, error) {
-	if cfg.Package == "" {
-		cfg.Package = "."
-	}
-	if cfg.Timeout < 0 {
-		return nil, fmt.Errorf("measure: negative timeout %v", cfg.Timeout)
-	}
-	if cfg.Timeout == 0 {
-		cfg.Timeout = protocol.DefaultTimeout
+	if err := cfg.setDefaults(); err != nil {
+		return nil, err
 	}
 	if err := checkGOFLAGS(cfg.Env); err != nil {
 		return nil, err
@@ -197,6 +191,21 @@ func (r *Runner) build(ctx context.Context, glue string) error {
 		r.nblocks[p]++
 	}
 	return r.mapEntries()
+}
+
+// setDefaults fills in the default package and timeout, and refuses a
+// negative timeout.
+func (cfg *Config) setDefaults() error {
+	if cfg.Package == "" {
+		cfg.Package = "."
+	}
+	if cfg.Timeout < 0 {
+		return fmt.Errorf("measure: negative timeout %v", cfg.Timeout)
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = protocol.DefaultTimeout
+	}
+	return nil
 }
 
 // compileTest builds the test of pkg into the binary bin with go test -c,

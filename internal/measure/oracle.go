@@ -96,14 +96,8 @@ func NewOracle(ctx context.Context, cfg OracleConfig) (*Oracle, error) {
 	if runtime.GOOS == "windows" || runtime.GOOS == "plan9" {
 		return nil, fmt.Errorf("measure: a fuzz target cannot serve as an oracle on %s", runtime.GOOS)
 	}
-	if cfg.Package == "" {
-		cfg.Package = "."
-	}
-	if cfg.Timeout < 0 {
-		return nil, fmt.Errorf("measure: negative timeout %v", cfg.Timeout)
-	}
-	if cfg.Timeout == 0 {
-		cfg.Timeout = protocol.DefaultTimeout
+	if err := cfg.setDefaults(); err != nil {
+		return nil, err
 	}
 	if cfg.Procs < 0 {
 		return nil, fmt.Errorf("measure: negative number of processes %d", cfg.Procs)

@@ -68,14 +68,7 @@ func BenchmarkOracleFunc(b *testing.B) {
 }
 
 func BenchmarkOracleFuzzTarget(b *testing.B) {
-	dir := thirdParty.get(b)
-	o, err := measure.NewOracle(context.Background(), measure.OracleConfig{
-		Config: measure.Config{Dir: dir, Package: "./trouble", Target: "FuzzTrouble", Env: goEnv()},
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer o.Close()
+	o := troubleOracle(b, measure.OracleConfig{}, "FuzzTrouble")
 	benchOracle(b, o)
 }
 

@@ -18,30 +18,40 @@ import (
 // Both Oracle and its batches satisfy learn/oracle's interfaces.
 var _ oracle.BatchOracle = (*measure.Oracle)(nil)
 
+// troubleOracle starts an oracle over a fuzz test of the package trouble
+// of the third-party module, with the limit and options of cfg; it is
+// closed when the test ends.
+func troubleOracle(tb testing.TB, cfg measure.OracleConfig, target string) *measure.Oracle {
+	tb.Helper()
+	dir := thirdParty.get(tb)
+	cfg.Config = measure.Config{Dir: dir, Package: "./trouble", Target: target, Env: goEnv(), Timeout: cfg.Timeout}
+	o, err := measure.NewOracle(context.Background(), cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { o.Close() })
+	return o
+}
+
 // TestOracleTrouble asks FuzzTrouble about words that pass, fail, skip,
 // panic, hang, exit the process and panic in another goroutine, and a text
 // outside its grammar: only the passing words are accepted, every failure
 // is reported with its input, and the queries after a hang or a crash are
 // answered by a new process.
 func TestOracleTrouble(t *testing.T) {
-	dir := thirdParty.get(t)
 	var (
 		mu       sync.Mutex
 		failures = map[string]measure.Failure{}
 	)
-	o, err := measure.NewOracle(context.Background(), measure.OracleConfig{
-		Config: measure.Config{Dir: dir, Package: "./trouble", Target: "FuzzTrouble", Env: goEnv(), Timeout: time.Second},
+	o := troubleOracle(t, measure.OracleConfig{
+		Config: measure.Config{Timeout: time.Second},
 		Procs:  2,
 		Report: func(f measure.Failure) {
 			mu.Lock()
 			failures[string(f.Input)] = f
 			mu.Unlock()
 		},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer o.Close()
+	}, "FuzzTrouble")
 	if d := o.Description(); d.Target != "FuzzTrouble" || !strings.Contains(d.Grammar, "<word>") {
 		t.Errorf("description %+v", d)
 	}
@@ -128,14 +138,7 @@ func TestOracleCalc(t *testing.T) {
 // TestOracleBytes checks that inputs that are not valid UTF-8 reach the
 // target byte for byte.
 func TestOracleBytes(t *testing.T) {
-	dir := thirdParty.get(t)
-	o, err := measure.NewOracle(context.Background(), measure.OracleConfig{
-		Config: measure.Config{Dir: dir, Package: "./trouble", Target: "FuzzInvalidUTF8", Env: goEnv()},
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer o.Close()
+	o := troubleOracle(t, measure.OracleConfig{}, "FuzzInvalidUTF8")
 	for in, want := range map[string]bool{"\xff": true, "a\x80b": true, "\u00ff": false, "ab": false, "": false} {
 		if ok, err := o.Accept(context.Background(), []byte(in)); err != nil || ok != want {
 			t.Errorf("Accept(%q) = %v, %v; want %v", in, ok, err, want)
@@ -146,16 +149,8 @@ func TestOracleBytes(t *testing.T) {
 // TestOracleRecycle replaces the test processes every 7 queries, in the
 // middle of batches whose inputs run ahead of the answers.
 func TestOracleRecycle(t *testing.T) {
-	dir := thirdParty.get(t)
 	defer measure.SetRecycleAfter(7)()
-	o, err := measure.NewOracle(context.Background(), measure.OracleConfig{
-		Config: measure.Config{Dir: dir, Package: "./trouble", Target: "FuzzTrouble", Env: goEnv()},
-		Procs:  2,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer o.Close()
+	o := troubleOracle(t, measure.OracleConfig{Procs: 2}, "FuzzTrouble")
 	ins := make([][]byte, 100)
 	for i := range ins {
 		ins[i] = []byte(strings.Repeat("ab", i%5))
@@ -190,15 +185,7 @@ func TestOracleNotHarness(t *testing.T) {
 }
 
 func TestOracleCanceled(t *testing.T) {
-	dir := thirdParty.get(t)
-	o, err := measure.NewOracle(context.Background(), measure.OracleConfig{
-		Config: measure.Config{Dir: dir, Package: "./trouble", Target: "FuzzTrouble", Env: goEnv()},
-		Procs:  1,
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer o.Close()
+	o := troubleOracle(t, measure.OracleConfig{Procs: 1}, "FuzzTrouble")
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	start := time.Now()
