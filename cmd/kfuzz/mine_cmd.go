@@ -44,7 +44,7 @@ func runMineGlade(e *env, args []string) error {
 		fs.PrintDefaults()
 	}
 	seedDir := fs.String("seeds", "", "the `directory` of seed inputs (required)")
-	cmdline := fs.String("oracle", "", "the oracle `command` (required)")
+	cmdline := fs.String("oracle", "", "the oracle `command` (required unless -fuzz)")
 	out := fs.String("o", "", "write the grammar to `file` (default: standard output)")
 	force := fs.Bool("f", false, "replace an existing -o file")
 	maxQ := fs.Int("max-queries", glade.DefaultMaxQueries, "stop with an error after `n` oracle queries")
@@ -83,9 +83,11 @@ func runMineGlade(e *env, args []string) error {
 	defer stop()
 	prog := newProgress(e.stderr, *verbose)
 	var (
-		o        oracle.Oracle
-		timeouts func() int64
-		target   *targetOracle
+		o interface {
+			oracle.Oracle
+			Stats() oracle.Stats
+		}
+		target *targetOracle
 	)
 	if tf.given() {
 		prog.Step("building "+*tf.fuzz+" as the oracle", 0)
@@ -94,11 +96,11 @@ func runMineGlade(e *env, args []string) error {
 			return err
 		}
 		defer target.Close()
-		o, timeouts = target, func() int64 { return target.Stats().Timeouts }
+		o = target
 	} else {
 		c := oracle.Command("sh", "-c", *cmdline)
 		c.Timeout = *timeout
-		o, timeouts = c, func() int64 { return c.Stats().Timeouts }
+		o = c
 	}
 	phase, seed := "", -1
 	res, err := glade.Synthesize(ctx, seeds, o,
@@ -133,7 +135,7 @@ func runMineGlade(e *env, args []string) error {
 	}
 	st := res.Stats
 	fmt.Fprintf(e.stderr, "kfuzz mine glade: %d rules from %d of %d seeds; %d queries (%d cache hits, %d timeouts), %.1fs\n",
-		st.Rules, st.SeedsUsed, st.Seeds, st.Queries, st.CacheHits, timeouts(), st.Duration.Seconds())
+		st.Rules, st.SeedsUsed, st.Seeds, st.Queries, st.CacheHits, o.Stats().Timeouts, st.Duration.Seconds())
 	if target != nil {
 		fmt.Fprintf(e.stderr, "kfuzz mine glade: %s\n", target.summary())
 	}

@@ -377,6 +377,7 @@ func (o *Oracle) start(ctx context.Context) (*server, error) {
 	cmd.Env = append(protocol.Environ(env), protocol.EnvServe+"=3")
 	cmd.Stdin = inR
 	cmd.ExtraFiles = []*os.File{respW}
+	detach(cmd)
 	s := &server{cmd: cmd, stdin: inW, resp: respR, rd: bufio.NewReader(respR), output: &gocmd.Excerpt{Max: maxOutput}}
 	cmd.Stdout, cmd.Stderr = s.output, s.output
 	err = cmd.Start()
