@@ -45,6 +45,7 @@ func (h *Harness) serve(f *testing.F, spec string, fn func(*testing.T, Input)) {
 	if err != nil {
 		f.Fatalf("fuzzharness: %s: %v", protocol.EnvServe, err)
 	}
+	timeout := envTimeout(f)
 	f.Add([]byte(serveSeed))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if string(data) != serveSeed {
@@ -74,7 +75,7 @@ func (h *Harness) serve(f *testing.F, spec string, fn func(*testing.T, Input)) {
 				}
 				rec.ID = in.ID
 				q.running.Store(true)
-				h.serveOne(t, i, text, rec, fn)
+				h.serveOne(t, i, text, rec, fn, timeout)
 				q.running.Store(false)
 			}
 			if werr := protocol.WriteRecord(out, rec); werr != nil {
@@ -149,8 +150,11 @@ func (q *lineQueue) next() ([]byte, error) {
 	}
 }
 
-// serveOne runs fn over text in the subtest i of t and fills in rec.
-func (h *Harness) serveOne(t *testing.T, i int, text string, rec *protocol.Record, fn func(*testing.T, Input)) {
+// serveOne runs fn over text in the subtest i of t and fills in rec. If
+// fn runs longer than timeout, the process exits with
+// protocol.TimeoutExitCode: a backstop for when the tool is gone, which
+// kills a process that does not answer in time itself.
+func (h *Harness) serveOne(t *testing.T, i int, text string, rec *protocol.Record, fn func(*testing.T, Input), timeout time.Duration) {
 	rec.Input = text
 	tree, err := h.codec.Parse(text)
 	if err != nil {
@@ -163,6 +167,11 @@ func (h *Harness) serveOne(t *testing.T, i int, text string, rec *protocol.Recor
 	}
 	in := Input{s: text, b: []byte(text), st: &inputState{tree: tree}}
 	start := time.Now()
+	timer := time.AfterFunc(timeout, func() {
+		fmt.Fprintf(os.Stderr, "fuzzharness: %s: input %d ran longer than %v; exiting\n", h.name, i, timeout)
+		os.Exit(protocol.TimeoutExitCode)
+	})
+	defer timer.Stop()
 	var sub *testing.T
 	t.Run(strconv.Itoa(i), func(t *testing.T) {
 		sub = t

@@ -374,7 +374,8 @@ func (o *Oracle) start(ctx context.Context) (*server, error) {
 	}
 	cmd := exec.Command(o.bin, "-test.run=^"+o.cfg.Target+"$", "-test.count=1", "-test.timeout=0")
 	cmd.Dir = o.pkg.Dir
-	cmd.Env = append(protocol.Environ(env), protocol.EnvServe+"=3")
+	// The harness's own limit is a backstop for when this process is gone.
+	cmd.Env = append(protocol.Environ(env), protocol.EnvServe+"=3", protocol.EnvTimeout+"="+(2*o.cfg.Timeout+time.Second).String())
 	cmd.Stdin = inR
 	cmd.ExtraFiles = []*os.File{respW}
 	detach(cmd)

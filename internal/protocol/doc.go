@@ -37,9 +37,11 @@
 //     does not fit the bounds); an input that violates the constraint or the
 //     validity predicate is StatusInvalid (it is not repaired). Each input
 //     runs in a subtest of its own, so that t.Fatal and t.Skip end only that
-//     input; panics in the target are recovered and recorded. There is no
-//     time limit in the harness and no Hook is called: the tool kills a
-//     process that does not answer in time.
+//     input; panics in the target are recovered and recorded. No Hook is
+//     called. The tool kills a process that does not answer in time; as a
+//     backstop, the harness exits with TimeoutExitCode when an input runs
+//     longer than EnvTimeout, and at once when its standard input ends
+//     while the target runs.
 //
 // A Hook set in the test binary is called around every input. The kfuzz
 // measuring tool sets one from a file it adds to the fuzz test's package;
