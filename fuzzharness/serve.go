@@ -9,8 +9,6 @@ import (
 	"os"
 	"runtime/debug"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -51,109 +49,51 @@ func (h *Harness) serve(f *testing.F, spec string, fn func(*testing.T, Input)) {
 		if string(data) != serveSeed {
 			return // an entry of testdata/fuzz
 		}
-		q := &lineQueue{ready: make(chan struct{}, 1)}
-		go q.read(os.Stdin)
-		for i := 0; ; i++ {
-			line, err := q.next()
-			if line == nil {
-				if err != nil {
-					t.Fatalf("fuzzharness: %s: reading the inputs: %v", protocol.EnvServe, err)
-				}
+		r := bufio.NewReader(os.Stdin)
+		for i := 0; ; {
+			line, err := r.ReadBytes('\n')
+			if line = bytes.TrimSpace(line); len(line) > 0 {
+				h.serveLine(t, i, line, out, fn, timeout)
+				i++
+			}
+			if err == io.EOF {
 				return
 			}
-			rec := &protocol.Record{Target: h.name, Index: i}
-			var in protocol.InputRecord
-			switch jerr := json.Unmarshal(line, &in); {
-			case jerr != nil:
-				rec.Status, rec.Message = protocol.StatusError, fmt.Sprintf("bad input record: %v", jerr)
-			case in.Text != nil && in.Data != nil:
-				rec.ID, rec.Status, rec.Message = in.ID, protocol.StatusError, "an input record has both text and data"
-			default:
-				text := string(in.Data) // the text as bytes: JSON strings cannot hold invalid UTF-8
-				if in.Text != nil {
-					text = *in.Text
-				}
-				rec.ID = in.ID
-				q.running.Store(true)
-				h.serveOne(t, i, text, rec, fn, timeout)
-				q.running.Store(false)
-			}
-			if werr := protocol.WriteRecord(out, rec); werr != nil {
-				t.Fatalf("fuzzharness: %s: %v", protocol.EnvServe, werr)
+			if err != nil {
+				t.Fatalf("fuzzharness: %s: reading the inputs: %v", protocol.EnvServe, err)
 			}
 		}
 	})
 }
 
-// A lineQueue holds the non-blank input lines of the serve mode that have
-// been read but not yet served. Reading goes on while the target runs, so
-// that the end of the input is seen at once: the tool ends the input only
-// when it expects no more answers, or when it has gone away, so an input
-// that ends while the target runs ends the process rather than leaving it
-// to run (perhaps to hang) with no one to answer.
-type lineQueue struct {
-	mu      sync.Mutex
-	lines   [][]byte
-	end     bool  // the input has ended
-	err     error // why, if not at EOF
-	ready   chan struct{}
-	running atomic.Bool // the target runs
-}
-
-// read reads r into the queue until it ends.
-func (q *lineQueue) read(r io.Reader) {
-	br := bufio.NewReader(r)
-	for {
-		line, err := br.ReadBytes('\n')
-		q.mu.Lock()
-		if line = bytes.TrimSpace(line); len(line) > 0 {
-			q.lines = append(q.lines, line)
+// serveLine answers the input record line, the input i, with a record
+// written to out.
+func (h *Harness) serveLine(t *testing.T, i int, line []byte, out io.Writer, fn func(*testing.T, Input), timeout time.Duration) {
+	rec := &protocol.Record{Target: h.name, Index: i}
+	var in protocol.InputRecord
+	switch err := json.Unmarshal(line, &in); {
+	case err != nil:
+		rec.Status, rec.Message = protocol.StatusError, fmt.Sprintf("bad input record: %v", err)
+	case in.Text != nil && in.Data != nil:
+		rec.ID, rec.Status, rec.Message = in.ID, protocol.StatusError, "an input record has both text and data"
+	default:
+		text := string(in.Data) // the text as bytes: JSON strings cannot hold invalid UTF-8
+		if in.Text != nil {
+			text = *in.Text
 		}
-		if err != nil {
-			q.end = true
-			if err != io.EOF {
-				q.err = err
-			}
-		}
-		q.mu.Unlock()
-		select {
-		case q.ready <- struct{}{}:
-		default:
-		}
-		if err != nil {
-			if q.running.Load() {
-				fmt.Fprintf(os.Stderr, "fuzzharness: %s: the input ended while the target ran; exiting\n", protocol.EnvServe)
-				os.Exit(0)
-			}
-			return
-		}
+		rec.ID = in.ID
+		h.serveOne(t, i, text, rec, fn, timeout)
 	}
-}
-
-// next returns the next line, waiting for one; nil when the input has
-// ended, with the error that ended it if it was not EOF.
-func (q *lineQueue) next() ([]byte, error) {
-	for {
-		q.mu.Lock()
-		if len(q.lines) > 0 {
-			line := q.lines[0]
-			q.lines = q.lines[1:]
-			q.mu.Unlock()
-			return line, nil
-		}
-		if q.end {
-			q.mu.Unlock()
-			return nil, q.err
-		}
-		q.mu.Unlock()
-		<-q.ready
+	if err := protocol.WriteRecord(out, rec); err != nil {
+		t.Fatalf("fuzzharness: %s: %v", protocol.EnvServe, err)
 	}
 }
 
 // serveOne runs fn over text in the subtest i of t and fills in rec. If
 // fn runs longer than timeout, the process exits with
-// protocol.TimeoutExitCode: a backstop for when the tool is gone, which
-// kills a process that does not answer in time itself.
+// protocol.TimeoutExitCode: a backstop for when the tool is gone (a tool
+// kills a process that does not answer in time itself), so that a process
+// whose target hangs does not outlive it for long.
 func (h *Harness) serveOne(t *testing.T, i int, text string, rec *protocol.Record, fn func(*testing.T, Input), timeout time.Duration) {
 	rec.Input = text
 	tree, err := h.codec.Parse(text)

@@ -39,9 +39,8 @@
 //     runs in a subtest of its own, so that t.Fatal and t.Skip end only that
 //     input; panics in the target are recovered and recorded. No Hook is
 //     called. The tool kills a process that does not answer in time; as a
-//     backstop, the harness exits with TimeoutExitCode when an input runs
-//     longer than EnvTimeout, and at once when its standard input ends
-//     while the target runs.
+//     backstop for when the tool is gone, the harness exits with
+//     TimeoutExitCode when an input runs longer than EnvTimeout.
 //
 // A Hook set in the test binary is called around every input. The kfuzz
 // measuring tool sets one from a file it adds to the fuzz test's package;
