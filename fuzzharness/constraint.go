@@ -62,6 +62,34 @@ func WithConstraintSeeds(n int) Option {
 	return func(cfg *config) { cfg.constraintSeeds = n }
 }
 
+// DefaultRepairBudget is the time an input's repair may take by default
+// (see WithRepairBudget).
+const DefaultRepairBudget = 500 * time.Microsecond
+
+// WithRepairBudget sets the time the repair of one input may take (default
+// DefaultRepairBudget; 0: no limit). An input whose repair takes longer is
+// skipped and counted (Stats.OverBudget), so that one hard input never
+// stalls a fuzzing worker. A constraint with a method
+//
+//	RepairBy(t *grammar.Tree, seed uint64, deadline time.Time) (*grammar.Tree, bool)
+//
+// such as solver.Repairer gets the deadline and stops there; the harness
+// calls it in place of Valid and Repair, and takes a result that is t
+// itself for valid. Of other constraints, the harness discards a repair
+// that returns late. The budget is wall-clock time: on a loaded machine,
+// raise it. The environment variable KFUZZ_REPAIR_BUDGET, if set to a
+// duration, overrides the option (kfuzz eval harness -repair-budget sets
+// it).
+func WithRepairBudget(d time.Duration) Option {
+	return func(cfg *config) { cfg.repairBudget = d }
+}
+
+// deadlineRepairer is a Constraint that takes a deadline (see
+// WithRepairBudget).
+type deadlineRepairer interface {
+	RepairBy(t *grammar.Tree, seed uint64, deadline time.Time) (*grammar.Tree, bool)
+}
+
 // repairSeed derives the seed of a repair from the fuzzer's bytes: their
 // 64-bit FNV-1a hash.
 func repairSeed(data []byte) uint64 {
@@ -74,9 +102,10 @@ func repairSeed(data []byte) uint64 {
 type outcome int
 
 const (
-	outcomeValid    outcome = iota // valid as decoded
-	outcomeRepaired                // repaired by the constraint
-	outcomeRejected                // skipped: the target does not run
+	outcomeValid      outcome = iota // valid as decoded
+	outcomeRepaired                  // repaired by the constraint
+	outcomeRejected                  // skipped: the target does not run
+	outcomeOverBudget                // skipped: the repair took longer than its budget
 )
 
 // check applies the constraint and the validity predicate to the decoded
@@ -87,22 +116,61 @@ func (h *Harness) check(in Input, data []byte) (Input, outcome) {
 		return in, outcomeValid
 	}
 	tree, res := in.Tree(), outcomeValid
-	if c != nil && !c.Valid(tree) {
-		// The seed depends on the bytes the decoding read, not on those
-		// after them, which do not change the input either.
-		repaired, ok := c.Repair(tree, repairSeed(data[:min(in.Used(), len(data))]))
-		if !ok || repaired == nil {
-			return in, outcomeRejected
+	if c != nil {
+		repaired, o := h.repair(c, tree, data[:min(in.Used(), len(data))])
+		switch o {
+		case outcomeRejected, outcomeOverBudget:
+			return in, o
+		case outcomeRepaired:
+			tree, res = repaired, outcomeRepaired
+			b := tree.Bytes()
+			// Byte edits (Bounds.MaxEdits) apply to the repaired text.
+			in = h.codec.edit(Input{s: string(b), b: b, st: &inputState{tree: tree, used: in.Used()}}, data)
 		}
-		tree, res = repaired, outcomeRepaired
-		b := tree.Bytes()
-		// Byte edits (Bounds.MaxEdits) apply to the repaired text.
-		in = h.codec.edit(Input{s: string(b), b: b, st: &inputState{tree: tree, used: in.Used()}}, data)
 	}
 	if valid != nil && !valid(tree) {
 		return in, outcomeRejected
 	}
 	return in, res
+}
+
+// repair checks tree against the constraint and repairs it within the
+// budget, with a seed derived from used, the bytes the decoding read (not
+// those after them, which do not change the input either). It records the
+// time of every repair attempted.
+func (h *Harness) repair(c Constraint, tree *grammar.Tree, used []byte) (*grammar.Tree, outcome) {
+	budget := h.cfg.repairBudget
+	if dr, ok := c.(deadlineRepairer); ok {
+		start := time.Now()
+		var deadline time.Time
+		if budget > 0 {
+			deadline = start.Add(budget)
+		}
+		out, ok := dr.RepairBy(tree, repairSeed(used), deadline)
+		if ok && out == tree {
+			return tree, outcomeValid
+		}
+		return out, h.repairOutcome(time.Since(start), out, ok)
+	}
+	if c.Valid(tree) {
+		return tree, outcomeValid
+	}
+	start := time.Now()
+	out, ok := c.Repair(tree, repairSeed(used))
+	return out, h.repairOutcome(time.Since(start), out, ok)
+}
+
+// repairOutcome records a repair that took d and returned out and ok, and
+// returns its outcome.
+func (h *Harness) repairOutcome(d time.Duration, out *grammar.Tree, ok bool) outcome {
+	h.times.add(d)
+	switch {
+	case h.cfg.repairBudget > 0 && d > h.cfg.repairBudget:
+		return outcomeOverBudget
+	case !ok || out == nil:
+		return outcomeRejected
+	}
+	return outcomeRepaired
 }
 
 // count records an outcome in the harness's counts.
@@ -113,6 +181,9 @@ func (h *Harness) count(o outcome) {
 		h.repaired.Add(1)
 	case outcomeRejected:
 		h.rejected.Add(1)
+	case outcomeOverBudget:
+		h.rejected.Add(1)
+		h.overBudget.Add(1)
 	}
 	if h.workerStats != nil {
 		h.workerStats.maybeFlush(h)
@@ -220,6 +291,9 @@ func gatherWorkerStats(name string) (Stats, int) {
 		sum.Inputs += s.Inputs
 		sum.Repaired += s.Repaired
 		sum.Rejected += s.Rejected
+		sum.OverBudget += s.OverBudget
+		sum.RepairTimes = addHist(sum.RepairTimes, s.RepairTimes)
+		sum.RepairMax = max(sum.RepairMax, s.RepairMax)
 		n++
 	}
 	os.Remove(dir) // only if empty: another fuzz test of the process may still need it
@@ -247,7 +321,8 @@ func (h *Harness) reportStats() {
 		// Fuzz tests other than the one being fuzzed run their seeds in
 		// this process, and no worker writes counts for them.
 		if ws, n := gatherWorkerStats(h.name); n > 0 {
-			s.Inputs, s.Repaired, s.Rejected = ws.Inputs, ws.Repaired, ws.Rejected
+			ws.Seeds = s.Seeds
+			s = ws.derive(s.Elapsed)
 			where = fmt.Sprintf("%d fuzz worker processes", n)
 		}
 	}
@@ -270,11 +345,22 @@ func (h *Harness) reportStats() {
 }
 
 // String summarizes the counts, for example "1000 inputs: 930 valid as
-// decoded, 60 repaired, 10 skipped; 99.0% reached the target with a valid
-// input".
+// decoded, 60 repaired, 10 skipped (2 over the repair budget); 99.0%
+// reached the target with a valid input, 4950 valid per second; repair
+// time p50 40µs, p99 310µs, max 520µs".
 func (s Stats) String() string {
-	return fmt.Sprintf("%d inputs: %d valid as decoded, %d repaired, %d skipped; %.1f%% reached the target with a valid input",
-		s.Inputs, s.Inputs-s.Repaired-s.Rejected, s.Repaired, s.Rejected, 100*s.ValidRate())
+	str := fmt.Sprintf("%d inputs: %d valid as decoded, %d repaired, %d skipped", s.Inputs, s.Inputs-s.Repaired-s.Rejected, s.Repaired, s.Rejected)
+	if s.OverBudget > 0 {
+		str += fmt.Sprintf(" (%d over the repair budget)", s.OverBudget)
+	}
+	str += fmt.Sprintf("; %.1f%% reached the target with a valid input", 100*s.ValidRate())
+	if s.ValidPerSecond > 0 {
+		str += fmt.Sprintf(", %.0f valid per second", s.ValidPerSecond)
+	}
+	if s.RepairMax > 0 {
+		str += fmt.Sprintf("; repair time p50 %v, p99 %v, max %v", s.RepairP50, s.RepairP99, s.RepairMax)
+	}
+	return str
 }
 
 // ValidRate returns the share of inputs that reached the target with a

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/internal/protocol"
@@ -59,10 +60,13 @@ type Harness struct {
 	cfg   config
 	name  string
 
-	seeds    atomic.Int64
-	inputs   atomic.Int64
-	repaired atomic.Int64
-	rejected atomic.Int64
+	seeds      atomic.Int64
+	inputs     atomic.Int64
+	repaired   atomic.Int64
+	rejected   atomic.Int64
+	overBudget atomic.Int64
+	times      repairTimes
+	start      time.Time // when Fuzz began
 
 	workerStats *workerStats // in a go test -fuzz worker with a constraint or validity predicate
 }
@@ -91,11 +95,18 @@ func NewGraph(f F, gr *grammar.Graph, opts ...Option) *Harness {
 		h.Helper()
 	}
 	cfg := newConfig(opts)
+	if v := os.Getenv(protocol.EnvRepairBudget); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < 0 {
+			fatal(f, fmt.Sprintf("fuzzharness: %s=%q is not a duration", protocol.EnvRepairBudget, v))
+		}
+		cfg.repairBudget = d
+	}
 	c, err := newCodecCached(gr, cfg.boundsFor(gr))
 	if err != nil {
 		fatal(f, err.Error())
 	}
-	h := &Harness{f: f, codec: c, cfg: cfg}
+	h := &Harness{f: f, codec: c, cfg: cfg, start: time.Now()}
 	if n, ok := f.(namer); ok {
 		h.name = n.Name()
 	}
@@ -198,6 +209,7 @@ func (h *Harness) fuzz(fn any, arg reflect.Type) {
 	if r, ok := f.(reporter); ok {
 		r.Cleanup(h.reportStats)
 	}
+	h.start = time.Now()
 	f.Fuzz(tg.fuzzFunc(func(t tb, data []byte) { h.run(t, data, tg.call) }))
 }
 
@@ -215,9 +227,12 @@ func (h *Harness) decode(data []byte) Input {
 func (h *Harness) run(t tb, data []byte, fn func(tb, Input)) {
 	in, o := h.check(h.decode(data), data)
 	h.count(o)
-	if o == outcomeRejected {
+	if o == outcomeRejected || o == outcomeOverBudget {
 		msg := "fuzzharness: the input does not satisfy the validity predicate"
-		if h.cfg.constraint != nil {
+		switch {
+		case o == outcomeOverBudget:
+			msg = "fuzzharness: the input violates the constraint and its repair took longer than the budget (WithRepairBudget)"
+		case h.cfg.constraint != nil:
 			msg = "fuzzharness: the input violates the constraint and could not be repaired, or the validity predicate rejects it"
 		}
 		t.Skip(msg)
@@ -247,6 +262,26 @@ type Stats struct {
 	Inputs   int64 // inputs decoded and passed to the validity check
 	Repaired int64 // inputs that violated the constraint and were repaired
 	Rejected int64 // inputs skipped: not repaired, or rejected by the validity predicate
+	// OverBudget counts the inputs of Rejected whose repair took longer
+	// than its budget (WithRepairBudget).
+	OverBudget int64
+	// Elapsed is the time since Fuzz began (under go test -fuzz, in the
+	// coordinator), and ValidPerSecond the inputs that reached the target
+	// with a valid input, as decoded or repaired, per second of it:
+	// (Inputs-Rejected)/Elapsed.
+	Elapsed        time.Duration
+	ValidPerSecond float64
+	// RepairP50, RepairP99 and RepairMax are the median, the 99th
+	// percentile and the maximum of the time of the repairs attempted
+	// (successful, failed and over the budget). The percentiles are upper
+	// bounds of a bucket of RepairTimes, at most 25% above the exact
+	// value; the maximum is exact.
+	RepairP50, RepairP99, RepairMax time.Duration
+	// RepairTimes is the histogram of the repair times, on a logarithmic
+	// scale: bucket 4e+k, for k < 4, counts the times of [(4+k)·2^e/4,
+	// (5+k)·2^e/4) nanoseconds. Under go test -fuzz the workers'
+	// histograms are added up.
+	RepairTimes []int64 `json:",omitempty"`
 }
 
 // RejectRate returns Rejected/Inputs, or 0 if there were no inputs.
@@ -262,7 +297,10 @@ func (s Stats) RejectRate() float64 {
 // go test process itself counts only the seeds, and adds up the workers'
 // counts for its final report (see the package documentation).
 func (h *Harness) Stats() Stats {
-	return Stats{Seeds: h.seeds.Load(), Inputs: h.inputs.Load(), Repaired: h.repaired.Load(), Rejected: h.rejected.Load()}
+	s := Stats{Seeds: h.seeds.Load(), Inputs: h.inputs.Load(), Repaired: h.repaired.Load(), Rejected: h.rejected.Load(),
+		OverBudget: h.overBudget.Load()}
+	s.RepairTimes, s.RepairMax = h.times.snapshot()
+	return s.derive(time.Since(h.start))
 }
 
 // Seeds returns the seed trees that a harness with the same graph and

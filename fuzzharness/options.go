@@ -1,6 +1,10 @@
 package fuzzharness
 
-import "github.com/seed72891827/kfuzz/fuzzharness/grammar"
+import (
+	"time"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
 
 // Default bounds of a harness and a Codec. Like grammar.NewGenerator, the
 // harness raises the default MaxDepth and MaxSize for a grammar whose
@@ -56,6 +60,7 @@ type config struct {
 
 	constraint      Constraint
 	constraintSeeds int
+	repairBudget    time.Duration
 }
 
 func newConfig(opts []Option) config {
@@ -64,6 +69,7 @@ func newConfig(opts []Option) config {
 		k:      DefaultSeedK,
 
 		constraintSeeds: DefaultConstraintSeeds,
+		repairBudget:    DefaultRepairBudget,
 	}
 	for _, o := range opts {
 		o(&c)

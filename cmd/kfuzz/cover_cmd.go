@@ -12,7 +12,6 @@ import (
 
 	"github.com/seed72891827/kfuzz/coverage"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
-	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 func init() {
@@ -67,8 +66,7 @@ func runCover(e *env, args []string) error {
 	target := fs.String("run", "", "the fuzz test `FuzzX` (required)")
 	var pkgs multiFlag
 	fs.Var(&pkgs, "pkg", "measure the packages matching these comma-separated `patterns` (default: the fuzz test's package)")
-	tags := fs.String("tags", "", "build `tags`, as for go test")
-	timeout := fs.Duration("timeout", protocol.DefaultTimeout, "time limit of the target on one input")
+	bf := addBuildFlags(fs)
 	mode := fs.String("covermode", string(coverage.ModeHits), "counter `mode` for the profile: hits, set, count or atomic")
 	seeds := fs.Bool("seeds", true, "without FILEs, run the harness's seeds")
 	testdata := fs.Bool("testdata", true, "without FILEs, run the entries of testdata/fuzz/FuzzX")
@@ -86,9 +84,6 @@ func runCover(e *env, args []string) error {
 	if m := coverage.Mode(*mode); !m.Valid() {
 		return fmt.Errorf("-covermode must be hits, set, count or atomic, not %q", *mode)
 	}
-	if *timeout <= 0 {
-		return fmt.Errorf("-timeout must be positive, not %v", *timeout)
-	}
 	pkg, files := ".", []string(nil)
 	if len(pos) > 0 {
 		pkg, files = pos[0], pos[1:]
@@ -96,10 +91,11 @@ func runCover(e *env, args []string) error {
 	if st, err := os.Stat(pkg); err == nil && !st.IsDir() {
 		return fmt.Errorf("%s is a file; name the package first: kfuzz cover -run %s PACKAGE %s", pkg, *target, strings.Join(pos, " "))
 	}
-	cfg := pipeline.Config{Package: pkg, Target: *target, Cover: pkgs, Timeout: *timeout, Mode: coverage.Mode(*mode)}
-	if *tags != "" {
-		cfg.BuildFlags = []string{"-tags=" + *tags}
+	cfg, err := bf.config(pkg, *target)
+	if err != nil {
+		return err
 	}
+	cfg.Cover, cfg.Mode = pkgs, coverage.Mode(*mode)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

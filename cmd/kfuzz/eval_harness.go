@@ -16,8 +16,8 @@ import (
 func init() {
 	register(&command{
 		name:  "eval harness",
-		usage: "[-time 30s] [-parallel N] [-examples calc,json] [-keep DIR]",
-		short: "compare grammar-aware fuzzing through fuzzharness with plain string fuzzing on the examples",
+		usage: "[-time 30s] [-parallel N] [-examples calc,json] [-runs N] [-repair-budget D] [-keep DIR]",
+		short: "compare grammar-aware fuzzing through fuzzharness with plain string fuzzing on the examples, and constraint repair with skipping",
 		run:   runEvalHarness,
 	})
 }
@@ -27,7 +27,9 @@ func runEvalHarness(e *env, args []string) error {
 	fs := newFlagSet(e, c)
 	fuzzTime := fs.Duration("time", 30*time.Second, "how long to fuzz each fuzz test")
 	parallel := fs.Int("parallel", 2, "fuzzing worker processes")
-	which := fs.String("examples", "calc,json", "comma-separated examples to evaluate")
+	which := fs.String("examples", "calc,json", "comma-separated examples to evaluate: "+subjectNames()+", or constraints for "+constraintNames())
+	runs := fs.Int("runs", 1, "how many times to fuzz each example (median and spread over the runs)")
+	budget := fs.Duration("repair-budget", 0, "the time one input's repair may take in the constraint examples (0: the harness's default, fuzzharness.DefaultRepairBudget)")
 	keep := fs.String("keep", "", "keep the fuzz caches and binaries in `dir` instead of a temporary directory")
 	if pos, err := parseFlags(fs, args); err != nil {
 		return err
@@ -50,9 +52,23 @@ func runEvalHarness(e *env, args []string) error {
 	} else if err := os.MkdirAll(work, 0o777); err != nil {
 		return err
 	}
+	if *runs < 1 {
+		return fmt.Errorf("-runs %d: want at least 1", *runs)
+	}
+	if *budget < 0 {
+		return fmt.Errorf("-repair-budget %v: want a duration of at least 0", *budget)
+	}
 	wanted := map[string]bool{}
 	for _, n := range strings.Split(*which, ",") {
-		wanted[strings.TrimSpace(n)] = true
+		if n = strings.TrimSpace(n); n == "constraints" {
+			for _, sub := range evalharness.Subjects {
+				if sub.Constrained() {
+					wanted[sub.Name] = true
+				}
+			}
+			continue
+		}
+		wanted[n] = true
 	}
 	var subjects []evalharness.Subject
 	for _, sub := range evalharness.Subjects {
@@ -62,26 +78,66 @@ func runEvalHarness(e *env, args []string) error {
 		}
 	}
 	for n := range wanted {
-		return fmt.Errorf("unknown example %q (have calc, json)", n)
+		return fmt.Errorf("unknown example %q (have %s)", n, subjectNames())
 	}
-	results, err := evalharness.Compare(ctx, root, work, subjects, *fuzzTime, *parallel, e.stderr)
+	opts := evalharness.Options{FuzzTime: *fuzzTime, Parallel: *parallel, Runs: *runs, RepairBudget: *budget}
+	results, err := evalharness.Compare(ctx, root, work, subjects, opts, e.stderr)
 	if err != nil {
 		return err
 	}
 
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "example\tfuzz test\texecs\texecs/s\tCPU s\texecs/CPU s\tcorpus\tcovered\tcoverage\t%s\n", "notes")
+	fmt.Fprintf(tw, "example\trun\tfuzz test\texecs\texecs/s\tCPU s\texecs/CPU s\tvalid/CPU s\trepair p50/p99/max\tover budget\tcorpus\tcovered\tcoverage\t%s\n", "notes")
 	for _, res := range results {
-		for _, r := range []*evalharness.Run{res.Harness, res.Plain} {
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%.0f\t%.1f\t%.0f\t%d\t%d/%d\t%.1f%%\t%s\n", res.Subject.Name, r.Target, r.Execs, r.Rate(),
-				r.CPU.Seconds(), r.CPURate(), r.Corpus, r.Covered, r.Stmts, r.Coverage(), r.Failure)
+		runs := []*evalharness.Run{res.Harness, res.Plain}
+		if res.Subject.Constrained() {
+			runs = []*evalharness.Run{res.Plain, res.Harness, res.Skip, res.Repair}
+		}
+		for _, r := range runs {
+			valid, times, over := "-", "-", "-"
+			if r.Stats != nil {
+				valid = fmt.Sprintf("%.0f", r.ValidCPURate())
+				if r.Stats.RepairMax > 0 {
+					times = fmt.Sprintf("%v/%v/%v", r.Stats.RepairP50, r.Stats.RepairP99, r.Stats.RepairMax)
+					over = fmt.Sprint(r.Stats.OverBudget)
+				}
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%.0f\t%.1f\t%.0f\t%s\t%s\t%s\t%d\t%d/%d\t%.1f%%\t%s\n", res.Subject.Name, res.RunIndex+1, r.Target,
+				r.Execs, r.Rate(), r.CPU.Seconds(), r.CPURate(), valid, times, over, r.Corpus, r.Covered, r.Stmts, r.Coverage(), r.Failure)
 		}
 	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
 	fmt.Fprintln(e.stdout)
+	for _, sum := range evalharness.SummarizeConstraints(results) {
+		goal := 1.0
+		if sum.Subject.Name == "scriptc" {
+			goal = 5
+		}
+		fmt.Fprintf(e.stdout, "%s (%d runs, median [min, max]): valid execs per CPU second, skip %v, repair %v; same-run ratio repair/skip %v (goal >= %.0f: %s)\n",
+			sum.Subject.Name, sum.Runs, sum.SkipValid, sum.RepairValid, sum.Ratio, goal, verdict(sum.Ratio.Median >= goal))
+		cov := sum.Coverage
+		fmt.Fprintf(e.stdout, "  coverage of %s in %%: plain %v, grammar %v, skip %v, repair %v (repair above skip and plain: %s)\n",
+			sum.Subject.CoverPkg, cov[0], cov[1], cov[2], cov[3], verdict(cov[3].Median > cov[2].Median && cov[3].Median > cov[0].Median))
+		fmt.Fprintf(e.stdout, "  repair time: greatest p99 %v, greatest max %v; %d repairs over the budget, skipped\n",
+			sum.RepairP99, sum.RepairMax, sum.OverBudget)
+	}
 	for _, res := range results {
+		if !res.Subject.Constrained() {
+			continue
+		}
+		for _, other := range []*evalharness.Run{res.Skip, res.Plain} {
+			rn, rf := evalharness.OnlyIn(res.Repair.Blocks, other.Blocks)
+			on, of := evalharness.OnlyIn(other.Blocks, res.Repair.Blocks)
+			fmt.Fprintf(e.stdout, "%s run %d: statements covered only by %s: %d (%s); only by %s: %d (%s)\n",
+				res.Subject.Name, res.RunIndex+1, res.Repair.Target, rn, rf, other.Target, on, of)
+		}
+	}
+	for _, res := range results {
+		if res.Subject.Constrained() {
+			continue
+		}
 		h, p := res.Harness, res.Plain
 		ratio, cpuRatio := 0.0, 0.0
 		if p.Rate() > 0 {
@@ -98,6 +154,26 @@ func runEvalHarness(e *env, args []string) error {
 		fmt.Fprintf(e.stdout, "  statements covered only by %s: %d (%s)\n", p.Target, pn, pf)
 	}
 	return nil
+}
+
+// subjectNames lists the examples of kfuzz eval harness.
+func subjectNames() string {
+	var names []string
+	for _, s := range evalharness.Subjects {
+		names = append(names, s.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// constraintNames lists the constraint examples.
+func constraintNames() string {
+	var names []string
+	for _, s := range evalharness.Subjects {
+		if s.Constrained() {
+			names = append(names, s.Name)
+		}
+	}
+	return strings.Join(names, ", ")
 }
 
 func verdict(ok bool) string {

@@ -26,10 +26,10 @@ import (
 func init() {
 	register(&command{
 		name: "eval mine",
-		usage: "[-subjects url,grep,lisp,xml,json,expr,while,calc,cgidecode,jsonparse] [-configs glade,glade+rec,symbolic]\n" +
+		usage: "[-subjects url,grep,lisp,xml,json,expr,while,calc,cgidecode,jsonparse] [-configs glade,glade+rec,bubble,symbolic]\n" +
 			"\t\t[-n 1000] [-seed S] [-seeds 10] [-seed-len 50] [-max-queries N] [-symbolic-max-paths N]\n" +
 			"\t\t[-max-items N] [-max-size N] [-o DIR] [-json] [-cover 30s] [-parallel 2]",
-		short: "evaluate grammar mining (GLADE, GLADE with the recursion stage, symbolic): precision, recall, F1, queries, time",
+		short: "evaluate grammar mining (GLADE, GLADE with the recursion stage, the tree stage, symbolic): precision, recall, F1, queries, time",
 		run:   runEvalMine,
 	})
 }
@@ -47,6 +47,10 @@ subject and the oracle, then scores the mined grammar as GLADE and Arvada do:
 Queries are the oracle calls of the miner (answers from its cache not
 counted). Time is the wall time of mining and the CPU time of the whole
 process while mining (all its threads; for GLADE it includes making the seeds).
+
+The configurations glade (GLADE as published), glade+rec (with its recursion
+stage) and bubble (the tree stage of kfuzz mine glade -trees: bubbling and
+merging after Arvada and TreeVada) learn from seeds and the oracle.
 
 The symbolic configuration (kfuzz mine symbolic, STALAGMITE) reads the
 parser's code instead of seeds and oracle: it runs on the subjects whose
@@ -95,7 +99,7 @@ func runEvalMine(e *env, args []string) error {
 		fs.PrintDefaults()
 	}
 	which := fs.String("subjects", strings.Join(mineeval.Names(), ","), "comma-separated `subjects` to evaluate")
-	configs := fs.String("configs", mineeval.ConfigGLADE+","+mineeval.ConfigRecursion+","+mineeval.ConfigSymbolic, "comma-separated `configurations`")
+	configs := fs.String("configs", mineeval.ConfigGLADE+","+mineeval.ConfigRecursion+","+mineeval.ConfigTrees+","+mineeval.ConfigSymbolic, "comma-separated `configurations`")
 	n := fs.Int("n", mineeval.DefaultN, "inputs generated for precision and for recall each")
 	seed := fs.Uint64("seed", 1, "random seed of the seed inputs and the samples")
 	seeds := fs.Int("seeds", mineeval.DefaultSeeds, "seed inputs given to the miner")
@@ -137,8 +141,8 @@ func runEvalMine(e *env, args []string) error {
 	var configNames []string
 	for _, name := range strings.Split(*configs, ",") {
 		name = strings.TrimSpace(name)
-		if name != mineeval.ConfigGLADE && name != mineeval.ConfigRecursion && name != mineeval.ConfigSymbolic {
-			return fmt.Errorf("unknown configuration %q (have %s, %s, %s)", name, mineeval.ConfigGLADE, mineeval.ConfigRecursion, mineeval.ConfigSymbolic)
+		if name != mineeval.ConfigGLADE && name != mineeval.ConfigRecursion && name != mineeval.ConfigTrees && name != mineeval.ConfigSymbolic {
+			return fmt.Errorf("unknown configuration %q (have %s, %s, %s, %s)", name, mineeval.ConfigGLADE, mineeval.ConfigRecursion, mineeval.ConfigTrees, mineeval.ConfigSymbolic)
 		}
 		configNames = append(configNames, name)
 	}

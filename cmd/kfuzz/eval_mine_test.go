@@ -98,7 +98,7 @@ func TestEvalMineSymbolic(t *testing.T) {
 			rows[f[1]] = true
 		}
 	}
-	for _, config := range []string{"glade", "glade+rec", "symbolic"} {
+	for _, config := range []string{"glade", "glade+rec", "bubble", "symbolic"} {
 		if !rows[config] {
 			t.Errorf("no row of %s in the table:\n%s", config, out)
 		}

@@ -3,12 +3,14 @@ package main
 import (
 	"bufio"
 	"errors"
+	"flag"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 
+	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/internal/atomicfile"
 )
@@ -148,8 +150,8 @@ func runGen(e *env, args []string) error {
 	spec := fs.String("grammar", "", "grammar `file` or built-in name")
 	n := fs.Int("n", 10, "number of inputs")
 	seed := fs.Uint64("seed", 1, "random seed; the same seed gives the same inputs")
-	maxDepth := fs.Int("max-depth", grammar.DefaultMaxDepth, "maximum derivation depth (nested nonterminals)")
-	maxSize := fs.Int("max-size", grammar.DefaultMaxSize, "maximum derivation tree size (nodes)")
+	maxDepth := fs.Int("max-depth", fuzzharness.DefaultMaxDepth, "maximum derivation depth (nested nonterminals; default: a default harness's)")
+	maxSize := fs.Int("max-size", fuzzharness.DefaultMaxSize, "maximum derivation tree size (nodes; default: a default harness's)")
 	start := fs.String("start", "", "generate from this nonterminal instead of the start symbol")
 	quote := fs.Bool("quote", false, "print each input as a Go-quoted string (one line per input, always)")
 	dir := fs.String("o", "", "write one file per input into `dir` instead of printing them")
@@ -165,7 +167,23 @@ func runGen(e *env, args []string) error {
 		return err
 	}
 	gen := grammar.NewGenerator(gr, *seed)
-	gen.MaxDepth, gen.MaxSize = *maxDepth, *maxSize
+	// By default the bounds of a default harness for the grammar (raised
+	// where its smallest input needs more), so that fuzzharness.New(f, g)
+	// can run every generated input.
+	codec, err := fuzzharness.NewCodec(gr)
+	if err != nil {
+		return err
+	}
+	b := codec.Bounds()
+	gen.MaxDepth, gen.MaxSize, gen.MaxRepeat = b.MaxDepth, b.MaxSize, min(gen.MaxRepeat, b.MaxRepeat)
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "max-depth":
+			gen.MaxDepth = *maxDepth
+		case "max-size":
+			gen.MaxSize = *maxSize
+		}
+	})
 	out := &output{e: e, dir: *dir, quote: *quote, prefix: "input-"}
 	if err := out.init(); err != nil {
 		return err

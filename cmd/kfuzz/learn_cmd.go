@@ -14,6 +14,9 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"golang.org/x/term"
 
 	"github.com/seed72891827/kfuzz/internal/atomicfile"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
@@ -141,7 +144,10 @@ func runLearn(e *env, args []string) error {
 	}
 	prog.finish()
 
-	mf := &pipeline.ModelFile{Target: s.Target(), ImportPath: s.ImportPath(), Dir: s.PackageDir(), Desc: s.Desc, Model: l.Model}
+	mf := &pipeline.ModelFile{
+		Target: s.Target(), ImportPath: s.ImportPath(), Dir: s.PackageDir(), Measured: s.Measured(),
+		BuildFlags: cfg.BuildFlags, Timeout: cfg.Timeout, Desc: s.Desc, Model: l.Model,
+	}
 	data, err := mf.Marshal()
 	if err != nil {
 		return err
@@ -382,7 +388,9 @@ func writeJSON(w io.Writer, v any) error {
 type progress struct {
 	w       io.Writer
 	tty     bool
+	width   func() int // the terminal's width in columns
 	verbose bool
+	long    time.Duration // a step this long logs a line off a terminal
 	name    string
 	total   int
 	done    int
@@ -392,17 +400,17 @@ type progress struct {
 }
 
 func newProgress(w io.Writer, verbose bool) *progress {
-	return &progress{w: w, tty: isTerminal(w), verbose: verbose}
-}
-
-// isTerminal reports whether w is a terminal.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
+	p := &progress{w: w, verbose: verbose, long: time.Second, width: func() int { return 80 }}
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		p.tty = true
+		p.width = func() int {
+			if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+				return w
+			}
+			return 80
+		}
 	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return p
 }
 
 // Step implements pipeline.Progress.
@@ -411,7 +419,7 @@ func (p *progress) Step(name string, total int) {
 	p.name, p.total, p.done, p.start = name, total, 0, time.Now()
 	switch {
 	case p.tty:
-		p.draw()
+		p.draw("")
 	case p.verbose:
 		fmt.Fprintf(p.w, "kfuzz: %s\n", name)
 	}
@@ -421,30 +429,47 @@ func (p *progress) Step(name string, total int) {
 func (p *progress) Advance(n int) {
 	p.done += n
 	if p.tty && (time.Since(p.drawn) > 100*time.Millisecond || p.done >= p.total) {
-		p.draw()
+		p.draw("")
 	}
 }
 
-// draw redraws the current step's line.
-func (p *progress) draw() {
-	const width = 30
-	line := p.name
+// draw redraws the current step's line on the terminal: the label, a bar
+// and the count when the step has a total, and suffix. Only a label too
+// long for the terminal's width is shortened.
+func (p *progress) draw(suffix string) {
+	const width = 20
+	tail := suffix
 	if p.total > 0 {
 		filled := min(width, width*p.done/p.total)
-		line = fmt.Sprintf("%-52.52s [%s%s] %d/%d", p.name, strings.Repeat("=", filled), strings.Repeat(" ", width-filled), p.done, p.total)
-	} else {
-		line += " ..."
+		tail = fmt.Sprintf(" [%s%s] %d/%d%s", strings.Repeat("=", filled), strings.Repeat(" ", width-filled), p.done, p.total, suffix)
+	} else if suffix == "" {
+		tail = " ..."
 	}
-	fmt.Fprintf(p.w, "\r\x1b[K%s", line)
+	label := []rune(p.name)
+	if room := p.width() - 1 - utf8.RuneCountInString(tail); len(label) > room {
+		label = append(label[:max(room-1, 0)], '…')
+	}
+	fmt.Fprintf(p.w, "\r\x1b[K%s%s", string(label), tail)
 	p.drawn, p.open = time.Now(), true
 }
 
-// finish ends the bar of the current step with its time.
+// finish ends the current step: on a terminal its line is redrawn with the
+// step's time and ended; elsewhere a step that took long logs one line
+// (with -v every step logged a line when it started).
 func (p *progress) finish() {
-	if p.open {
-		fmt.Fprintf(p.w, " (%.1fs)\n", time.Since(p.start).Seconds())
-		p.open = false
+	if p.name == "" {
+		return
 	}
+	secs := time.Since(p.start).Seconds()
+	switch {
+	case p.open:
+		p.draw(fmt.Sprintf(" (%.1fs)", secs))
+		fmt.Fprintln(p.w)
+		p.open = false
+	case !p.tty && !p.verbose && time.Since(p.start) >= p.long:
+		fmt.Fprintf(p.w, "kfuzz: %s (%.1fs)\n", p.name, secs)
+	}
+	p.name = ""
 }
 
 // openSession builds the fuzz test of cfg with coverage instrumentation,

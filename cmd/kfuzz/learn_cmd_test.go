@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/seed72891827/kfuzz/internal/gocmd"
 	"github.com/seed72891827/kfuzz/internal/gomod"
@@ -237,6 +238,15 @@ func TestPredict(t *testing.T) {
 
 func TestSelect(t *testing.T) {
 	dir, model := learnFixture(t)
+	// The model file records what was measured and how.
+	var recorded struct {
+		Measured []string `json:"measured"`
+		Timeout  string   `json:"timeout"`
+	}
+	if data, err := os.ReadFile(model); err != nil || json.Unmarshal(data, &recorded) != nil ||
+		!slices.Equal(recorded.Measured, []string{pipeline.CalcModule}) || recorded.Timeout == "" {
+		t.Errorf("the model file records %+v (%v), want the measured package %s and a timeout", recorded, err, pipeline.CalcModule)
+	}
 	corpusDir := filepath.Join(dir, "testdata", "fuzz", "FuzzCalc")
 	out, errOut, code := kfuzz(t, "select", "-model", model, "-changed", "distribute", corpusDir)
 	if code != 0 {
@@ -246,6 +256,32 @@ func TestSelect(t *testing.T) {
 	if !regexp.MustCompile(`(?m)^1\. \S+ ".*\*.*"\n\texample\.com/calc\.\(\*simplifier\)\.distribute +\d+%$`).MatchString(out) ||
 		!regexp.MustCompile(`(?m)^\d+ of \d+ inputs are predicted to cover 1 changed functions$`).MatchString(out) {
 		t.Errorf("kfuzz select output:\n%s", out)
+	}
+
+	// -run prints a go test -run pattern that runs exactly the selected
+	// entries.
+	out, errOut, code = kfuzz(t, "select", "-model", model, "-changed", "distribute", "-run", corpusDir)
+	m := regexp.MustCompile(`^\^FuzzCalc\$/\^\((.+)\)\$\n$`).FindStringSubmatch(out)
+	if code != 0 || m == nil {
+		t.Fatalf("kfuzz select -run: code %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+	selected := strings.Split(m[1], "|")
+	ran, err := gocmd.Runner{Dir: dir, Env: append(os.Environ(), "GOWORK=off")}.Go(context.Background(), "test", "-count=1", "-v", "-run="+strings.TrimSpace(out), ".")
+	if err != nil {
+		t.Fatalf("go test -run %s: %v", out, err)
+	}
+	if n := strings.Count(string(ran), "--- PASS: FuzzCalc/"); n != len(selected) {
+		t.Errorf("go test -run %s ran %d entries, want the %d selected:\n%s", strings.TrimSpace(out), n, len(selected), ran)
+	}
+	plainInput := filepath.Join(t.TempDir(), "plain.txt")
+	os.WriteFile(plainInput, []byte("(x+1)*(y-2)"), 0o666)
+	if _, errOut, code := kfuzz(t, "select", "-model", model, "-changed", "distribute", "-run", plainInput); code != 1 || !strings.Contains(errOut, "go test can run only the files of testdata/fuzz/FuzzCalc") {
+		t.Errorf("kfuzz select -run on a plain file: code %d, stderr:\n%s", code, errOut)
+	}
+	seven := filepath.Join(t.TempDir(), "seven.txt")
+	os.WriteFile(seven, []byte("7"), 0o666)
+	if out, errOut, code := kfuzz(t, "select", "-model", model, "-changed", "distribute", "-run", seven); code != 0 || out != "" || !strings.Contains(errOut, "nothing to run") {
+		t.Errorf("kfuzz select -run with nothing selected: code %d, stdout %q, stderr:\n%s", code, out, errOut)
 	}
 
 	// A diff of the distributive law's body selects the same.
@@ -278,6 +314,30 @@ func TestSelect(t *testing.T) {
 		t.Errorf("kfuzz select -diff -json: %+v", doc)
 	}
 
+	// A plain diff -u of two copies a/ and b/ outside any module (no go.mod,
+	// no git): the package is found among those the model knows, and b/ is
+	// dropped when the new files are at the root.
+	copies := t.TempDir()
+	for _, d := range []string{"a", "b"} {
+		os.Mkdir(filepath.Join(copies, d), 0o755)
+		os.WriteFile(filepath.Join(copies, d, "calc.go"), src, 0o666)
+	}
+	plainDiff := filepath.Join(t.TempDir(), "plain.diff")
+	os.WriteFile(plainDiff, []byte("--- a/calc.go\t2026-11-25 10:00:00\n+++ b/calc.go\t2026-11-25 10:01:00\n@@ -"+itoa(line)+",1 +"+itoa(line)+",1 @@\n-"+old+"\n+"+old+" // changed\n"), 0o666)
+	for _, root := range []string{copies, filepath.Join(copies, "b")} {
+		out, errOut, code = kfuzz(t, "select", "-model", model, "-diff", plainDiff, "-root", root, "-json", corpusDir)
+		if code != 0 {
+			t.Fatalf("kfuzz select -diff (diff -u, root %s): code %d\n%s", root, code, errOut)
+		}
+		var plain selectJSON
+		if err := json.Unmarshal([]byte(out), &plain); err != nil {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		if !slices.Equal(plain.Changed, doc.Changed) || len(plain.Selected) != len(doc.Selected) {
+			t.Errorf("kfuzz select -diff (diff -u, root %s): %+v, want %+v", root, plain, doc)
+		}
+	}
+
 	for _, tc := range []struct {
 		args []string
 		code int
@@ -285,6 +345,7 @@ func TestSelect(t *testing.T) {
 	}{
 		{[]string{"select", "-changed", "distribute"}, 2, "-model FILE is required"},
 		{[]string{"select", "-model", model}, 2, "give either -changed or -diff"},
+		{[]string{"select", "-model", model, "-changed", "distribute", "-json", "-run"}, 2, "give -json or -run, not both"},
 		{[]string{"select", "-model", model, "-changed", "nosuch", corpusDir}, 1, "unknown function nosuch"},
 	} {
 		_, errOut, code := kfuzz(t, tc.args...)
@@ -331,22 +392,64 @@ func TestDemo(t *testing.T) {
 			t.Errorf("the demo's seed %s (%q) does not cover %s", r.ID, r.Input, pipeline.DemoFunc)
 		}
 	}
+	// The kept module's tests pass with the new seeds, which go test runs.
+	if !strings.Contains(out, "The module is kept in "+keep) {
+		t.Errorf("the demo does not say where the module is kept:\n%s", out)
+	}
+	ran, err := gocmd.Runner{Dir: keep, Env: append(os.Environ(), "GOWORK=off")}.Go(context.Background(), "test", "-count=1", "-v", "./...")
+	if err != nil {
+		t.Fatalf("go test in the kept module: %v", err)
+	}
+	for _, s := range seeds {
+		if !strings.Contains(string(ran), "--- PASS: FuzzCalc/"+s[2]) {
+			t.Errorf("go test in the kept module did not run the seed %s:\n%s", s[2], ran)
+		}
+	}
 }
 
 // TestProgress checks that steps are silent on a pipe or file and one line
 // each with -v.
 func TestProgress(t *testing.T) {
-	var quietOut, verboseOut strings.Builder
-	for _, p := range []*progress{newProgress(&quietOut, false), newProgress(&verboseOut, true)} {
+	var quietOut, verboseOut, longOut strings.Builder
+	long := newProgress(&longOut, false)
+	long.long = 0 // every step counts as long
+	for _, p := range []*progress{newProgress(&quietOut, false), newProgress(&verboseOut, true), long} {
 		p.Step("measuring 3 inputs", 3)
 		p.Advance(3)
 		p.Step("learning", 0)
 		p.finish()
+		p.finish()
 	}
 	if quietOut.Len() != 0 {
-		t.Errorf("progress on a non-terminal wrote %q", quietOut.String())
+		t.Errorf("quick steps on a non-terminal wrote %q", quietOut.String())
 	}
 	if got, want := verboseOut.String(), "kfuzz: measuring 3 inputs\nkfuzz: learning\n"; got != want {
 		t.Errorf("verbose progress wrote %q, want %q", got, want)
+	}
+	if !regexp.MustCompile(`^kfuzz: measuring 3 inputs \(\d+\.\ds\)\nkfuzz: learning \(\d+\.\ds\)\n$`).MatchString(longOut.String()) {
+		t.Errorf("long steps on a non-terminal wrote %q, want one line each with its time", longOut.String())
+	}
+
+	// On a terminal (100 columns): one line per step, redrawn in place, ended with the
+	// step's time; a label is shortened only when the line would not fit.
+	var tty strings.Builder
+	p := newProgress(&tty, false)
+	p.tty, p.width = true, func() int { return 100 }
+	p.Step("generating inputs for 3 rarely covered functions", 10)
+	p.Advance(10)
+	p.Step("a step whose label is far too long for a terminal of a hundred columns, so that it has to be shortened", 0)
+	p.finish()
+	lines := strings.Split(tty.String(), "\n")
+	if len(lines) != 3 || lines[2] != "" {
+		t.Fatalf("terminal progress wrote %q, want two ended lines", tty.String())
+	}
+	for i, want := range []string{
+		`generating inputs for 3 rarely covered functions \[=+\] 10/10 \(\d+\.\ds\)$`,
+		`a step whose label is far too long for a terminal of a hundred columns, so that it has to b… \(\d+\.\ds\)$`,
+	} {
+		last := lines[i][strings.LastIndex(lines[i], "\x1b[K")+3:]
+		if !regexp.MustCompile("^"+want).MatchString(last) || utf8.RuneCountInString(last) > 99 {
+			t.Errorf("line %d ends %q, want %s within 99 columns", i+1, last, want)
+		}
 	}
 }

@@ -8,6 +8,9 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
 
 // kfuzz runs the command line in-process and returns stdout, stderr and the
@@ -53,6 +56,37 @@ func TestGenDeterministicAndFiles(t *testing.T) {
 	// A second run must not overwrite the files of the first.
 	if _, errOut, code := kfuzz(t, "gen", "-grammar", "expr", "-n", "5", "-seed", "9", "-o", dir); code == 0 || !strings.Contains(errOut, "already exists") {
 		t.Errorf("gen -o into a full directory: code %d, stderr %q", code, errOut)
+	}
+}
+
+// TestGenWithinHarnessBounds checks that kfuzz gen's default bounds are a
+// default harness's: every generated input can be encoded for it.
+func TestGenWithinHarnessBounds(t *testing.T) {
+	n := 1000
+	if testing.Short() {
+		n = 200
+	}
+	out, errOut, code := kfuzz(t, "gen", "-grammar", "json", "-n", strconv.Itoa(n), "-quote")
+	if code != 0 {
+		t.Fatalf("kfuzz gen: code %d\n%s", code, errOut)
+	}
+	gr := grammar.MustCompile(grammar.MustBuiltin("json"))
+	c, err := fuzzharness.NewCodec(gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, line := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		text, err := strconv.Unquote(line)
+		if err != nil {
+			t.Fatalf("line %d: %v", i+1, err)
+		}
+		tree, err := c.Parse(text)
+		if err == nil {
+			_, err = c.Encode(tree)
+		}
+		if err != nil {
+			t.Errorf("input %d (%d bytes) is outside a default harness's bounds: %v", i+1, len(text), err)
+		}
 	}
 }
 

@@ -17,7 +17,7 @@ func init() {
 	register(&command{
 		name: "mine glade",
 		usage: "-seeds DIR (-oracle 'CMD' | [PACKAGE] -fuzz FuzzX [-tags TAGS]) [-o FILE] [-f] [-max-queries N]\n" +
-			"\t\t[-no-recursion] [-no-chars] [-no-extra] [-timeout D] [-batch N] [-v]",
+			"\t\t[-no-recursion] [-trees] [-no-chars] [-no-extra] [-timeout D] [-batch N] [-v]",
 		short: "synthesize a grammar from valid inputs and a membership oracle (GLADE)",
 		run:   runMineGlade,
 	})
@@ -49,6 +49,7 @@ func runMineGlade(e *env, args []string) error {
 	force := fs.Bool("f", false, "replace an existing -o file")
 	maxQ := fs.Int("max-queries", glade.DefaultMaxQueries, "stop with an error after `n` oracle queries")
 	noRec := fs.Bool("no-recursion", false, "GLADE alone: skip the recursion stage")
+	trees := fs.Bool("trees", false, "the tree stage (bubbling and merging, after Arvada and TreeVada) instead of GLADE's phases")
 	noChars := fs.Bool("no-chars", false, "skip character generalization")
 	noExtra := fs.Bool("no-extra", false, "check in the seed's contexts only, as the paper does (no extra contexts)")
 	timeout := fs.Duration("timeout", 10*time.Second, "the longest one oracle run may take")
@@ -106,6 +107,7 @@ func runMineGlade(e *env, args []string) error {
 	res, err := glade.Synthesize(ctx, seeds, o,
 		glade.WithMaxQueries(*maxQ),
 		glade.WithRecursion(!*noRec),
+		glade.WithTrees(*trees),
 		glade.WithCharGeneralization(!*noChars),
 		glade.WithExtraContexts(!*noExtra),
 		glade.WithBatch(*batch),

@@ -55,3 +55,22 @@ func TestMineISLABadCatalog(t *testing.T) {
 		t.Errorf("bad catalog: code %d, stderr %q", code, errOut)
 	}
 }
+
+// With -oracle, the program's rejections of generated inputs are the
+// negative samples.
+func TestMineISLAOracle(t *testing.T) {
+	dir := t.TempDir()
+	pos := filepath.Join(dir, "pos")
+	os.Mkdir(pos, 0o777)
+	os.WriteFile(filepath.Join(dir, "e.bnf"), []byte("<start> ::= <edge> ( \"; \" <edge> )* ;\n<edge> ::= <node> \" \" <op> \" \" <node> ;\n<op> ::= \"--\" | \"->\" ;\n<node> ::= [a-c] ;\n"), 0o666)
+	os.WriteFile(filepath.Join(pos, "1"), []byte("a -- b"), 0o666)
+	os.WriteFile(filepath.Join(pos, "2"), []byte("b -- c; a -- a"), 0o666)
+	stdout, errOut, code := kfuzz(t, "mine", "isla", "-grammar", filepath.Join(dir, "e.bnf"), "-pos", pos,
+		"-oracle", "! grep -q -e '->'", "-oracle-inputs", "30", "-generated", "0", "-n", "1")
+	if code != 0 || !strings.Contains(stdout, "specificity 1.000") || !strings.Contains(stdout, `forall <op> x: x = "--"`) {
+		t.Errorf("code %d, stdout %q, stderr %q", code, stdout, errOut)
+	}
+	if !strings.Contains(errOut, " inputs the oracle labelled (") {
+		t.Errorf("the summary does not count the oracle's inputs: %q", errOut)
+	}
+}

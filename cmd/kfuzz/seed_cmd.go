@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -15,8 +16,9 @@ import (
 
 func init() {
 	register(&command{
-		name:  "seed",
-		usage: "-target FUNC [-fuzz FuzzX] [-model FILE] [-n N] [-seed S] [-o DIR] [-dry-run] [-tags TAGS] [-timeout D] [-json] [-v] [PACKAGE]",
+		name: "seed",
+		usage: "-target FUNC [-fuzz FuzzX] [-model FILE] [-cover PATTERN,...] [-n N] [-seed S] [-o DIR] [-dry-run] [-tags TAGS] [-timeout D]\n" +
+			"\t\t[-json] [-v] [PACKAGE]",
 		short: "generate inputs that reach a function and add those that do to the seed corpus",
 		run:   runSeed,
 	})
@@ -36,8 +38,10 @@ entries are written; if fewer inputs reached FUNC, the command says so.
 FUNC is a function's full name (import/path.(*T).Method) or a suffix of it
 that names one function, such as distribute or calc.(*simplifier).distribute.
 The model is -model FILE, or kfuzz-FuzzX.model.json; FuzzX defaults to the
-model's fuzz test, and PACKAGE to the package it was learned in. The command
-fails if no input reaches FUNC.`
+model's fuzz test, and PACKAGE to the package it was learned in. The packages
+measured, the build tags and the time limit are those the model was learned
+with (kfuzz learn -cover, -tags, -timeout), unless -cover, -tags or -timeout
+are given. The command fails if no input reaches FUNC.`
 
 func runSeed(e *env, args []string) error {
 	c := commands["seed"]
@@ -53,6 +57,8 @@ func runSeed(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "random seed")
 	dir := fs.String("o", "", "add the entries to this corpus `directory` (default PACKAGE/testdata/fuzz/FuzzX)")
 	dry := fs.Bool("dry-run", false, "generate and measure, but write nothing")
+	var cover multiFlag
+	fs.Var(&cover, "cover", "measure the packages matching these comma-separated `patterns` (default: those the model was learned on)")
 	bf := addBuildFlags(fs)
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
 	verbose := fs.Bool("v", false, "list the inputs that missed the function too, and report each step on stderr")
@@ -98,6 +104,18 @@ func runSeed(e *env, args []string) error {
 	cfg, err := bf.config(pkg, *target)
 	if err != nil {
 		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	cfg.Cover = cover
+	if !set["cover"] {
+		cfg.Cover = mf.Measured
+	}
+	if !set["tags"] && mf.BuildFlags != nil {
+		cfg.BuildFlags = mf.BuildFlags
+	}
+	if !set["timeout"] && mf.Timeout > 0 {
+		cfg.Timeout = mf.Timeout
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -7,7 +7,9 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"regexp"
 	"strconv"
+	"strings"
 
 	"github.com/seed72891827/kfuzz/corpus"
 	"github.com/seed72891827/kfuzz/internal/pipeline"
@@ -17,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		name:  "select",
-		usage: "-model FILE (-changed FUNC,... | -diff FILE) [-root DIR] [-n N] [-json] [DIR|FILE...]",
+		usage: "-model FILE (-changed FUNC,... | -diff FILE) [-root DIR] [-n N] [-json | -run] [DIR|FILE...]",
 		short: "select the inputs predicted to cover changed functions, best first",
 		run:   runSelect,
 	})
@@ -28,15 +30,24 @@ of the given functions: those predicted to cover more of them first, then
 those whose prediction is surer, then the shorter. The functions are given
 with -changed (full names or suffixes that name one function, as for kfuzz
 seed) or found in a unified diff (-diff FILE, "-" for standard input, as git
-diff writes it): the functions whose bodies the diff changes, of the packages
-the model was learned on. -root is the directory the diff's paths are
-relative to (default: the top of the git work tree).
+diff or diff -u writes it): the functions whose bodies the diff changes, of
+the packages the model was learned on. -root is the directory the diff's
+paths are relative to (default: the top of the git work tree); in a diff -u
+of two trees a/ and b/, the b/ is dropped when root holds the new files
+themselves. Outside a module (no go.mod), a changed file's package is the
+one of the model that has its functions.
 
 The inputs are FILEs and the files in DIRs: a file that starts with "go test
 fuzz v1" is a corpus entry, any other file a plain input (as kfuzz gen -o
 writes); by default
 testdata/fuzz/FuzzX of the current directory, or else of the package the
-model was learned in. Nothing is built or run.`
+model was learned in. Nothing is built or run.
+
+With -run, kfuzz select prints instead one line for go test -run that runs
+the selected seed corpus entries of the fuzz test and nothing else, such as
+^FuzzCalc$/^(3f2a91c0|seed-7)$; then every selected input must be a file of
+testdata/fuzz/FuzzX. When nothing is selected it prints nothing, so that a
+CI script can skip the run (see docs/ci-selection.md).`
 
 func runSelect(e *env, args []string) error {
 	c := commands["select"]
@@ -52,14 +63,18 @@ func runSelect(e *env, args []string) error {
 	root := fs.String("root", "", "the `directory` the diff's paths are relative to (default: the git work tree's top)")
 	limit := fs.Int("n", 0, "print at most `N` inputs (0: all)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
+	asRun := fs.Bool("run", false, "print a go test -run `pattern` naming the selected seed corpus entries")
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if *modelPath == "" || (len(changed) == 0) == (*diffPath == "") {
-		if *modelPath == "" {
+	if *modelPath == "" || (len(changed) == 0) == (*diffPath == "") || (*asJSON && *asRun) {
+		switch {
+		case *modelPath == "":
 			fmt.Fprintf(e.stderr, "kfuzz select: -model FILE is required\n")
-		} else {
+		case *asJSON && *asRun:
+			fmt.Fprintf(e.stderr, "kfuzz select: give -json or -run, not both\n")
+		default:
 			fmt.Fprintf(e.stderr, "kfuzz select: give either -changed or -diff\n")
 		}
 		fs.Usage()
@@ -118,8 +133,44 @@ func runSelect(e *env, args []string) error {
 	if *asJSON {
 		return printSelectJSON(e.stdout, mf.Model, funcs, len(inputs), sel)
 	}
+	if *asRun {
+		pat, err := runPattern(mf.Target, sel)
+		if err != nil {
+			return err
+		}
+		if pat == "" {
+			fmt.Fprintf(e.stderr, "kfuzz select: none of %d inputs is predicted to cover the %d changed functions; nothing to run\n", len(inputs), len(funcs))
+			return nil
+		}
+		fmt.Fprintln(e.stdout, pat)
+		return nil
+	}
 	printSelect(e.stdout, funcs, len(inputs), sel)
 	return nil
+}
+
+// runPattern returns the go test -run pattern that runs the selected seed
+// corpus entries of the fuzz test target: go test runs the file
+// testdata/fuzz/FuzzX/NAME as the subtest FuzzX/NAME. It is "" when nothing
+// is selected, and an error when a selected input is not such a file, since
+// go test could not run it.
+func runPattern(target string, sel []pipeline.Selected) (string, error) {
+	if len(sel) == 0 {
+		return "", nil
+	}
+	var names, outside []string
+	for _, s := range sel {
+		dir := filepath.Dir(s.Name)
+		if filepath.Base(dir) != target || filepath.Base(filepath.Dir(dir)) != "fuzz" || filepath.Base(filepath.Dir(filepath.Dir(dir))) != "testdata" {
+			outside = append(outside, s.Name)
+			continue
+		}
+		names = append(names, regexp.QuoteMeta(filepath.Base(s.Name)))
+	}
+	if len(outside) > 0 {
+		return "", fmt.Errorf("-run: go test can run only the files of testdata/fuzz/%s, and %d selected inputs are not: %s", target, len(outside), strings.Join(outside, ", "))
+	}
+	return "^" + regexp.QuoteMeta(target) + "$/^(" + strings.Join(names, "|") + ")$", nil
 }
 
 func printSelect(w io.Writer, funcs []string, total int, sel []pipeline.Selected) {

@@ -3,6 +3,7 @@ package scriptc_test
 import (
 	_ "embed"
 	"errors"
+	"flag"
 	"reflect"
 	"testing"
 
@@ -56,6 +57,16 @@ func newRepairer(tb testing.TB) (*grammar.Graph, *solver.Repairer) {
 	return gr, rep
 }
 
+// solverSeeds returns the solver's seeds, except in a worker process of
+// go test -fuzz, which never runs its seeds: the harness of FuzzInterp
+// makes none there either, so that all targets start alike.
+func solverSeeds(rep *solver.Repairer) []*grammar.Tree {
+	if f := flag.Lookup("test.fuzzworker"); f != nil && f.Value.String() == "true" {
+		return nil
+	}
+	return rep.Seeds(fuzzharness.DefaultConstraintSeeds)
+}
+
 // checkValid is the property of the constraint-aware targets: a program of
 // the grammar that satisfies def-use and no-redef parses, passes Check, and
 // runs without an error other than the step limit, the same way twice.
@@ -97,13 +108,32 @@ func FuzzInterpNoRepair(f *testing.F) {
 		f.Fatal(err)
 	}
 	var seeds []*grammar.Tree
-	for _, t := range rep.Seeds(fuzzharness.DefaultConstraintSeeds) {
+	for _, t := range solverSeeds(rep) {
 		if _, err := c.Encode(t); err == nil {
 			seeds = append(seeds, t)
 		}
 	}
 	fuzzharness.NewGraph(f, gr, fuzzharness.WithValidity(rep.Valid), fuzzharness.WithSeedTrees(seeds...)).
 		FuzzString(checkValid)
+}
+
+// FuzzInterpGrammar is the target of FuzzInterpPlain through the harness
+// with the grammar alone, without the constraint: every input parses, and
+// most fail Check.
+func FuzzInterpGrammar(f *testing.F) {
+	gr := grammar.MustCompile(grammar.MustBuiltin("scriptsizec"))
+	fuzzharness.NewGraph(f, gr).FuzzString(func(t *testing.T, src string) {
+		p, err := scriptc.Parse(src)
+		if err != nil {
+			t.Fatalf("Parse(%q) of a program of the grammar: %v", src, err)
+		}
+		if err := p.Check(); err != nil {
+			return
+		}
+		if _, err := p.Run(maxSteps); err != nil && !errors.Is(err, scriptc.ErrStepLimit) {
+			t.Fatalf("Run(%q): %v", src, err)
+		}
+	})
 }
 
 // FuzzInterpPlain is a plain string target with the solver's programs as
@@ -113,7 +143,7 @@ func FuzzInterpNoRepair(f *testing.F) {
 // a semantic error.
 func FuzzInterpPlain(f *testing.F) {
 	_, rep := newRepairer(f)
-	for _, t := range rep.Seeds(fuzzharness.DefaultConstraintSeeds) {
+	for _, t := range solverSeeds(rep) {
 		f.Add(t.String())
 	}
 	f.Fuzz(func(t *testing.T, src string) {

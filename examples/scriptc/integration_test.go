@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 var execsRE = regexp.MustCompile(`execs: (\d+) \((\d+)/sec\)`)
@@ -37,7 +38,9 @@ func fuzzRun(t *testing.T, target string, n int) (fuzzharness.Stats, int) {
 	run := exec.Command(bin, "-test.run=^$", "-test.fuzz=^"+target+"$", "-test.fuzztime="+strconv.Itoa(n)+"x",
 		"-test.fuzzcachedir="+filepath.Join(tmp, "cache"), "-test.parallel=2", "-test.v")
 	run.Dir = tmp
-	run.Env = append(os.Environ(), fuzzharness.EnvStats+"="+statsFile)
+	// No repair budget: the budget is wall-clock time, and the share of
+	// valid inputs must not depend on the machine's load.
+	run.Env = append(os.Environ(), fuzzharness.EnvStats+"="+statsFile, protocol.EnvRepairBudget+"=0s")
 	start := time.Now()
 	out, err := run.CombinedOutput()
 	elapsed := time.Since(start)
@@ -83,6 +86,9 @@ func TestFuzzInterpValidShare(t *testing.T) {
 	}
 	if s.Repaired == 0 {
 		t.Errorf("no input was repaired: the fuzzer's mutations never broke the constraint?")
+	}
+	if s.OverBudget != 0 || s.RepairMax <= 0 || s.RepairP50 > s.RepairP99 || s.RepairP99 > s.RepairMax {
+		t.Errorf("without a budget, %d repairs over it; repair times p50 %v, p99 %v, max %v", s.OverBudget, s.RepairP50, s.RepairP99, s.RepairMax)
 	}
 	fuzzRun(t, "FuzzInterpNoRepair", n)
 }

@@ -1,6 +1,7 @@
 package isla
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -30,6 +31,17 @@ type Evaluator struct {
 	Slots []SlotValue // the values of the variables, by Variable.Slot
 	lets  []smtlib.Value
 	steps int // candidate search steps left
+	// The matches of match expressions computed on memoView: a universal
+	// quantifier with an existential one inside (def-use) matches every
+	// declaration once per use otherwise.
+	memo     map[matchKey][][]int32
+	memoView *View
+}
+
+// matchKey names the matches of a match expression on a node.
+type matchKey struct {
+	m *CompiledMatch
+	x int32
 }
 
 // SlotValue is the value of a variable: a tree node, or a number's decimal
@@ -141,9 +153,27 @@ func (e *Evaluator) Instances(q *CompiledQuantifier, f func() bool) {
 // nonterminal, with its nonterminals as open leaves) to be a prefix of x's
 // derivation tree, as ISLa defines matching.
 func (e *Evaluator) matches(m *CompiledMatch, x int32) [][]int32 {
+	if e.memoView != e.View || e.memo == nil {
+		if e.memo == nil {
+			e.memo = map[matchKey][][]int32{}
+		}
+		clear(e.memo)
+		e.memoView = e.View
+	}
+	if out, ok := e.memo[matchKey{m, x}]; ok {
+		return out
+	}
+	out := e.match(m, x)
+	e.memo[matchKey{m, x}] = out
+	return out
+}
+
+// match computes the matches of m on node x (see matches).
+func (e *Evaluator) match(m *CompiledMatch, x int32) [][]int32 {
 	var out [][]int32
 	seen := map[string]bool{}
 	cur := make([]int32, len(m.Binders))
+	var key []byte
 	node := &e.View.Nodes[x]
 	input := e.View.input
 	var pat []MatchPart
@@ -153,9 +183,14 @@ func (e *Evaluator) matches(m *CompiledMatch, x int32) [][]int32 {
 			if pos != node.Stop {
 				return true
 			}
-			key := fmt.Sprint(cur)
-			if !seen[key] {
-				seen[key] = true
+			// The key packs the binders' nodes into bytes: cheaper than
+			// formatting them, on every match of every evaluation.
+			key = key[:0]
+			for _, c := range cur {
+				key = binary.LittleEndian.AppendUint32(key, uint32(c))
+			}
+			if !seen[string(key)] {
+				seen[string(key)] = true
 				out = append(out, append([]int32(nil), cur...))
 			}
 			// Without binders, one match says all.

@@ -215,6 +215,9 @@ func TestChangedFuncs(t *testing.T) {
 		{FileChange{Path: "calc/calc_test.go", Added: []int{3}}, nil},
 		{FileChange{Path: "calc/other.go", Added: []int{5}}, nil},
 		{FileChange{Path: "README.md", Added: []int{1}}, nil},
+		// diff -u a/calc/calc.go b/calc/calc.go, read with the new tree's
+		// files at the root: b/ is dropped.
+		{FileChange{Path: "b/calc/calc.go", OldPath: "a/calc/calc.go", Added: []int{4}}, []string{"Add"}},
 	} {
 		got, err := ChangedFuncs([]FileChange{tc.change}, dir, importPath)
 		if err != nil {
@@ -229,8 +232,14 @@ func TestChangedFuncs(t *testing.T) {
 			t.Errorf("%+v: %q, want %q", tc.change, got, want)
 		}
 	}
-	if _, err := ChangedFuncs([]FileChange{{Path: "calc/missing.go", Added: []int{1}}}, dir, importPath); err == nil {
-		t.Error("missing file: no error")
+	for _, c := range []FileChange{
+		{Path: "calc/missing.go", Added: []int{1}},
+		{Path: "b/calc/missing.go", OldPath: "a/calc/missing.go", Added: []int{1}},
+		{Path: "b/calc/calc.go", OldPath: "calc/calc.go", Added: []int{1}}, // not an a/ b/ diff
+	} {
+		if _, err := ChangedFuncs([]FileChange{c}, dir, importPath); err == nil {
+			t.Errorf("%+v: no error", c)
+		}
 	}
 }
 

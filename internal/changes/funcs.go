@@ -167,6 +167,9 @@ func ChangedFuncs(changes []FileChange, root string, importPath func(dir string)
 			continue
 		}
 		file := filepath.Join(root, filepath.FromSlash(c.Path))
+		if stripped, ok := strippedPath(c, root); ok {
+			file = stripped
+		}
 		dir := filepath.Dir(file)
 		fset := token.NewFileSet()
 		head, err := parser.ParseFile(fset, file, nil, parser.PackageClauseOnly)
@@ -223,6 +226,27 @@ func ChangedFuncs(changes []FileChange, root string, importPath func(dir string)
 		}
 	}
 	return slices.Sorted(maps.Keys(names)), nil
+}
+
+// strippedPath returns the file a change names under root when the diff
+// compared two trees a/ and b/ (diff -u a/x.go b/x.go, or diff -ru a b) and
+// root holds the new tree's files themselves: the new path without its b/,
+// if the path as written does not exist under root and the stripped one
+// does. git diff's prefixes are dropped when the diff is read; this is the
+// same convention in a diff that diff -u wrote.
+func strippedPath(c FileChange, root string) (string, bool) {
+	rest, ok := strings.CutPrefix(c.Path, "b/")
+	if !ok || (c.OldPath != "" && !strings.HasPrefix(c.OldPath, "a/")) {
+		return "", false
+	}
+	if _, err := os.Stat(filepath.Join(root, filepath.FromSlash(c.Path))); err == nil {
+		return "", false
+	}
+	file := filepath.Join(root, filepath.FromSlash(rest))
+	if _, err := os.Stat(file); err != nil {
+		return "", false
+	}
+	return file, true
 }
 
 // ImportPath returns the import path of the package in dir, as go list

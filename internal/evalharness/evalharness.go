@@ -2,15 +2,21 @@
 // harness): it fuzzes each example twice with go test -fuzz, once through
 // fuzzharness and once with plain strings from the same seeds, and compares
 // their speed (executions per second and per CPU second) and the statement
-// coverage of what the fuzzer kept.
+// coverage of what the fuzzer kept. The constraint subjects (Scriptsize-C,
+// XML, CSV, TAR) have two more fuzz tests: the grammar with the constraint
+// as a validity predicate (invalid inputs skipped) and the grammar with
+// the constraint repaired; for those, the harness's statistics (valid
+// inputs, repair times) are read from the file of fuzzharness.EnvStats.
 package evalharness
 
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/exec"
 	"path"
@@ -22,7 +28,9 @@ import (
 	"time"
 
 	"github.com/seed72891827/kfuzz/corpus"
+	"github.com/seed72891827/kfuzz/fuzzharness"
 	"github.com/seed72891827/kfuzz/internal/gocmd"
+	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
 // A Subject is one example with its two fuzz tests: one through the
@@ -37,12 +45,39 @@ type Subject struct {
 	// CoverPkg is the -coverpkg list of the packages whose statement
 	// coverage is measured.
 	CoverPkg string
+	// Skip and Repair are the fuzz tests of a constraint subject through
+	// the harness with the constraint skipped (a validity predicate) and
+	// repaired; empty for other subjects. Harness is then the grammar
+	// alone.
+	Skip, Repair string
 }
 
-// Subjects are the examples evaluated.
+// Constrained reports whether s is a constraint subject.
+func (s Subject) Constrained() bool { return s.Repair != "" }
+
+// Targets returns the subject's fuzz tests: plain, harness (the grammar
+// alone for a constraint subject), and for a constraint subject skip and
+// repair.
+func (s Subject) Targets() []string {
+	if s.Constrained() {
+		return []string{s.Plain, s.Harness, s.Skip, s.Repair}
+	}
+	return []string{s.Harness, s.Plain}
+}
+
+// Subjects are the examples evaluated: the grammar subjects, then the
+// constraint subjects.
 var Subjects = []Subject{
-	{"calc", "./examples/calc", "FuzzCalc", "FuzzCalcPlain", "./examples/calc"},
-	{"json", "./examples/json", "FuzzJSON", "FuzzJSONPlain", "encoding/json,./examples/json"},
+	{Name: "calc", Pkg: "./examples/calc", Harness: "FuzzCalc", Plain: "FuzzCalcPlain", CoverPkg: "./examples/calc"},
+	{Name: "json", Pkg: "./examples/json", Harness: "FuzzJSON", Plain: "FuzzJSONPlain", CoverPkg: "encoding/json,./examples/json"},
+	{Name: "scriptc", Pkg: "./examples/scriptc", Harness: "FuzzInterpGrammar", Plain: "FuzzInterpPlain", CoverPkg: "./examples/scriptc",
+		Skip: "FuzzInterpNoRepair", Repair: "FuzzInterp"},
+	{Name: "xml", Pkg: "./examples/constrained", Harness: "FuzzXMLGrammar", Plain: "FuzzXMLPlain", CoverPkg: "encoding/xml",
+		Skip: "FuzzXMLSkip", Repair: "FuzzXMLRepair"},
+	{Name: "csv", Pkg: "./examples/constrained", Harness: "FuzzCSVGrammar", Plain: "FuzzCSVPlain", CoverPkg: "encoding/csv",
+		Skip: "FuzzCSVSkip", Repair: "FuzzCSVRepair"},
+	{Name: "tar", Pkg: "./examples/constrained", Harness: "FuzzTARGrammar", Plain: "FuzzTARPlain", CoverPkg: "archive/tar",
+		Skip: "FuzzTARSkip", Repair: "FuzzTARRepair"},
 }
 
 // Run is the outcome of fuzzing one fuzz test.
@@ -66,6 +101,29 @@ type Run struct {
 	// FuzzTime is the time asked for, and CPU the CPU time of the fuzzing
 	// processes.
 	FuzzTime, CPU time.Duration
+	// Stats are the harness's statistics, summed over the fuzzing
+	// workers; nil for a fuzz test without a validity predicate or
+	// constraint, which writes none.
+	Stats *fuzzharness.Stats
+}
+
+// Valid returns the executions with a valid input: those the harness let
+// through to the target, Stats.Inputs-Stats.Rejected, or without Stats
+// -1 (not known).
+func (r *Run) Valid() int64 {
+	if r.Stats == nil {
+		return -1
+	}
+	return r.Stats.Inputs - r.Stats.Rejected
+}
+
+// ValidCPURate returns the executions with a valid input per CPU second,
+// or -1 if they are not known.
+func (r *Run) ValidCPURate() float64 {
+	if r.Stats == nil || r.CPU <= 0 {
+		return -1
+	}
+	return float64(r.Valid()) / r.CPU.Seconds()
 }
 
 // CPURate returns the executions per CPU second.
@@ -93,17 +151,38 @@ func (r *Run) Coverage() float64 {
 }
 
 // A Comparison is the outcome of fuzzing one subject through the harness
-// and with plain strings.
+// and with plain strings, and for a constraint subject with the
+// constraint skipped and repaired.
 type Comparison struct {
 	Subject        Subject
 	Harness, Plain *Run
+	Skip, Repair   *Run // nil for other subjects
+	RunIndex       int  // which of the repeated runs, from 0
+}
+
+// Options configure Compare.
+type Options struct {
+	FuzzTime time.Duration // per fuzz test
+	Parallel int           // fuzzing worker processes
+	// Runs is how many times each subject is fuzzed (the targets of a
+	// subject one after the other in each run, so that the same-run
+	// ratios compare equal conditions); at least 1.
+	Runs int
+	// RepairBudget, if not zero, sets the harness's repair budget
+	// (protocol.EnvRepairBudget) in every fuzz test.
+	RepairBudget time.Duration
 }
 
 // Compare builds and fuzzes each subject of the kfuzz module in root, each
-// fuzz test for fuzzTime with parallel workers, in the directory work (one
-// subdirectory per subject, for binaries and fuzz caches), and reports each
-// step on log.
-func Compare(ctx context.Context, root, work string, subjects []Subject, fuzzTime time.Duration, parallel int, log io.Writer) ([]Comparison, error) {
+// fuzz test for o.FuzzTime with o.Parallel workers, o.Runs times, in the
+// directory work (one subdirectory per subject and run, for binaries and
+// fuzz caches), and reports each step on log. It returns one Comparison
+// per subject and run.
+func Compare(ctx context.Context, root, work string, subjects []Subject, o Options, log io.Writer) ([]Comparison, error) {
+	var env []string
+	if o.RepairBudget > 0 {
+		env = append(env, protocol.EnvRepairBudget+"="+o.RepairBudget.String())
+	}
 	var out []Comparison
 	for _, s := range subjects {
 		dir := filepath.Join(work, s.Name)
@@ -115,20 +194,27 @@ func Compare(ctx context.Context, root, work string, subjects []Subject, fuzzTim
 		if err != nil {
 			return nil, err
 		}
-		c := Comparison{Subject: s}
-		for _, target := range []string{s.Harness, s.Plain} {
-			fmt.Fprintf(log, "eval harness: fuzzing %s for %v\n", target, fuzzTime)
-			r, err := Fuzz(ctx, fuzzBin, covBin, dir, target, fuzzTime, parallel)
-			if err != nil {
-				return nil, err
+		for run := range max(o.Runs, 1) {
+			c := Comparison{Subject: s, RunIndex: run}
+			for _, target := range s.Targets() {
+				fmt.Fprintf(log, "eval harness: fuzzing %s for %v (run %d)\n", target, o.FuzzTime, run+1)
+				r, err := FuzzEnv(ctx, fuzzBin, covBin, filepath.Join(dir, fmt.Sprint("run", run+1)), target, o.FuzzTime, o.Parallel, env)
+				if err != nil {
+					return nil, err
+				}
+				switch target {
+				case s.Harness:
+					c.Harness = r
+				case s.Plain:
+					c.Plain = r
+				case s.Skip:
+					c.Skip = r
+				case s.Repair:
+					c.Repair = r
+				}
 			}
-			if target == s.Harness {
-				c.Harness = r
-			} else {
-				c.Plain = r
-			}
+			out = append(out, c)
 		}
-		out = append(out, c)
 	}
 	return out, nil
 }
@@ -157,15 +243,25 @@ var fuzzProgressRE = regexp.MustCompile(`^fuzz: elapsed: (\d+)s, execs: (\d+) \(
 // into the testdata directory of a scratch directory (never into the
 // repository).
 func Fuzz(ctx context.Context, fuzzBin, covBin, dir, target string, fuzzTime time.Duration, parallel int) (*Run, error) {
+	return FuzzEnv(ctx, fuzzBin, covBin, dir, target, fuzzTime, parallel, nil)
+}
+
+// FuzzEnv is Fuzz with the environment variables env (KEY=value) added to
+// the fuzzing process's. It also reads the harness's statistics, which
+// the fuzz test writes to the file named by fuzzharness.EnvStats, if it
+// writes them (Run.Stats).
+func FuzzEnv(ctx context.Context, fuzzBin, covBin, dir, target string, fuzzTime time.Duration, parallel int, env []string) (*Run, error) {
 	r := &Run{Target: target, FuzzTime: fuzzTime}
 	runDir := filepath.Join(dir, target)
 	cache := filepath.Join(runDir, "cache")
 	if err := os.MkdirAll(runDir, 0o777); err != nil {
 		return nil, err
 	}
+	statsFile := filepath.Join(runDir, "stats.json")
 	cmd := exec.CommandContext(ctx, fuzzBin, "-test.run=^$", "-test.fuzz=^"+target+"$", "-test.fuzztime="+fuzzTime.String(),
 		"-test.fuzzcachedir="+cache, "-test.parallel="+strconv.Itoa(parallel))
 	cmd.Dir = runDir
+	cmd.Env = append(append(os.Environ(), env...), fuzzharness.EnvStats+"="+statsFile)
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		var ee *exec.ExitError
@@ -189,6 +285,17 @@ func Fuzz(ctx context.Context, fuzzBin, covBin, dir, target string, fuzzTime tim
 	}
 	if r.Execs == 0 && r.Failure == "" {
 		return nil, fmt.Errorf("%s reported no execs:\n%s", target, out)
+	}
+	if data, err := os.ReadFile(statsFile); err == nil {
+		var st fuzzharness.Stats
+		if err := json.Unmarshal(data, &st); err != nil {
+			return nil, fmt.Errorf("%s: %v", statsFile, err)
+		}
+		// Without a constraint or validity predicate, the workers count
+		// nothing: the file holds the seeds alone.
+		if st.Inputs > 0 {
+			r.Stats = &st
+		}
 	}
 
 	// Coverage: the kept inputs as testdata of the scratch directory.
@@ -303,4 +410,92 @@ func OnlyIn(a, b map[string]int) (int, string) {
 		parts = append(parts, fmt.Sprintf("%s %d", f, perFile[f]))
 	}
 	return total, strings.Join(parts, ", ")
+}
+
+// A Spread is the median of a figure over repeated runs, with its least
+// and greatest value.
+type Spread struct{ Median, Min, Max float64 }
+
+// SpreadOf returns the spread of xs (the mean of the middle two for an
+// even number); the zero Spread for none.
+func SpreadOf(xs []float64) Spread {
+	if len(xs) == 0 {
+		return Spread{}
+	}
+	s := append([]float64(nil), xs...)
+	sort.Float64s(s)
+	m := s[len(s)/2]
+	if len(s)%2 == 0 {
+		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	return Spread{Median: m, Min: s[0], Max: s[len(s)-1]}
+}
+
+// String formats the spread as "median [min, max]".
+func (s Spread) String() string {
+	return fmt.Sprintf("%.4g [%.4g, %.4g]", s.Median, s.Min, s.Max)
+}
+
+// A ConstraintSummary sums up the repeated runs of a constraint subject.
+type ConstraintSummary struct {
+	Subject Subject
+	Runs    int
+	// SkipValid and RepairValid are the valid executions per CPU second
+	// with the constraint skipped and repaired, and Ratio the same-run
+	// ratio of repair to skip (+Inf where skip had none).
+	SkipValid, RepairValid, Ratio Spread
+	// Coverage is the statement coverage in percent of the plain,
+	// grammar, skip and repair fuzz tests, in that order.
+	Coverage [4]Spread
+	// RepairP99 and RepairMax are the greatest 99th percentile and
+	// maximum of the repair time over the runs, and OverBudget the
+	// repairs over the budget, summed over the runs.
+	RepairP99, RepairMax time.Duration
+	OverBudget           int64
+}
+
+// SummarizeConstraints sums up the comparisons of each constraint
+// subject, in the order of their first run.
+func SummarizeConstraints(comps []Comparison) []ConstraintSummary {
+	var order []string
+	by := map[string][]Comparison{}
+	for _, c := range comps {
+		if !c.Subject.Constrained() || c.Skip == nil || c.Repair == nil {
+			continue
+		}
+		if _, ok := by[c.Subject.Name]; !ok {
+			order = append(order, c.Subject.Name)
+		}
+		by[c.Subject.Name] = append(by[c.Subject.Name], c)
+	}
+	var out []ConstraintSummary
+	for _, name := range order {
+		cs := by[name]
+		sum := ConstraintSummary{Subject: cs[0].Subject, Runs: len(cs)}
+		var skip, repair, ratio []float64
+		var cov [4][]float64
+		for _, c := range cs {
+			sv, rv := c.Skip.ValidCPURate(), c.Repair.ValidCPURate()
+			skip, repair = append(skip, sv), append(repair, rv)
+			if sv > 0 {
+				ratio = append(ratio, rv/sv)
+			} else {
+				ratio = append(ratio, math.Inf(1))
+			}
+			for i, r := range []*Run{c.Plain, c.Harness, c.Skip, c.Repair} {
+				cov[i] = append(cov[i], r.Coverage())
+			}
+			if st := c.Repair.Stats; st != nil {
+				sum.RepairP99 = max(sum.RepairP99, st.RepairP99)
+				sum.RepairMax = max(sum.RepairMax, st.RepairMax)
+				sum.OverBudget += st.OverBudget
+			}
+		}
+		sum.SkipValid, sum.RepairValid, sum.Ratio = SpreadOf(skip), SpreadOf(repair), SpreadOf(ratio)
+		for i := range cov {
+			sum.Coverage[i] = SpreadOf(cov[i])
+		}
+		out = append(out, sum)
+	}
+	return out
 }

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/seed72891827/kfuzz/fuzzharness"
 )
 
 func TestReadCoverProfile(t *testing.T) {
@@ -50,5 +53,53 @@ func TestFuzzProgressLine(t *testing.T) {
 	}
 	if fuzzProgressRE.MatchString("fuzz: elapsed: 0s, gathering baseline coverage: 0/66 completed") {
 		t.Error("matched a baseline line")
+	}
+}
+
+func TestSpreadOf(t *testing.T) {
+	for _, tc := range []struct {
+		xs   []float64
+		want Spread
+	}{
+		{nil, Spread{}},
+		{[]float64{3}, Spread{3, 3, 3}},
+		{[]float64{5, 1, 3}, Spread{3, 1, 5}},
+		{[]float64{4, 1, 2, 10}, Spread{3, 1, 10}},
+	} {
+		if got := SpreadOf(tc.xs); got != tc.want {
+			t.Errorf("SpreadOf(%v) = %v, want %v", tc.xs, got, tc.want)
+		}
+	}
+}
+
+func TestSummarizeConstraints(t *testing.T) {
+	sub := Subjects[2]
+	run := func(cpu time.Duration, inputs, rejected int64, covered int, p99 time.Duration) *Run {
+		r := &Run{CPU: cpu, Covered: covered, Stmts: 100}
+		if inputs > 0 {
+			r.Stats = &fuzzharness.Stats{Inputs: inputs, Rejected: rejected, RepairP99: p99, RepairMax: 2 * p99, OverBudget: 1}
+		}
+		return r
+	}
+	comps := []Comparison{
+		{Subject: Subjects[0], Harness: run(time.Second, 0, 0, 1, 0), Plain: run(time.Second, 0, 0, 1, 0)},
+		{Subject: sub, Plain: run(time.Second, 0, 0, 10, 0), Harness: run(time.Second, 0, 0, 20, 0),
+			Skip: run(10*time.Second, 1000, 900, 30, 0), Repair: run(10*time.Second, 1000, 0, 40, time.Millisecond)},
+		{Subject: sub, Plain: run(time.Second, 0, 0, 12, 0), Harness: run(time.Second, 0, 0, 22, 0),
+			Skip: run(10*time.Second, 2000, 1800, 32, 0), Repair: run(10*time.Second, 3000, 0, 44, 2*time.Millisecond)},
+	}
+	got := SummarizeConstraints(comps)
+	if len(got) != 1 || got[0].Runs != 2 {
+		t.Fatalf("summaries %+v, want one of two runs", got)
+	}
+	s := got[0]
+	if s.SkipValid != (Spread{15, 10, 20}) || s.RepairValid != (Spread{200, 100, 300}) || s.Ratio != (Spread{12.5, 10, 15}) {
+		t.Errorf("valid per CPU second %v, %v, ratio %v", s.SkipValid, s.RepairValid, s.Ratio)
+	}
+	if s.Coverage[0] != (Spread{11, 10, 12}) || s.Coverage[3] != (Spread{42, 40, 44}) {
+		t.Errorf("coverage %v", s.Coverage)
+	}
+	if s.RepairP99 != 2*time.Millisecond || s.RepairMax != 4*time.Millisecond || s.OverBudget != 2 {
+		t.Errorf("repair p99 %v, max %v, over budget %d", s.RepairP99, s.RepairMax, s.OverBudget)
 	}
 }

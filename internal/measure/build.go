@@ -104,6 +104,7 @@ type listedPackage struct {
 	ImportPath   string
 	Name         string
 	Dir          string
+	GoFiles      []string
 	TestGoFiles  []string
 	XTestGoFiles []string
 	Module       *struct {
@@ -136,6 +137,9 @@ func Build(ctx context.Context, cfg Config) (*Runner, error) {
 	}
 	cover := cfg.Cover
 	if len(cover) == 0 {
+		if len(pkg.GoFiles) == 0 {
+			return nil, fmt.Errorf("measure: %s has no code outside its tests to measure; name the packages under test (Config.Cover; kfuzz learn -cover PATTERN, such as -cover github.com/x/y for a dependency)", pkg.ImportPath)
+		}
 		cover = []string{pkg.ImportPath}
 	}
 	ov, err := instrument.BuildOverlay(ctx, instrument.Config{

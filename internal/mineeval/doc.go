@@ -1,5 +1,6 @@
-// Package mineeval evaluates grammar miners (GLADE and its recursion stage in
-// learn/glade, symbolic mining in learn/symbolic) the way GLADE (Bastani et
+// Package mineeval evaluates grammar miners (GLADE, its recursion stage and
+// its tree stage after Arvada and TreeVada in learn/glade, symbolic mining in
+// learn/symbolic) the way GLADE (Bastani et
 // al., PLDI 2017, section 8) and Arvada (Kulkarni, Lemieux and Sen, ASE 2021,
 // section V) do: a miner is given a few valid seed inputs of a subject and the
 // subject's oracle (a code miner is given the subject's parser code instead,

@@ -12,6 +12,7 @@ import (
 const (
 	ConfigGLADE     = "glade"
 	ConfigRecursion = "glade+rec"
+	ConfigTrees     = "bubble"
 )
 
 // GLADE returns a Miner running learn/glade's Synthesize with the oracle as
@@ -28,11 +29,13 @@ func GLADE(recursion bool, opts ...glade.Option) Miner {
 }
 
 // Configs returns the configurations of the evaluation: GLADE alone (phases
-// one and two with character generalization) and GLADE with the recursion
-// stage, each with opts.
+// one and two with character generalization), GLADE with the recursion
+// stage, and the tree stage (glade.WithTrees: bubbling and merging after
+// Arvada and TreeVada, then character generalization), each with opts.
 func Configs(opts ...glade.Option) []Config {
 	return []Config{
 		{Name: ConfigGLADE, Mine: GLADE(false, opts...)},
 		{Name: ConfigRecursion, Mine: GLADE(true, opts...)},
+		{Name: ConfigTrees, Mine: GLADE(false, append([]glade.Option{glade.WithTrees(true)}, opts...)...)},
 	}
 }

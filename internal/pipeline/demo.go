@@ -147,6 +147,11 @@ func RunDemo(ctx context.Context, opts DemoOptions) (*DemoResult, error) {
 	}
 	fmt.Fprintf(w, "   %d of %d generated inputs reached %s.\n\n", reached, len(seeds), DemoFunc)
 	fmt.Fprintf(w, "Done in %.1fs. Run the same on your own fuzz test: kfuzz learn -fuzz FuzzX ./pkg, then kfuzz seed.\n", time.Since(start).Seconds())
+	if opts.Dir == "" {
+		fmt.Fprintf(w, "The module was in a temporary directory, removed now; kfuzz demo -keep DIR keeps it.\n")
+	} else {
+		fmt.Fprintf(w, "The module is kept in %s: go test there runs the new seeds.\n", res.Dir)
+	}
 	return res, nil
 }
 

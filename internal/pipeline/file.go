@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"time"
 
 	"github.com/seed72891827/kfuzz/internal/protocol"
 	"github.com/seed72891827/kfuzz/learn"
@@ -25,6 +26,15 @@ type ModelFile struct {
 	// ImportPath is the import path of its package, and Dir the package's
 	// directory when the model was learned.
 	ImportPath, Dir string
+	// Measured holds the import paths of the packages whose functions were
+	// measured (kfuzz learn -cover); commands that measure again, such as
+	// kfuzz seed, measure the same packages.
+	Measured []string
+	// BuildFlags and Timeout are the build flags and the per-input time
+	// limit the fuzz test was measured with; zero values for a model file
+	// that does not record them.
+	BuildFlags []string
+	Timeout    time.Duration
 	// Desc is the harness's description.
 	Desc *protocol.Description
 	// Model is the model, for the graph of Desc.
@@ -37,13 +47,17 @@ type modelFileJSON struct {
 	Target     string                `json:"target"`
 	ImportPath string                `json:"import_path"`
 	Dir        string                `json:"dir"`
+	Measured   []string              `json:"measured,omitempty"`
+	BuildFlags []string              `json:"build_flags,omitempty"`
+	Timeout    string                `json:"timeout,omitempty"`
 	Harness    *protocol.Description `json:"harness"`
 	Model      json.RawMessage       `json:"model"`
 }
 
 // Marshal returns the model file as indented JSON: its format and version,
-// the fuzz test and package, the harness's description and the model in the
-// format of learn.Model.Save.
+// the fuzz test and package, the measured packages and measurement settings,
+// the harness's description (with the grammar, whose fingerprint the model
+// holds) and the model in the format of learn.Model.Save.
 func (mf *ModelFile) Marshal() ([]byte, error) {
 	var model bytes.Buffer
 	if err := mf.Model.Save(&model); err != nil {
@@ -52,7 +66,11 @@ func (mf *ModelFile) Marshal() ([]byte, error) {
 	f := modelFileJSON{
 		Format: FileFormat, Version: FileVersion,
 		Target: mf.Target, ImportPath: mf.ImportPath, Dir: mf.Dir,
+		Measured: mf.Measured, BuildFlags: mf.BuildFlags,
 		Harness: mf.Desc, Model: model.Bytes(),
+	}
+	if mf.Timeout > 0 {
+		f.Timeout = mf.Timeout.String()
 	}
 	var out bytes.Buffer
 	enc := json.NewEncoder(&out)
@@ -88,7 +106,13 @@ func ReadModelFile(name string, data []byte) (*ModelFile, *Harness, error) {
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
 	}
-	return &ModelFile{Target: f.Target, ImportPath: f.ImportPath, Dir: f.Dir, Desc: f.Harness, Model: m}, h, nil
+	mf := &ModelFile{Target: f.Target, ImportPath: f.ImportPath, Dir: f.Dir, Measured: f.Measured, BuildFlags: f.BuildFlags, Desc: f.Harness, Model: m}
+	if f.Timeout != "" {
+		if mf.Timeout, err = time.ParseDuration(f.Timeout); err != nil || mf.Timeout <= 0 {
+			return nil, nil, fmt.Errorf("%s: bad timeout %q", name, f.Timeout)
+		}
+	}
+	return mf, h, nil
 }
 
 // LoadModelFile reads the model file at path.

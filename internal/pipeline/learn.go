@@ -142,6 +142,8 @@ type Refinement struct {
 type Learned struct {
 	// Target and ImportPath name the fuzz test and its package.
 	Target, ImportPath string
+	// Measured holds the import paths of the measured packages.
+	Measured []string
 	// Options are the options used, defaults filled in.
 	Options LearnOptions
 	// Model is the learned model.
@@ -228,7 +230,7 @@ func (s *Session) Learn(ctx context.Context, opts LearnOptions) (*Learned, error
 	if err != nil {
 		return nil, err
 	}
-	res := &Learned{Target: s.Target(), ImportPath: s.ImportPath(), Options: opts, Functions: len(s.Functions())}
+	res := &Learned{Target: s.Target(), ImportPath: s.ImportPath(), Measured: s.Measured(), Options: opts, Functions: len(s.Functions())}
 	prog := s.progress()
 
 	// The inputs.
@@ -633,8 +635,10 @@ func (s *Session) features(ctx context.Context, pt *grammar.PathTable, obs []Obs
 	return ctx.Err()
 }
 
-// Examples returns up to n of the shortest observations that covered the
-// function and satisfy the rule (any rule if r is nil), shortest first.
+// Examples returns up to n of the observations that covered the function
+// and satisfy the rule (any rule if r is nil), the most readable first: those
+// with the fewest characters outside printable ASCII (which a quoted example
+// shows as escapes such as \U0001f600), then the shortest.
 func Examples(obs []Observation, fn string, r *learn.Rule, n int) []Observation {
 	var out []Observation
 	for _, o := range obs {
@@ -643,6 +647,9 @@ func Examples(obs []Observation, fn string, r *learn.Rule, n int) []Observation 
 		}
 	}
 	slices.SortStableFunc(out, func(a, b Observation) int {
+		if ua, ub := unreadable(a.Text), unreadable(b.Text); ua != ub {
+			return ua - ub
+		}
 		if len(a.Text) != len(b.Text) {
 			return len(a.Text) - len(b.Text)
 		}
@@ -650,4 +657,15 @@ func Examples(obs []Observation, fn string, r *learn.Rule, n int) []Observation 
 	})
 	out = slices.CompactFunc(out, func(a, b Observation) bool { return a.Text == b.Text })
 	return out[:min(n, len(out))]
+}
+
+// unreadable counts the characters of s outside printable ASCII.
+func unreadable(s string) int {
+	n := 0
+	for _, r := range s {
+		if r < ' ' || r > '~' {
+			n++
+		}
+	}
+	return n
 }

@@ -313,3 +313,22 @@ func TestWriteCalcModuleRefusesNonEmpty(t *testing.T) {
 		t.Errorf("WriteCalcModule into a non-empty directory: %v", err)
 	}
 }
+
+func TestExamplesReadableFirst(t *testing.T) {
+	obs := []Observation{
+		{Text: "\U0001f600\U000e0001", Funcs: []string{"f"}},
+		{Text: "a\x00", Funcs: []string{"f"}},
+		{Text: "abcdef", Funcs: []string{"f"}},
+		{Text: "xy", Funcs: []string{"f"}},
+		{Text: "z", Funcs: []string{"g"}},
+		{Text: "xy", Funcs: []string{"f"}},
+	}
+	var got []string
+	for _, o := range Examples(obs, "f", nil, 4) {
+		got = append(got, o.Text)
+	}
+	want := []string{"xy", "abcdef", "a\x00", "\U0001f600\U000e0001"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Examples: %q, want %q", got, want)
+	}
+}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/seed72891827/kfuzz/internal/changes"
 	"github.com/seed72891827/kfuzz/internal/gocmd"
@@ -138,7 +140,20 @@ func ChangedFuncs(ctx context.Context, m *learn.Model, name string, diff []byte,
 			root = filepath.FromSlash(top)
 		}
 	}
-	importPath := func(dir string) (string, error) { return changes.ImportPath(ctx, dir) }
+	importPath := func(dir string) (string, error) {
+		path, err := changes.ImportPath(ctx, dir)
+		if err == nil {
+			return path, nil
+		}
+		// Not in a module the go command can list (a checkout without its
+		// go.mod, a copy made for diff -u): the package the model knows whose
+		// functions these are.
+		known, kerr := modelImportPath(m, dir)
+		if kerr != nil {
+			return "", fmt.Errorf("%w; and %v", err, kerr)
+		}
+		return known, nil
+	}
 	funcs, err := changes.ChangedFuncs(fcs, root, importPath)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", name, err)
@@ -151,4 +166,54 @@ func ChangedFuncs(ctx context.Context, m *learn.Model, name string, diff []byte,
 		}
 	}
 	return known, unknown, nil
+}
+
+// modelImportPath returns the import path of the package in dir among the
+// packages m knows: the one that has the most of the directory's functions
+// (named without an import path). It fails when no known package has any of
+// them or when two have equally many.
+func modelImportPath(m *learn.Model, dir string) (string, error) {
+	const placeholder = "kfuzz.invalid/dir"
+	funcs, err := changes.PackageFuncs(dir, placeholder)
+	if err != nil {
+		return "", err
+	}
+	matches := map[string]int{}
+	for _, name := range m.Names() {
+		matches[funcImportPath(name)] += 0
+	}
+	for pkg := range matches {
+		for _, f := range funcs {
+			if m.Knows(pkg + strings.TrimPrefix(f.Name, placeholder)) {
+				matches[pkg]++
+			}
+		}
+	}
+	best, tied := "", []string(nil)
+	for _, pkg := range slices.Sorted(maps.Keys(matches)) {
+		switch n := matches[pkg]; {
+		case n == 0:
+		case best == "" || n > matches[best]:
+			best, tied = pkg, nil
+		case n == matches[best]:
+			tied = append(tied, pkg)
+		}
+	}
+	switch {
+	case best == "":
+		return "", fmt.Errorf("none of the %d functions in %s is one the model knows", len(funcs), dir)
+	case len(tied) > 0:
+		return "", fmt.Errorf("the functions in %s are as much those of %s as of %s in the model; run kfuzz select in the module (with its go.mod)", dir, best, strings.Join(tied, " and "))
+	}
+	return best, nil
+}
+
+// funcImportPath returns the import path part of a function name as the
+// coverage package spells it: example.com/p for example.com/p.(*T).M.
+func funcImportPath(name string) string {
+	slash := strings.LastIndex(name, "/") + 1
+	if dot := strings.IndexByte(name[slash:], '.'); dot >= 0 {
+		return name[:slash+dot]
+	}
+	return name
 }

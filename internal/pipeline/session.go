@@ -72,6 +72,9 @@ func (s *Session) PackageDir() string { return s.runner.PackageDir() }
 // <package dir>/testdata/fuzz/<target>, which plain go test runs.
 func (s *Session) TestdataDir() string { return corpus.TestdataDir(s.PackageDir(), s.Target()) }
 
+// Measured returns the import paths of the measured packages, sorted.
+func (s *Session) Measured() []string { return s.runner.Table().Packages() }
+
 // Functions returns the names of all functions of the measured packages.
 func (s *Session) Functions() []string {
 	t := s.runner.Table()

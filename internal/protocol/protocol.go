@@ -28,6 +28,12 @@ const (
 	EnvServe      = "KFUZZ_SERVE"
 )
 
+// EnvRepairBudget, if set to a duration (time.ParseDuration), overrides
+// the repair budget of every fuzzharness harness with a constraint
+// (fuzzharness.WithRepairBudget), in any mode: kfuzz eval harness
+// -repair-budget sets it for the fuzz tests it runs.
+const EnvRepairBudget = "KFUZZ_REPAIR_BUDGET"
+
 // DefaultTimeout is the per-input time limit when EnvTimeout is not set.
 const DefaultTimeout = 10 * time.Second
 

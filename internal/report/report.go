@@ -26,6 +26,7 @@ const reportExamples = 3
 // report is what the learn reports show, prepared from a pipeline.Learned.
 type report struct {
 	Target, ImportPath string
+	Measured           string // the measured packages, comma-separated
 	Options            pipeline.LearnOptions
 	Tree               learn.Config // the trees' settings, defaults filled in
 	Sources            []count      // training inputs by source
@@ -91,10 +92,20 @@ type refinedFunc struct {
 	Generated, Reached int
 }
 
+// measuredNames returns the measured packages of l for the report's title:
+// their import paths, comma-separated, or the fuzz test's package when l
+// does not say.
+func measuredNames(l *pipeline.Learned) string {
+	if len(l.Measured) == 0 {
+		return l.ImportPath
+	}
+	return strings.Join(l.Measured, ", ")
+}
+
 // newReport prepares the report of l.
 func newReport(l *pipeline.Learned) *report {
 	r := &report{
-		Target: l.Target, ImportPath: l.ImportPath, Options: l.Options, Tree: l.Model.Config, Test: len(l.Test),
+		Target: l.Target, ImportPath: l.ImportPath, Measured: measuredNames(l), Options: l.Options, Tree: l.Model.Config, Test: len(l.Test),
 		Learned: len(l.Model.Funcs), Functions: l.Functions,
 		Always: l.Model.Always, Never: l.Model.Never,
 	}
@@ -246,9 +257,9 @@ func WriteHTML(w io.Writer, l *pipeline.Learned) error {
 	return err
 }
 
-var markdownTemplate = template.Must(template.New("md").Funcs(templateFuncs).Parse(`# What reaches the functions of {{.ImportPath}}
+var markdownTemplate = template.Must(template.New("md").Funcs(templateFuncs).Parse(`# What reaches the functions of {{.Measured}}
 
-A model learned by kfuzz from the fuzz test {{code .Target}}: for every function of the measured
+A model learned by kfuzz from the fuzz test {{code .Target}} of {{code .ImportPath}}: for every function of the measured
 packages, a decision tree over the k-paths (k ≤ {{.Options.K}}) of the inputs that predicts whether an
 input covers the function, and the rules read off its covering leaves.
 
@@ -314,7 +325,7 @@ var htmlTemplate = htmltemplate.Must(htmltemplate.New("html").Funcs(templateFunc
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>kfuzz: what reaches the functions of {{.ImportPath}}</title>
+<title>kfuzz: what reaches the functions of {{.Measured}}</title>
 <style>
 body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330; background: #f6f7f9; margin: 0; }
 main { max-width: 72rem; margin: 0 auto; padding: 1.5rem 2rem 4rem; }
@@ -350,8 +361,8 @@ summary .stat { font-weight: 400; color: #5b6578; margin-left: 0.6rem; }
 </head>
 <body>
 <main>
-<h1>What reaches the functions of <code>{{.ImportPath}}</code></h1>
-<p class="lead">A model learned by kfuzz from the fuzz test <code>{{.Target}}</code>: for every function of the measured packages, a decision tree over the k-paths (k ≤ {{.Options.K}}) of the inputs that predicts whether an input covers the function, and the rules read off its covering leaves.</p>
+<h1>What reaches the functions of <code>{{.Measured}}</code></h1>
+<p class="lead">A model learned by kfuzz from the fuzz test <code>{{.Target}}</code> of <code>{{.ImportPath}}</code>: for every function of the measured packages, a decision tree over the k-paths (k ≤ {{.Options.K}}) of the inputs that predicts whether an input covers the function, and the rules read off its covering leaves.</p>
 
 <div class="cards">
 <div class="card"><div class="v {{.Micro.AccClass}}">{{.Micro.Accuracy}}</div><div class="k">accuracy (all pairs)</div></div>

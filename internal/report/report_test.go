@@ -78,7 +78,7 @@ func learned(t *testing.T) *pipeline.Learned {
 		t.Fatal(err)
 	}
 	return &pipeline.Learned{
-		Target: "FuzzCalc", ImportPath: "example.com/calc",
+		Target: "FuzzCalc", ImportPath: "example.com/calc/fuzz", Measured: []string{"example.com/calc"},
 		Options: pipeline.LearnOptions{N: 200, K: 2, Seed: 1, Depth: 8},
 		Model:   m, Train: train, Test: test, Eval: ev,
 		PathCoverage: []pipeline.PathCoverage{{L: 1, Covered: 30, Total: 40}, {L: 2, Covered: 50, Total: 200}},
@@ -99,7 +99,7 @@ func TestReports(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"# What reaches the functions of example.com/calc", "fuzz test `FuzzCalc`",
+		"# What reaches the functions of example.com/calc\n", "fuzz test `FuzzCalc` of `example.com/calc/fuzz`",
 		"Training inputs: 20 seed, 200 random; test inputs: 100",
 		"| 1 | 30 | 40 | 75.0% |", "| 2 | 50 | 200 | 25.0% |",
 		"### `example.com/calc.product`", "- requires `<", `"*"`, "Examples: `\"",

@@ -35,6 +35,17 @@
 // substitution, which makes nesting recursive where GLADE's merges of
 // stars do not.
 //
+// WithTrees (off by default) replaces phases one and two and the
+// recursion stage with the tree stage (bubble.go), after Arvada (Kulkarni,
+// Lemieux and Sen, ASE 2021) and TreeVada (ICSE 2024): the seeds become
+// trees with a node per bracket pair, sibling sequences are bubbled into
+// new nonterminals, and nonterminals merge when the oracle accepts each
+// one's strings in the other's contexts, until nothing more merges; then
+// a nonterminal gains as alternatives those whose strings it takes, and
+// character generalization widens the bytes each derives. On kfuzz's
+// evaluation subjects it learns the recursion GLADE misses (docs/glade.md,
+// docs/mine-eval.md).
+//
 // Several seeds are generalized one after the other (section 6.1); a seed
 // already in the language of the earlier ones is skipped, and phase two
 // merges across seeds.

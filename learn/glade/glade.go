@@ -40,12 +40,23 @@ type config struct {
 	progress   func(Progress)
 	trace      bool
 	extra      bool
+	trees      bool
 }
 
 // WithRecursion turns the recursion stage on or off (default on). The stage
 // runs after GLADE's phase two and generalizes beyond it, in the spirit of
 // Arvada and TreeVada: see the package documentation.
 func WithRecursion(on bool) Option { return func(c *config) { c.recursion = on } }
+
+// WithTrees replaces GLADE's phases one and two and the recursion stage
+// with the tree stage (default off), after Arvada and TreeVada: the seeds
+// become trees pre-structured by brackets, sibling sequences are bubbled
+// into new nonterminals and nonterminals are merged when the oracle
+// accepts each one's strings in the other's contexts, until nothing more
+// merges; then, with WithCharGeneralization, each nonterminal deriving
+// single bytes tries the alphabet's other bytes. See the package
+// documentation.
+func WithTrees(on bool) Option { return func(c *config) { c.trees = on } }
 
 // WithExtraContexts turns extra contexts on or off (default on). With them,
 // as in the GLADE authors' implementation (not in the paper), a bracket

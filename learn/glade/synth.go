@@ -30,6 +30,8 @@ type synth struct {
 	class []int
 	// the recursion stage's grammar
 	rec *recGrammar
+	// the tree stage's trees (WithTrees)
+	tree *forest
 	// set by exprGrammar: the nonterminal of each class, the index of each star
 	repNames  map[int]string
 	starIndex map[*node]int
@@ -151,6 +153,13 @@ func (s *synth) record(step Step) {
 
 // run runs all phases.
 func (s *synth) run(seeds [][]byte) error {
+	if s.cfg.trees {
+		s.phase = "trees"
+		q := s.queries()
+		err := s.treeStage(seeds)
+		s.stats.RecurQuery = s.queries() - q - s.stats.CharsQuery
+		return err
+	}
 	for i, seed := range seeds {
 		s.seed = i
 		if s.inLanguage(string(seed)) {

@@ -28,7 +28,8 @@ type Pattern struct {
 }
 
 // A Relation restricts the values of placeholders A and B: Op is "child",
-// "in", "!=", "<" or "textof" (see the package documentation).
+// "in", "!=", "<", "sharestext", "textof", "textsof" or "notextof" (see
+// the package documentation).
 type Relation struct {
 	A, Op, B string
 }
@@ -41,6 +42,14 @@ func IsString(name string) bool {
 }
 
 var placeholderRE = regexp.MustCompile(`\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// stringsRE matches the placeholder {strings VAR}: VAR equals one of the
+// texts of the strings placeholder.
+var stringsRE = regexp.MustCompile(`\{strings ([A-Za-z_][A-Za-z0-9_]*)\}`)
+
+// IsStrings reports whether the placeholder name stands for a set of
+// strings: "strings".
+func IsStrings(name string) bool { return name == "strings" }
 
 // DefaultCatalog returns the patterns of the built-in catalog.
 func DefaultCatalog() []*Pattern {
@@ -82,6 +91,10 @@ func ParseCatalog(filename string, src []byte) ([]*Pattern, error) {
 		for _, p := range cur.Placeholders {
 			has[p] = true
 		}
+		if stringsRE.MatchString(cur.Formula) && !has["strings"] {
+			has["strings"] = true
+			cur.Placeholders = append(cur.Placeholders, "strings")
+		}
 		for _, m := range placeholderRE.FindAllStringSubmatch(cur.Formula, -1) {
 			if !has[m[1]] {
 				has[m[1]] = true
@@ -118,7 +131,7 @@ func ParseCatalog(filename string, src []byte) ([]*Pattern, error) {
 			f := strings.Fields(strings.TrimPrefix(trim, "where "))
 			p := pos(lineNo, col, lineOff+col-1)
 			if len(f) != 3 {
-				errs.Add(p, "expected where {a} child|in|!=|<|textof {b}")
+				errs.Add(p, "expected where {a} child|in|!=|<|sharestext|textof|textsof|notextof {b}")
 				continue
 			}
 			a, okA := placeholderName(f[0])
@@ -127,13 +140,17 @@ func ParseCatalog(filename string, src []byte) ([]*Pattern, error) {
 			case !okA || !okB:
 				errs.Add(p, "expected placeholders {name} on both sides of the relation")
 				continue
-			case f[1] != "child" && f[1] != "in" && f[1] != "!=" && f[1] != "<" && f[1] != "textof":
-				errs.Add(p, fmt.Sprintf("unknown relation %q (want child, in, !=, < or textof)", f[1]))
+			case !slices.Contains([]string{"child", "in", "!=", "<", "sharestext", "textof", "textsof", "notextof"}, f[1]):
+				errs.Add(p, fmt.Sprintf("unknown relation %q (want child, in, !=, <, sharestext, textof, textsof or notextof)", f[1]))
 				continue
-			case f[1] == "textof" && (!IsString(a) || IsString(b)):
+			case f[1] == "textof" && (!IsString(a) || IsString(b) || IsStrings(b)):
 				errs.Add(p, "textof relates a {string} placeholder to a nonterminal placeholder")
 				continue
-			case f[1] != "textof" && (IsString(a) || IsString(b)):
+			case (f[1] == "textsof" || f[1] == "notextof") && (!IsStrings(a) || IsString(b) || IsStrings(b)):
+				errs.Add(p, f[1]+" relates the {strings} placeholder to a nonterminal placeholder")
+				continue
+			case f[1] != "textof" && f[1] != "textsof" && f[1] != "notextof" &&
+				(IsString(a) || IsString(b) || IsStrings(a) || IsStrings(b)):
 				errs.Add(p, fmt.Sprintf("%s relates nonterminal placeholders, not strings", f[1]))
 				continue
 			}
@@ -150,8 +167,11 @@ func ParseCatalog(filename string, src []byte) ([]*Pattern, error) {
 	finish()
 	for _, p := range pats {
 		for _, n := range p.Placeholders {
-			if IsString(n) && !hasTextof(p, n) {
+			if IsString(n) && !hasRel(p, n, "textof") {
 				errs.Add(p.Pos, fmt.Sprintf("pattern %s: string placeholder {%s} needs a where {%s} textof {...} line", p.Name, n, n))
+			}
+			if IsStrings(n) && !hasRel(p, n, "textsof") {
+				errs.Add(p.Pos, fmt.Sprintf("pattern %s: placeholder {strings} needs a where {strings} textsof {...} line", p.Name))
 			}
 		}
 	}
@@ -173,9 +193,9 @@ func placeholderName(s string) (string, bool) {
 	return m[1], true
 }
 
-func hasTextof(p *Pattern, n string) bool {
+func hasRel(p *Pattern, n, op string) bool {
 	for _, r := range p.Where {
-		if r.Op == "textof" && r.A == n {
+		if r.Op == op && r.A == n {
 			return true
 		}
 	}

@@ -11,7 +11,7 @@ import (
 func TestDefaultCatalog(t *testing.T) {
 	ps := DefaultCatalog()
 	want := []string{"def-use-scoped", "def-use", "balance", "equal-children", "length-at-least",
-		"equal-count", "exists-inside", "exists-string", "fixed-string"}
+		"equal-count", "exists-inside", "exists-string", "fixed-string", "exists-string-inside", "internet-checksum", "def-use-params"}
 	if len(ps) != len(want) {
 		t.Fatalf("%d patterns, want %d", len(ps), len(want))
 	}
@@ -45,7 +45,7 @@ pattern b
 	want := []string{
 		`c.isc:2:1: expected pattern NAME`,
 		`c.isc:3:1: pattern a has no formula`,
-		`c.isc:4:1: expected where {a} child|in|!=|<|textof {b}`,
+		`c.isc:4:1: expected where {a} child|in|!=|<|sharestext|textof|textsof|notextof {b}`,
 		`c.isc:5:1: pattern a defined twice`,
 		`c.isc:5:1: pattern a: string placeholder {string} needs a where {string} textof {...} line`,
 		`c.isc:6:1: textof relates a {string} placeholder to a nonterminal placeholder`,

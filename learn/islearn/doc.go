@@ -30,7 +30,14 @@
 //	where {a} != {b}       a and b are different nonterminals
 //	where {a} < {b}        a sorts before b by name (for symmetric patterns:
 //	                       one instance per pair)
+//	where {a} sharestext {b}   some text of an <a> is also the text of a <b>
 //	where {s} textof {a}   s is one of the most frequent short texts of <a>
+//	where {strings} textsof {a}   the set {strings} holds the texts of <a>
+//	where {strings} notextof {a}  ... but none of the texts of <a>
+//
+// In the formula, {strings VAR} stands for (VAR = "s1" or VAR = "s2" ...),
+// one equation per text of the set (false if it is empty): ISLearn's
+// predefined names, such as the functions a program uses but never defines.
 //
 // Every nonterminal placeholder takes only nonterminals that occur in the
 // positive samples. ParseCatalog reports errors with file:line:col

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"sort"
 	"strconv"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/learn/oracle"
 )
 
 // DefaultMaxCandidates bounds the number of pattern instances Learn checks.
@@ -32,7 +34,9 @@ type Candidate struct {
 	// Formula is the ISLa constraint (simplified syntax), ready for
 	// isla.Parse.
 	Formula string
-	// Pattern is the name of the catalog pattern it instantiates.
+	// Pattern is the name of the catalog pattern it instantiates; the
+	// names of a disjunction's parts are joined by "|", those of a
+	// conjunction's by "+".
 	Pattern string
 	// Recall is the share of positive samples the constraint accepts.
 	Recall float64
@@ -41,18 +45,29 @@ type Candidate struct {
 	Specificity float64
 	// Rejection is the share of random grammar inputs (see Generated) it
 	// rejects: a stand-in for specificity that ranks candidates without
-	// negative samples; -1 for a conjunction, which is not measured.
+	// negative samples; -1 if no inputs were generated.
 	Rejection float64
 
+	accepts []bool // by positive sample
 	rejects []bool // by negative sample
+	genRej  []bool // by generated input
 }
 
 type config struct {
-	catalog       []*Pattern
-	minRecall     float64
-	seed          uint64
-	generated     int
-	maxCandidates int
+	catalog        []*Pattern
+	minRecall      float64
+	minSpecificity float64
+	maxDisjunction int
+	maxDisjuncts   int
+	seed           uint64
+	generated      int
+	maxCandidates  int
+	preds          []isla.Predicate
+	oracle         oracle.Oracle
+	oracleInputs   int
+	mutations      int
+	solverInputs   *isla.Spec
+	solverN        int
 }
 
 // An Option configures Learn.
@@ -66,7 +81,24 @@ func WithCatalog(ps []*Pattern) Option { return func(c *config) { c.catalog = ps
 // accept every positive sample).
 func MinRecall(r float64) Option { return func(c *config) { c.minRecall = r } }
 
-// Seed sets the seed of the grammar inputs Learn generates (default 1).
+// MinSpecificity drops the candidates whose specificity is below s when
+// negative samples are given (default 0: none is dropped).
+func MinSpecificity(s float64) Option { return func(c *config) { c.minSpecificity = s } }
+
+// MaxDisjunction sets the most candidates a disjunction combines (default
+// 1: no disjunctions). A disjunction of instances that each accept only
+// some positive samples, such as "the graph is a digraph" or "every edge
+// is undirected", is kept when it reaches MinRecall and accepts more
+// positive samples than each of its parts.
+func MaxDisjunction(n int) Option { return func(c *config) { c.maxDisjunction = n } }
+
+// DefaultMaxDisjuncts bounds the instances below MinRecall that Learn
+// combines into disjunctions: those of the highest sum of recall and
+// specificity.
+const DefaultMaxDisjuncts = 4000
+
+// Seed sets the seed of the grammar inputs Learn generates and mutates
+// (default 1).
 func Seed(s uint64) Option { return func(c *config) { c.seed = s } }
 
 // Generated sets how many grammar inputs Learn generates to rank
@@ -76,6 +108,43 @@ func Generated(n int) Option { return func(c *config) { c.generated = n } }
 // MaxCandidates bounds the number of pattern instances Learn checks
 // (default DefaultMaxCandidates); Learn fails when a catalog has more.
 func MaxCandidates(n int) Option { return func(c *config) { c.maxCandidates = n } }
+
+// WithPredicates makes semantic predicates, such as InternetChecksum,
+// available to the catalog's patterns. A pattern that calls a predicate
+// that is not given has no instances.
+func WithPredicates(ps ...isla.Predicate) Option {
+	return func(c *config) { c.preds = append(c.preds, ps...) }
+}
+
+// DefaultOracleInputs is the default number of random grammar inputs that
+// kfuzz mine isla's -oracle labels (its -oracle-inputs flag).
+const DefaultOracleInputs = 200
+
+// WithOracle makes Learn label inputs by asking the program (any
+// oracle.Oracle: a Go function, a command, a fuzz target): n random
+// grammar inputs, the Mutations of the positive samples and the
+// SolverInputs; those it rejects become negative samples, those it accepts
+// positive ones.
+func WithOracle(o oracle.Oracle, n int) Option {
+	return func(c *config) { c.oracle, c.oracleInputs = o, n }
+}
+
+// Mutations sets how many mutants of the positive samples Learn makes for
+// the oracle of WithOracle (default 0): each replaces one subtree of a
+// sample's derivation by a random one of the same nonterminal, chosen
+// among the nonterminals of the sample with equal chances each (so that
+// rare nonterminals are mutated as often as frequent ones). The mutation
+// is k-path-aware: of four such mutants, the one with the most 3-paths
+// that neither the samples nor the earlier mutants have is kept.
+func Mutations(n int) Option { return func(c *config) { c.mutations = n } }
+
+// SolverInputs adds n inputs that the solver produces for spec (compiled
+// against the same grammar) to the inputs the oracle of WithOracle labels:
+// inputs of a known constraint, say one mined before, that the generator
+// rarely makes.
+func SolverInputs(spec *isla.Spec, n int) Option {
+	return func(c *config) { c.solverInputs, c.solverN = spec, n }
+}
 
 // sample is one input with its derivation trees and their views, built
 // once for the labels and root of the specs it is checked against.
@@ -108,15 +177,20 @@ type facts struct {
 // relations the patterns ask for, keeps the instances whose recall reaches
 // MinRecall and that are not vacuous (a universal pattern must have an
 // instance in some positive sample), and ranks them by specificity, then
-// by rejection of generated inputs, then by simplicity (shorter formula
-// first), then by text. When negative samples are given and no candidate
-// of recall 1 rejects them all, the conjunction of candidates of recall 1
-// that rejects the most (greedily chosen, pattern names joined by "+")
-// comes first. The result is deterministic for a given seed.
+// by recall, then by rejection of generated inputs, then by simplicity
+// (shorter formula first), then by text. With MaxDisjunction above 1,
+// disjunctions of instances below MinRecall join them (see
+// MaxDisjunction). When negative samples are given and no candidate
+// rejects them all, the conjunction of candidates that rejects the most
+// (greedily chosen, pattern names joined by "+") comes first. With
+// WithOracle, the program labels generated and mutated inputs, which join
+// the samples. The result is deterministic for a given seed (and an oracle
+// that is).
 //
 // Every sample must be in the grammar's language.
 func Learn(ctx context.Context, g *grammar.Grammar, positive, negative [][]byte, opts ...Option) ([]Candidate, error) {
-	cfg := config{minRecall: 1, seed: 1, generated: DefaultGenerated, maxCandidates: DefaultMaxCandidates}
+	cfg := config{minRecall: 1, seed: 1, generated: DefaultGenerated, maxCandidates: DefaultMaxCandidates,
+		maxDisjunction: 1, maxDisjuncts: DefaultMaxDisjuncts}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -153,6 +227,14 @@ func Learn(ctx context.Context, g *grammar.Grammar, positive, negative [][]byte,
 	if err != nil {
 		return nil, err
 	}
+	if cfg.oracle != nil {
+		morePos, moreNeg, err := augment(ctx, &cfg, gr, p, pos)
+		if err != nil {
+			return nil, err
+		}
+		pos = append(pos, morePos...)
+		neg = append(neg, moreNeg...)
+	}
 	var gen []sample
 	if cfg.generated > 0 {
 		gn := grammar.NewGenerator(gr, cfg.seed)
@@ -167,8 +249,10 @@ func Learn(ctx context.Context, g *grammar.Grammar, positive, negative [][]byte,
 		}
 	}
 	fs := collect(g.Start, pos)
+	copts := []isla.Option{isla.WithPredicates(cfg.preds...)}
+	disj := cfg.maxDisjunction > 1
 
-	var cands []Candidate
+	var cands, parts []Candidate
 	seen := map[string]bool{}
 	checked := 0
 	for _, pat := range cfg.catalog {
@@ -196,43 +280,58 @@ func Learn(ctx context.Context, g *grammar.Grammar, positive, negative [][]byte,
 				continue
 			}
 			seen[key] = true
-			spec, err := isla.Compile(c, gr)
+			spec, err := isla.Compile(c, gr, copts...)
 			if err != nil {
 				continue
 			}
 			allowed := len(pos) - int(math.Ceil(cfg.minRecall*float64(len(pos))-1e-9))
-			acc, fail := 0, 0
+			if disj {
+				allowed = len(pos) - 1 // a part of a disjunction accepts some positive sample
+			}
+			acc := make([]bool, len(pos))
+			fail := 0
 			for i := range pos {
-				if holds(spec, &pos[i]) {
-					acc++
-				} else if fail++; fail > allowed {
-					break
-				}
-			}
-			if fail > allowed {
-				continue
-			}
-			if vacuous(c, gr, pos) {
-				continue
-			}
-			cand := Candidate{Formula: text, Pattern: pat.Name, Recall: float64(acc) / float64(len(pos)), Specificity: -1}
-			if len(neg) > 0 {
-				cand.rejects = make([]bool, len(neg))
-				n := 0
-				for i := range neg {
-					if !holds(spec, &neg[i]) {
-						cand.rejects[i] = true
-						n++
+				if acc[i] = holds(spec, &pos[i]); !acc[i] {
+					if fail++; fail > allowed {
+						break
 					}
 				}
-				cand.Specificity = float64(n) / float64(len(neg))
+			}
+			if fail > allowed || vacuous(c, gr, pos, copts) {
+				continue
+			}
+			cand := Candidate{Formula: text, Pattern: pat.Name, Recall: share(acc), Specificity: -1, Rejection: -1, accepts: acc}
+			if len(neg) > 0 {
+				cand.rejects = rejections(spec, neg)
+				cand.Specificity = share(cand.rejects)
 			}
 			if len(gen) > 0 {
-				cand.Rejection = rejected(spec, gen)
+				cand.genRej = rejections(spec, gen)
+				cand.Rejection = share(cand.genRej)
 			}
-			cands = append(cands, cand)
+			if cand.Recall >= cfg.minRecall-1e-9 {
+				cands = append(cands, cand)
+			} else {
+				parts = append(parts, cand)
+			}
 		}
 	}
+	if disj {
+		cands = append(cands, disjoin(&cfg, parts)...)
+	}
+	if len(neg) > 0 && cfg.minSpecificity > 0 {
+		cands = slices.DeleteFunc(cands, func(c Candidate) bool { return c.Specificity < cfg.minSpecificity-1e-9 })
+	}
+	rank(cands)
+	if c, ok := conjoin(cands, cfg.minRecall); ok {
+		cands = append([]Candidate{c}, cands...)
+	}
+	return cands, nil
+}
+
+// rank sorts candidates by specificity, recall, rejection of generated
+// inputs, length and text.
+func rank(cands []Candidate) {
 	sort.SliceStable(cands, func(i, j int) bool {
 		a, b := cands[i], cands[j]
 		switch {
@@ -247,27 +346,177 @@ func Learn(ctx context.Context, g *grammar.Grammar, positive, negative [][]byte,
 		}
 		return a.Formula < b.Formula
 	})
-	if c, ok := conjoin(cands); ok {
-		cands = append([]Candidate{c}, cands...)
-	}
-	return cands, nil
 }
 
-// conjoin combines candidates of recall 1 when no single one rejects every
-// negative sample: starting from the best, it adds the candidate that
-// rejects the most negatives not rejected yet, until all are or none adds
-// any. The conjunction has recall 1 too. It reports false if it would not
-// beat the best candidate.
-func conjoin(cands []Candidate) (Candidate, bool) {
-	if len(cands) == 0 || cands[0].rejects == nil || cands[0].Recall != 1 || cands[0].Specificity == 1 {
+func share(v []bool) float64 { return float64(count(v)) / float64(len(v)) }
+
+func rejections(spec *isla.Spec, ss []sample) []bool {
+	out := make([]bool, len(ss))
+	for i := range ss {
+		out[i] = !holds(spec, &ss[i])
+	}
+	return out
+}
+
+// disjoin combines the parts (candidates below MinRecall) into
+// disjunctions of up to MaxDisjunction of them, as ISLearn does: a
+// disjunction is kept when it reaches MinRecall and every part adds
+// positive samples that the others do not accept. Only the
+// DefaultMaxDisjuncts parts of the highest sum of recall and specificity
+// (or rejection of generated inputs, without negative samples) take part.
+func disjoin(cfg *config, parts []Candidate) []Candidate {
+	rank(parts)
+	score := func(c Candidate) float64 { return c.Recall + max(c.Specificity, c.Rejection, 0) }
+	sort.SliceStable(parts, func(i, j int) bool { return score(parts[i]) > score(parts[j]) })
+	if len(parts) > cfg.maxDisjuncts {
+		parts = parts[:cfg.maxDisjuncts]
+	}
+	if len(parts) == 0 {
+		return nil
+	}
+	n := len(parts[0].accepts)
+	need := int(math.Ceil(cfg.minRecall*float64(n) - 1e-9))
+	bits := make([]bitset, len(parts))
+	for i, p := range parts {
+		bits[i] = newBitset(p.accepts)
+	}
+	var out []Candidate
+	var rec func(start int, idx []int, cur bitset, curN int)
+	rec = func(start int, idx []int, cur bitset, curN int) {
+		for i := start; i < len(parts); i++ {
+			u := cur.or(bits[i])
+			un := u.count()
+			if un <= curN || un <= bits[i].count() {
+				continue // p adds nothing, or the others add nothing to p
+			}
+			next := append(idx[:len(idx):len(idx)], i)
+			if un >= need {
+				out = append(out, disjunction(parts, next))
+			} else if len(next) < cfg.maxDisjunction {
+				rec(i+1, next, u, un)
+			}
+		}
+	}
+	for i := range parts {
+		rec(i+1, []int{i}, bits[i], bits[i].count())
+	}
+	return out
+}
+
+// disjunction returns the disjunction of the parts at idx.
+func disjunction(parts []Candidate, idx []int) Candidate {
+	d := parts[idx[0]]
+	var f, pat []string
+	for k, i := range idx {
+		p := parts[i]
+		f = append(f, "("+p.Formula+")")
+		pat = append(pat, p.Pattern)
+		if k > 0 {
+			d.accepts = or(d.accepts, p.accepts)
+			d.rejects = and(d.rejects, p.rejects)
+			d.genRej = and(d.genRej, p.genRej)
+		}
+	}
+	d.Formula = "(" + strings.Join(f, " or\n") + ")"
+	d.Pattern = strings.Join(pat, "|")
+	d.Recall = share(d.accepts)
+	d.Specificity, d.Rejection = -1, -1
+	if d.rejects != nil {
+		d.Specificity = share(d.rejects)
+	}
+	if d.genRej != nil {
+		d.Rejection = share(d.genRej)
+	}
+	return d
+}
+
+// A bitset is a set of sample indices.
+type bitset []uint64
+
+func newBitset(v []bool) bitset {
+	b := make(bitset, (len(v)+63)/64)
+	for i, x := range v {
+		if x {
+			b[i/64] |= 1 << (i % 64)
+		}
+	}
+	return b
+}
+
+func (b bitset) or(c bitset) bitset {
+	out := make(bitset, len(b))
+	for i := range b {
+		out[i] = b[i] | c[i]
+	}
+	return out
+}
+
+func (b bitset) count() int {
+	n := 0
+	for _, w := range b {
+		n += bits.OnesCount64(w)
+	}
+	return n
+}
+
+func or(a, b []bool) []bool {
+	if a == nil || b == nil {
+		return nil
+	}
+	out := make([]bool, len(a))
+	for i := range a {
+		out[i] = a[i] || b[i]
+	}
+	return out
+}
+
+func and(a, b []bool) []bool {
+	if a == nil || b == nil {
+		return nil
+	}
+	out := make([]bool, len(a))
+	for i := range a {
+		out[i] = a[i] && b[i]
+	}
+	return out
+}
+
+// maxConjoined bounds the candidates whose pairs conjoin tries: the most
+// specific ones.
+const maxConjoined = 200
+
+// conjoin combines candidates when no single one rejects every negative
+// sample. It starts from the best candidate, or from the pair of
+// candidates (among the maxConjoined best) whose conjunction rejects the
+// most negatives, whichever rejects more, and adds the candidate that
+// rejects the most negatives not rejected yet while the conjunction keeps
+// a recall of at least minRecall, until all negatives are rejected or no
+// candidate adds any. It reports false if it would not beat the best
+// candidate.
+func conjoin(cands []Candidate, minRecall float64) (Candidate, bool) {
+	if len(cands) == 0 || cands[0].rejects == nil || cands[0].Specificity == 1 {
 		return Candidate{}, false
 	}
-	covered := slices.Clone(cands[0].rejects)
-	parts := []Candidate{cands[0]}
+	parts := []int{0}
+	covered, acc := cands[0].rejects, cands[0].accepts
+	best := count(covered)
+	top := cands[:min(len(cands), maxConjoined)]
+	for i := range top {
+		for j := i + 1; j < len(top); j++ {
+			a := and(top[i].accepts, top[j].accepts)
+			if share(a) < minRecall-1e-9 {
+				continue
+			}
+			c := or(top[i].rejects, top[j].rejects)
+			if n := count(c); n > best {
+				best, parts, covered, acc = n, []int{i, j}, c, a
+			}
+		}
+	}
 	for {
-		best, gain := -1, 0
+		next, gain := -1, 0
 		for i, c := range cands {
-			if c.Recall != 1 {
+			if share(and(acc, c.accepts)) < minRecall-1e-9 {
 				continue
 			}
 			g := 0
@@ -277,39 +526,51 @@ func conjoin(cands []Candidate) (Candidate, bool) {
 				}
 			}
 			if g > gain {
-				best, gain = i, g
+				next, gain = i, g
 			}
 		}
-		if best < 0 {
+		if next < 0 {
 			break
 		}
-		parts = append(parts, cands[best])
-		for j, r := range cands[best].rejects {
-			covered[j] = covered[j] || r
-		}
+		parts = append(parts, next)
+		covered = or(covered, cands[next].rejects)
+		acc = and(acc, cands[next].accepts)
 	}
 	if len(parts) == 1 {
 		return Candidate{}, false
 	}
 	var f, pat []string
-	n := 0
-	for _, p := range parts {
+	gen := cands[parts[0]].genRej
+	for _, i := range parts {
+		p := cands[i]
 		f = append(f, "("+p.Formula+")")
 		pat = append(pat, p.Pattern)
+		gen = or(gen, p.genRej)
 	}
-	for _, c := range covered {
-		if c {
+	c := Candidate{
+		Formula:     strings.Join(f, "\nand\n"),
+		Pattern:     strings.Join(pat, "+"),
+		Recall:      share(acc),
+		Specificity: share(covered),
+		Rejection:   -1,
+		accepts:     acc,
+		rejects:     covered,
+		genRej:      gen,
+	}
+	if gen != nil {
+		c.Rejection = share(gen)
+	}
+	return c, true
+}
+
+func count(v []bool) int {
+	n := 0
+	for _, b := range v {
+		if b {
 			n++
 		}
 	}
-	return Candidate{
-		Formula:     strings.Join(f, "\nand\n"),
-		Pattern:     strings.Join(pat, "+"),
-		Recall:      1,
-		Specificity: float64(n) / float64(len(covered)),
-		Rejection:   -1,
-		rejects:     covered,
-	}, true
+	return n
 }
 
 // holds reports whether some derivation of the sample satisfies spec. It
@@ -337,28 +598,18 @@ func sameKey(a, b viewKey) bool {
 		(a.labels == b.labels || slices.Equal(a.labels.Names, b.labels.Names))
 }
 
-func rejected(spec *isla.Spec, ss []sample) float64 {
-	n := 0
-	for i := range ss {
-		if !holds(spec, &ss[i]) {
-			n++
-		}
-	}
-	return float64(n) / float64(len(ss))
-}
-
 // vacuous reports whether a universal constraint has no instance in any
 // positive sample: the constraint with the innermost body of its leading
 // universal quantifiers (and the conclusions of their implications)
 // replaced by false holds on all of them.
-func vacuous(c *isla.Constraint, gr *grammar.Graph, pos []sample) bool {
+func vacuous(c *isla.Constraint, gr *grammar.Graph, pos []sample, opts []isla.Option) bool {
 	f, ok := falsify(c.Formula)
 	if !ok {
 		return false
 	}
 	vc := *c
 	vc.Formula = f
-	spec, err := isla.Compile(&vc, gr)
+	spec, err := isla.Compile(&vc, gr, opts...)
 	if err != nil {
 		return false
 	}
@@ -468,7 +719,8 @@ func printable(s string) bool {
 func instantiate(p *Pattern, fs *facts, emit func(string) error) error {
 	// Nonterminal placeholders first: strings take the texts of them.
 	names := append([]string(nil), p.Placeholders...)
-	sort.SliceStable(names, func(i, j int) bool { return !IsString(names[i]) && IsString(names[j]) })
+	isText := func(n string) bool { return IsString(n) || IsStrings(n) }
+	sort.SliceStable(names, func(i, j int) bool { return !isText(names[i]) && isText(names[j]) })
 	val := map[string]string{}
 	ok := func() bool {
 		for _, r := range p.Where {
@@ -494,6 +746,10 @@ func instantiate(p *Pattern, fs *facts, emit func(string) error) error {
 				if a >= b {
 					return false
 				}
+			case "sharestext":
+				if !sharesText(fs, a, b) {
+					return false
+				}
 			}
 		}
 		return true
@@ -501,7 +757,20 @@ func instantiate(p *Pattern, fs *facts, emit func(string) error) error {
 	var rec func(i int) error
 	rec = func(i int) error {
 		if i == len(names) {
-			text := placeholderRE.ReplaceAllStringFunc(p.Formula, func(m string) string {
+			text := stringsRE.ReplaceAllStringFunc(p.Formula, func(m string) string {
+				v := stringsRE.FindStringSubmatch(m)[1]
+				var alts []string
+				for _, s := range strings.Split(val["strings"], "\x00") {
+					if s != "" {
+						alts = append(alts, v+" = \""+escape(s)+"\"")
+					}
+				}
+				if len(alts) == 0 {
+					return "false"
+				}
+				return "(" + strings.Join(alts, " or ") + ")"
+			})
+			text = placeholderRE.ReplaceAllStringFunc(text, func(m string) string {
 				n := m[1 : len(m)-1]
 				if IsString(n) {
 					return escape(val[n])
@@ -521,6 +790,12 @@ func instantiate(p *Pattern, fs *facts, emit func(string) error) error {
 				}
 			}
 		}
+		if IsStrings(n) {
+			domain = nil
+			if set, ok := textSet(p, fs, val); ok {
+				domain = []string{set}
+			}
+		}
 		for _, v := range domain {
 			val[n] = v
 			if ok() {
@@ -533,6 +808,55 @@ func instantiate(p *Pattern, fs *facts, emit func(string) error) error {
 		return nil
 	}
 	return rec(0)
+}
+
+// sharesText reports whether some text of an <a> in the positive samples
+// is also the text of a <b>.
+func sharesText(fs *facts, a, b string) bool {
+	for s := range fs.count[a] {
+		if fs.count[b][s] > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// maxTextSet bounds the texts of a {strings} placeholder: a set of more
+// is no set of predefined names but the samples' texts.
+const maxTextSet = 16
+
+// textSet returns the value of the {strings} placeholder: the texts of the
+// nonterminals of its textsof relations in the positive samples that are
+// tokens (no white space), without those of its notextof relations,
+// sorted and joined by NUL bytes. It reports false if there are more than
+// maxTextSet of them.
+func textSet(p *Pattern, fs *facts, val map[string]string) (string, bool) {
+	set := map[string]bool{}
+	for _, r := range p.Where {
+		if r.Op == "textsof" {
+			for s := range fs.count[val[r.B]] {
+				if !strings.ContainsAny(s, " \t\r\n") {
+					set[s] = true
+				}
+			}
+		}
+	}
+	for _, r := range p.Where {
+		if r.Op == "notextof" {
+			for s := range fs.count[val[r.B]] {
+				delete(set, s)
+			}
+		}
+	}
+	out := make([]string, 0, len(set))
+	for s := range set {
+		out = append(out, s)
+	}
+	if len(out) > maxTextSet {
+		return "", false
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\x00"), true
 }
 
 // escape writes s as the inside of an ISLa string literal.

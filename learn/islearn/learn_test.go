@@ -2,6 +2,7 @@ package islearn
 
 import (
 	"context"
+	"math/rand/v2"
 	"os"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
+	"github.com/seed72891827/kfuzz/learn/oracle"
 )
 
 // subject builds the training and held-out sets of a built-in grammar and
@@ -228,4 +230,109 @@ func TestConjunction(t *testing.T) {
 		}
 	}
 	t.Logf("%s: %s", best.Pattern, best.Formula)
+}
+
+// An oracle labels generated and mutated inputs: without negative samples
+// given, its rejections make the constraint that edges are undirected the
+// most specific one.
+func TestOracleNegatives(t *testing.T) {
+	g, err := grammar.Parse("edges.bnf", []byte(`
+<start> ::= <edge> ( "; " <edge> )* ;
+<edge> ::= <node> " " <op> " " <node> ;
+<op> ::= "--" | "->" ;
+<node> ::= [a-c] ;
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := [][]byte{[]byte("a -- b"), []byte("b -- c; a -- a")}
+	o := oracle.Func(func(b []byte) bool { return !strings.Contains(string(b), "->") })
+	cands, err := Learn(context.Background(), g, pos, nil, WithOracle(o, 50), Mutations(20), Generated(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := cands[0]
+	if best.Formula != `forall <op> x: x = "--"` || best.Specificity != 1 || best.Recall != 1 {
+		t.Errorf("best = %+v, want forall <op> x: x = \"--\" with recall and specificity 1", best)
+	}
+	if _, err := Learn(context.Background(), g, pos, nil, WithOracle(o, 0), Mutations(5), Generated(0)); err != nil {
+		t.Errorf("mutations only: %v", err)
+	}
+}
+
+// A disjunction of constraints that each hold on some samples only.
+func TestDisjunction(t *testing.T) {
+	g, err := grammar.Parse("graphs.bnf", []byte(`
+<start> ::= <kind> " {" <edge>* " }" ;
+<kind> ::= "graph" | "digraph" ;
+<edge> ::= " " <node> " " <op> " " <node> ";" ;
+<op> ::= "--" | "->" ;
+<node> ::= [a-c] ;
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := [][]byte{[]byte("graph { a -- b; b -- c; }"), []byte("digraph { a -> b; }"), []byte("graph { }"), []byte("digraph { c -> a; a -> a; }")}
+	neg := [][]byte{[]byte("graph { a -> b; }"), []byte("digraph { a -- b; }"), []byte("graph { a -- b; c -> a; }")}
+	cands, err := Learn(context.Background(), g, pos, neg, Generated(0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cands[0].Specificity == 1 {
+		t.Fatalf("without disjunctions, %s rejects every negative sample", cands[0].Formula)
+	}
+	cands, err = Learn(context.Background(), g, pos, neg, Generated(0), MaxDisjunction(2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	best := cands[0]
+	t.Logf("%s: %s", best.Pattern, best.Formula)
+	if best.Recall != 1 || best.Specificity != 1 || !strings.Contains(best.Pattern, "|") {
+		t.Errorf("best = %+v, want a disjunction with recall and specificity 1", best)
+	}
+}
+
+// The k-path-aware mutation keeps, of several mutants, one that adds
+// k-paths the samples lack.
+func TestMutateNewPaths(t *testing.T) {
+	g, err := grammar.Parse("e.bnf", []byte(`
+<start> ::= <edge> ( "; " <edge> )* ;
+<edge> ::= <node> " " <op> " " <node> ;
+<op> ::= "--" | "->" ;
+<node> ::= [a-c] | "(" <start> ")" ;
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gr := grammar.MustCompile(g)
+	p, err := grammar.NewParser(gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := p.Parse([]byte("a -- b"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := f.Trees(1)[0]
+	pt, err := gr.PathTable(mutationK)
+	if err != nil {
+		t.Fatal(err)
+	}
+	covered := pt.Paths(tree)
+	before := len(covered.IDs())
+	gn := grammar.NewGenerator(gr, 1)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 10 {
+		if m := mutateNew(tree, gn, rng, pt, covered); m == nil {
+			t.Fatal("no mutant")
+		} else if _, err := p.Parse(m.Bytes()); err != nil {
+			t.Fatalf("mutant %q outside the language: %v", m, err)
+		}
+	}
+	if after := len(covered.IDs()); after <= before {
+		t.Errorf("10 mutants added no k-path (%d before, %d after)", before, after)
+	}
+	if tree.String() != "a -- b" {
+		t.Errorf("the sample's tree changed: %q", tree)
+	}
 }

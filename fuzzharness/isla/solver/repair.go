@@ -3,10 +3,12 @@ package solver
 import (
 	"container/heap"
 	"context"
-	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"math/rand/v2"
 	"slices"
 	"sync"
+	"time"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
@@ -86,6 +88,7 @@ type Repairer struct {
 
 	mu   sync.Mutex
 	base *Solver
+	plan *fastPlan // the fast repair steps, and their caches
 }
 
 // NewRepairer returns a repairer for the constraint of spec. The options
@@ -102,7 +105,7 @@ func NewRepairer(spec *isla.Spec, opts ...Option) (*Repairer, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Repairer{spec: spec, opts: opts, rounds: DefaultRepairRounds, base: base}, nil
+	return &Repairer{spec: spec, opts: opts, rounds: DefaultRepairRounds, base: base, plan: newFastPlan(spec)}, nil
 }
 
 // Spec returns the repairer's compiled constraint.
@@ -115,21 +118,58 @@ func (r *Repairer) Valid(t *grammar.Tree) bool { return r.spec.Holds(t) }
 // Repair returns a tree that satisfies the constraint and keeps as much of
 // t as it can, and true; or nil and false if it found none within its
 // budget. t must be a complete tree of the spec's graph rooted at the
-// right-hand side of its StartSymbol, as isla.Spec.EvalTree takes them. A tree that satisfies the constraint already is returned as it
-// is. t is not modified; the result shares no nodes with it. The seed
-// drives the solver's random choices: the same t and seed give the same
-// result.
+// right-hand side of its StartSymbol, as isla.Spec.EvalTree takes them. A
+// tree that satisfies the constraint already is returned as it is. t is
+// not modified; the result may share the subtrees it keeps with t, so
+// neither may be modified afterwards. The seed drives the random choices:
+// the same t and seed give the same result.
+//
+// Repair first tries the fast repair steps compiled from the constraint
+// (a use renamed to a declared name or a declaration inserted, a
+// redefinition renamed, a count adjusted, a checksum recomputed; see
+// RepairBy), and falls back to the solver from their result.
 func (r *Repairer) Repair(t *grammar.Tree, seed uint64) (*grammar.Tree, bool) {
+	return r.RepairBy(t, seed, time.Time{})
+}
+
+// RepairBy is Repair with a deadline (the zero time: none): once the
+// deadline passes, it stops and returns nil and false. Package fuzzharness
+// calls it, when a constraint has it, with the harness's repair budget
+// (fuzzharness.WithRepairBudget), so that one hard input does not stall a
+// fuzzing worker.
+//
+// Most violations are local and need no search. The constraint is
+// compiled once, when the Repairer is made, into repair steps for the
+// shapes that allow them: an existential quantifier whose body equates
+// its variable with an outer one (def-use: the use is renamed to a
+// declared name, or a declaration is inserted before it), an equality of
+// two tree variables (the closing tag of an XML element copies the
+// opening one), a negated one (no-redef: the later declaration gets a
+// fresh name), a count predicate on a universal quantifier's node
+// (repetitions added or removed: the fields of a CSV record), a semantic
+// predicate that solves itself (isla.TreeSolver: a TAR checksum) and
+// str.in_re of a node (a random string of the expression). The fast steps
+// run in passes (a fix can break an instance that held, which the next
+// pass fixes); what they cannot fix goes to the solver, starting from
+// their result. The parsers and parse trees the steps need are cached
+// across calls, for as long as the Repairer lives (in a fuzzing worker:
+// the whole run).
+func (r *Repairer) RepairBy(t *grammar.Tree, seed uint64, deadline time.Time) (*grammar.Tree, bool) {
 	if t == nil || t.Node != r.base.rhs || !t.Complete() {
 		return nil, false // not a complete tree of the spec's graph
 	}
-	if r.spec.Holds(t) {
-		return t, true
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	cur := t
+	// The fast repair's first pass checks t: a tree that satisfies the
+	// constraint is returned as it is.
+	cur, ok := r.fastRepair(t, seed, deadline)
+	if ok {
+		return cur, true
+	}
 	for round := range r.rounds {
+		if passed(deadline) {
+			return nil, false
+		}
 		var out *grammar.Tree
 		ok := false
 		for k, a := range repairAttempts {
@@ -141,7 +181,7 @@ func (r *Repairer) Repair(t *grammar.Tree, seed uint64) (*grammar.Tree, bool) {
 			if a.insert {
 				budget = r.base.cfg.maxStates
 			}
-			if out, ok = s.repairRound(cur, a.open, a.insert, budget); ok {
+			if out, ok = s.repairRound(cur, a.open, a.insert, budget, deadline); ok || passed(deadline) {
 				break
 			}
 		}
@@ -155,6 +195,9 @@ func (r *Repairer) Repair(t *grammar.Tree, seed uint64) (*grammar.Tree, bool) {
 	}
 	return nil, false
 }
+
+// passed reports whether the deadline, if not zero, has passed.
+func passed(deadline time.Time) bool { return !deadline.IsZero() && time.Now().After(deadline) }
 
 // What a repair attempt opens of each violation.
 const (
@@ -208,7 +251,7 @@ func (r *Repairer) fresh(seed uint64) *Solver {
 // repairRound opens the nodes that the violations of the constraint on t
 // depend on and solves from there. It returns the first solution the
 // solver reaches, valid or not, and false if it reaches none.
-func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int) (*grammar.Tree, bool) {
+func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int, deadline time.Time) (*grammar.Tree, bool) {
 	spec := s.spec
 	v := isla.NewView(t.Bytes(), t, spec.Labels(), spec.RootLabel(), spec.VirtualRoot())
 	e := isla.NewEvaluator(spec, v)
@@ -281,7 +324,7 @@ func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int)
 		forms = append(forms, it)
 	}
 	s.cfg.insertion = insert
-	return s.searchFrom(&state{root: root, forms: slices.Clone(forms)}, forms, budget)
+	return s.searchFrom(&state{root: root, forms: slices.Clone(forms)}, forms, budget, deadline)
 }
 
 // searchFrom runs the solver from state st and returns the first solution
@@ -289,12 +332,16 @@ func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int)
 // constraint again, the check starts from forms, whose universal
 // quantifiers skip the instances that held in the input: the nodes keep
 // their ids through insertions, and the final check of Repair catches an
-// instance that the insertion broke.
-func (s *Solver) searchFrom(st *state, forms []item, budget int) (*grammar.Tree, bool) {
+// instance that the insertion broke. It gives up once the deadline (if not
+// zero) passes.
+func (s *Solver) searchFrom(st *state, forms []item, budget int, deadline time.Time) (*grammar.Tree, bool) {
 	s.queue, s.seq = nil, 0
 	s.push(st)
 	ctx := context.Background()
 	for budget := budget; budget > 0 && s.queue.Len() > 0; budget-- {
+		if passed(deadline) {
+			return nil, false
+		}
 		st := heap.Pop(&s.queue).(*state)
 		children, outs, err := s.process(ctx, st)
 		if err != nil {

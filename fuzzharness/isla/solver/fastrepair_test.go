@@ -1,0 +1,175 @@
+package solver_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/seed72891827/kfuzz/fuzzharness"
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/tarpred"
+)
+
+// fastSubject is a constraint subject of the harness evaluation, with the
+// share of the fuzzer's invalid inputs that the fast repair steps alone
+// must repair.
+type fastSubject struct {
+	name, grammar string
+	files         []string
+	opts          []isla.Option
+	minFast       float64
+}
+
+func fastSubjects() []fastSubject {
+	return []fastSubject{
+		{"scriptsizec", "scriptsizec", []string{"scriptsizec-def-use.isla", "scriptsizec-no-redef.isla"}, nil, 0.9},
+		{"xml-balance", "xml", []string{"xml-balance.isla"}, nil, 0.95},
+		{"csv-columns", "csv", []string{"csv-columns.isla"}, nil, 0.8},
+		{"tar", "tar", nil, []isla.Option{tarpred.Predicates()}, 0.8},
+	}
+}
+
+// compileFast compiles the constraint of a subject: its files, or without
+// files tarpred's constraint.
+func compileFast(t testing.TB, sub fastSubject) *isla.Spec {
+	t.Helper()
+	if len(sub.files) > 0 {
+		return compileAll(t, sub.grammar, sub.files, sub.opts...)
+	}
+	c, err := isla.Parse("ustar.isla", []byte(tarpred.Constraint))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := isla.Compile(c, loadGraph(t, sub.grammar), sub.opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
+}
+
+// fuzzerTrees decodes n random byte strings with the harness's codec, as
+// the trees the fuzzer's inputs give, and returns those that violate the
+// constraint.
+func fuzzerTrees(t testing.TB, gr *grammar.Graph, r *solver.Repairer, n int) []*grammar.Tree {
+	t.Helper()
+	c, err := fuzzharness.NewCodec(gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(7, 8))
+	var out []*grammar.Tree
+	for range n {
+		data := make([]byte, 32+rng.IntN(480))
+		for i := range data {
+			data[i] = byte(rng.Uint32())
+		}
+		tr := c.Decode(data).Tree()
+		if !r.Valid(tr) {
+			out = append(out, tr)
+		}
+	}
+	return out
+}
+
+// TestFastRepair repairs the fuzzer's invalid inputs of each constraint
+// subject with the fast steps alone: every tree they call valid satisfies
+// the constraint, the input tree is not modified, and they repair at least
+// the subject's share.
+func TestFastRepair(t *testing.T) {
+	n := 300
+	if testing.Short() {
+		n = 100
+	}
+	for _, sub := range fastSubjects() {
+		t.Run(sub.name, func(t *testing.T) {
+			spec := compileFast(t, sub)
+			r, err := solver.NewRepairer(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			trees := fuzzerTrees(t, spec.Graph(), r, n)
+			fixed := 0
+			var times []time.Duration
+			for i, in := range trees {
+				before := in.String()
+				start := time.Now()
+				out, ok := r.FastRepair(in, uint64(i), time.Time{})
+				times = append(times, time.Since(start))
+				if in.String() != before {
+					t.Fatalf("FastRepair modified its input %q", before)
+				}
+				if !ok {
+					continue
+				}
+				fixed++
+				if res := spec.EvalTree(out); !res.Valid {
+					t.Fatalf("FastRepair(%q) = %q, invalid:\n%s", before, out, res)
+				}
+				if n := sharedNodes(in, out); n > 0 {
+					t.Fatalf("FastRepair(%q) = %q has %d nodes in two places", before, out, n)
+				}
+			}
+			slices.Sort(times)
+			t.Logf("%d of %d invalid inputs repaired by the fast steps; time p50 %v, p99 %v, max %v", fixed, len(trees),
+				times[len(times)/2], times[len(times)*99/100], times[len(times)-1])
+			if float64(fixed) < sub.minFast*float64(len(trees)) {
+				t.Errorf("the fast steps repaired %d of %d invalid inputs, want at least %.0f%%", fixed, len(trees), 100*sub.minFast)
+			}
+		})
+	}
+}
+
+// BenchmarkRepairFuzzer measures the latency of Repair (fast steps, then
+// the solver, without a deadline) on the fuzzer's invalid inputs of each
+// constraint subject, one input after the other, after a first round that
+// fills the caches; ns/op is the mean wall time of one repair, cpu-ns/op
+// its CPU time (the process's, GC included: on a loaded machine the
+// steadier figure).
+func BenchmarkRepairFuzzer(b *testing.B) {
+	for _, sub := range fastSubjects() {
+		b.Run(sub.name, func(b *testing.B) {
+			spec := compileFast(b, sub)
+			r, err := solver.NewRepairer(spec)
+			if err != nil {
+				b.Fatal(err)
+			}
+			trees := fuzzerTrees(b, spec.Graph(), r, 200)
+			// Warm the caches (parsers, regular expression texts) as a
+			// fuzzing worker's first inputs do.
+			for i, in := range trees {
+				r.Repair(in, uint64(i))
+			}
+			b.ReportAllocs()
+			failed := 0
+			cpu0 := processCPU()
+			for i := 0; b.Loop(); i++ {
+				if _, ok := r.RepairBy(trees[i%len(trees)], uint64(i), time.Time{}); !ok {
+					failed++
+				}
+			}
+			if cpu := processCPU() - cpu0; cpu > 0 {
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+			}
+			b.ReportMetric(float64(failed)/float64(b.N), "failed/op")
+		})
+	}
+}
+
+// sharedNodes counts the nodes that occur more than once in out: a
+// repair may share whole subtrees with its input in, but no node may stand
+// in two places of its result.
+func sharedNodes(in, out *grammar.Tree) int {
+	seen := map[*grammar.Tree]bool{}
+	n := 0
+	out.Walk(func(t *grammar.Tree) bool {
+		if seen[t] {
+			n++
+		}
+		seen[t] = true
+		return true
+	})
+	return n
+}
