@@ -141,3 +141,24 @@ func TestMineGladeFuzzTargetErrors(t *testing.T) {
 		t.Errorf("a plain fuzz test: code %d, stderr %q", code, errOut)
 	}
 }
+
+// TestMineISLAFuzzTarget labels generated inputs with a fuzz target.
+func TestMineISLAFuzzTarget(t *testing.T) {
+	needGo(t)
+	dir := t.TempDir()
+	pos := seedDir(t, dir, "ababcc", "abc", "cc")
+	g := filepath.Join(dir, "abc.bnf")
+	if err := os.WriteFile(g, []byte("<s> ::= [abc]* ;\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	_, errOut, _ := kfuzz(t, "mine", "isla", "-grammar", g, "-pos", pos, "-timeout", "1s", "-oracle-inputs", "100",
+		"./testdata/minetarget", "-fuzz", "FuzzABC")
+	if !regexp.MustCompile(`and (\d+) inputs the oracle labelled \(\d+ valid\)`).MatchString(errOut) ||
+		!regexp.MustCompile(`kfuzz mine isla: FuzzABC: .*\d+ pass, \d+ skip.*; \d+ test processes\n`).MatchString(errOut) {
+		t.Errorf("stderr does not report the inputs FuzzABC labelled:\n%s", errOut)
+	}
+	_, errOut, code := kfuzz(t, "mine", "isla", "-grammar", g, "-pos", pos, "-oracle", "true", "./testdata/minetarget", "-fuzz", "FuzzABC")
+	if code != 2 || !strings.Contains(errOut, "usage:") {
+		t.Errorf("-oracle and -fuzz: code %d, stderr %q", code, errOut)
+	}
+}
