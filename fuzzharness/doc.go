@@ -153,4 +153,20 @@
 // records are the contract between the harness and the tool, defined in
 // the kfuzz module's internal/protocol package; fuzz tests need not know
 // them. SetMeasureHook is the tool's entry point into the test binary.
+//
+// KFUZZ_SERVE switches Fuzz into the serve mode, in which the test process
+// answers inputs one at a time for as long as the tool sends them: kfuzz
+// uses it to make a fuzz target a membership oracle for grammar and
+// constraint mining. The harness parses each input text with its grammar
+// and runs the target over it in a subtest; the input is accepted only if
+// it is in the grammar's language within the bounds, satisfies the
+// constraint and the validity predicate (it is not repaired), and the
+// target neither fails, panics nor calls t.Skip. So a target tells the tool
+// that its parser rejected an input by calling t.Skip, as fuzz targets
+// usually do for inputs they cannot use:
+//
+//	v, err := mylang.Parse(s)
+//	if err != nil {
+//		t.Skip("not valid:", err)
+//	}
 package fuzzharness

@@ -169,6 +169,14 @@ func (h *Harness) fuzz(fn any, arg reflect.Type) {
 			fatal(f, msg)
 		}
 	}
+	if spec := os.Getenv(protocol.EnvServe); spec != "" {
+		tf, ok := f.(*testing.F)
+		if !ok || tg.std == nil {
+			fatal(f, fmt.Sprintf("fuzzharness: %s is set: the serve mode needs a *testing.F and a target taking *testing.T", protocol.EnvServe))
+		}
+		h.serve(tf, spec, tg.std)
+		return
+	}
 	if path := os.Getenv(protocol.EnvInputs); path != "" {
 		tf, ok := f.(*testing.F)
 		if !ok || tg.std == nil {

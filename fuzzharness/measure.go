@@ -65,14 +65,7 @@ func (h *Harness) measure(f *testing.F, path string, fn func(*testing.T, Input))
 	if err != nil {
 		f.Fatalf("fuzzharness: %s: %v", protocol.EnvInputs, err)
 	}
-	m := &measurer{h: h, hook: currentHook(), timeout: protocol.DefaultTimeout, queue: map[string][]int{}}
-	if s := os.Getenv(protocol.EnvTimeout); s != "" {
-		d, err := time.ParseDuration(s)
-		if err != nil || d <= 0 {
-			f.Fatalf("fuzzharness: %s=%q is not a positive duration", protocol.EnvTimeout, s)
-		}
-		m.timeout = d
-	}
+	m := &measurer{h: h, hook: currentHook(), timeout: envTimeout(f), queue: map[string][]int{}}
 	if out := os.Getenv(protocol.EnvOut); out != "" {
 		m.out = openAppend(f, protocol.EnvOut, out)
 		f.Cleanup(func() {
@@ -109,6 +102,20 @@ func (h *Harness) measure(f *testing.F, path string, fn func(*testing.T, Input))
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) { m.run(t, data, fn) })
+}
+
+// envTimeout returns the time limit of one input that protocol.EnvTimeout
+// sets, or protocol.DefaultTimeout, or ends the fuzz test.
+func envTimeout(f *testing.F) time.Duration {
+	s := os.Getenv(protocol.EnvTimeout)
+	if s == "" {
+		return protocol.DefaultTimeout
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d <= 0 {
+		f.Fatalf("fuzzharness: %s=%q is not a positive duration", protocol.EnvTimeout, s)
+	}
+	return d
 }
 
 // openAppend opens the file that the environment variable env names for
@@ -210,12 +217,8 @@ func (m *measurer) run(t *testing.T, data []byte, fn func(*testing.T, Input)) {
 		case p != nil:
 			rec.Status, rec.Message, rec.Stack = protocol.StatusPanic, fmt.Sprint(p), string(debug.Stack())
 			t.Logf("fuzzharness: measure mode: the target panicked: %v\n%s", p, in.Describe())
-		case t.Failed():
-			rec.Status = protocol.StatusFail
-		case t.Skipped():
-			rec.Status = protocol.StatusSkip
 		default:
-			rec.Status = protocol.StatusPass
+			rec.Status = testStatus(t)
 		}
 		m.end(rec)
 		m.write(rec)

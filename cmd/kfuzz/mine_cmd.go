@@ -16,8 +16,8 @@ import (
 func init() {
 	register(&command{
 		name: "mine glade",
-		usage: "-seeds DIR -oracle 'CMD' [-o FILE] [-f] [-max-queries N] [-no-recursion] [-trees] [-no-chars] [-no-extra]\n" +
-			"\t\t[-timeout D] [-batch N] [-v]",
+		usage: "-seeds DIR (-oracle 'CMD' | [PACKAGE] -fuzz FuzzX [-tags TAGS]) [-o FILE] [-f] [-max-queries N]\n" +
+			"\t\t[-no-recursion] [-trees] [-no-chars] [-no-extra] [-timeout D] [-batch N] [-v]",
 		short: "synthesize a grammar from valid inputs and a membership oracle (GLADE)",
 		run:   runMineGlade,
 	})
@@ -28,6 +28,8 @@ input. The oracle is a shell command run once per query with sh -c: it
 accepts an input when it exits with status 0. The input is on its standard
 input, or, if the command contains {}, in a temporary file whose name
 replaces {}. A query that exceeds -timeout is a rejection.
+
+` + targetHelp + `
 
 The grammar is printed on standard output, or written atomically to -o (an
 existing file is replaced only with -f). It loads back with kfuzz grammar
@@ -42,7 +44,7 @@ func runMineGlade(e *env, args []string) error {
 		fs.PrintDefaults()
 	}
 	seedDir := fs.String("seeds", "", "the `directory` of seed inputs (required)")
-	cmdline := fs.String("oracle", "", "the oracle `command` (required)")
+	cmdline := fs.String("oracle", "", "the oracle `command` (required unless -fuzz)")
 	out := fs.String("o", "", "write the grammar to `file` (default: standard output)")
 	force := fs.Bool("f", false, "replace an existing -o file")
 	maxQ := fs.Int("max-queries", glade.DefaultMaxQueries, "stop with an error after `n` oracle queries")
@@ -53,11 +55,15 @@ func runMineGlade(e *env, args []string) error {
 	timeout := fs.Duration("timeout", 10*time.Second, "the longest one oracle run may take")
 	batch := fs.Int("batch", glade.DefaultBatch, "candidates checked per batch of parallel queries")
 	verbose := fs.Bool("v", false, "report progress on stderr even when it is not a terminal")
+	tf := addTargetFlags(fs)
 	pos, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if *seedDir == "" || *cmdline == "" || len(pos) > 0 {
+	if *seedDir == "" || (*cmdline == "") == !tf.given() || (len(pos) > 0 && !tf.given()) {
+		if *cmdline != "" && tf.given() {
+			fmt.Fprintf(e.stderr, "kfuzz mine glade: -oracle and -fuzz exclude each other\n")
+		}
 		fs.Usage()
 		return errUsage
 	}
@@ -73,12 +79,30 @@ func runMineGlade(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	o := oracle.Command("sh", "-c", *cmdline)
-	o.Timeout = *timeout
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	prog := newProgress(e.stderr, *verbose)
+	var (
+		o interface {
+			oracle.Oracle
+			Stats() oracle.Stats
+		}
+		target *targetOracle
+	)
+	if tf.given() {
+		prog.Step("building "+*tf.fuzz+" as the oracle", 0)
+		if target, err = tf.open(ctx, "mine glade", pos, *timeout); err != nil {
+			prog.finish()
+			return err
+		}
+		defer target.Close()
+		o = target
+	} else {
+		c := oracle.Command("sh", "-c", *cmdline)
+		c.Timeout = *timeout
+		o = c
+	}
 	phase, seed := "", -1
 	res, err := glade.Synthesize(ctx, seeds, o,
 		glade.WithMaxQueries(*maxQ),
@@ -88,6 +112,9 @@ func runMineGlade(e *env, args []string) error {
 		glade.WithExtraContexts(!*noExtra),
 		glade.WithBatch(*batch),
 		glade.WithProgress(func(p glade.Progress) {
+			if target != nil {
+				target.flush(prog)
+			}
 			if p.Phase != phase || p.Seed != seed {
 				phase, seed = p.Phase, p.Seed
 				name := "glade: " + p.Phase
@@ -99,6 +126,9 @@ func runMineGlade(e *env, args []string) error {
 			prog.relabel(fmt.Sprintf("%d steps, %d queries, %d cache hits, %.1fs", p.Steps, p.Queries, p.CacheHits, p.Elapsed.Seconds()))
 		}))
 	prog.finish()
+	if target != nil {
+		target.flush(prog)
+	}
 	if err != nil {
 		return err
 	}
@@ -108,6 +138,9 @@ func runMineGlade(e *env, args []string) error {
 	st := res.Stats
 	fmt.Fprintf(e.stderr, "kfuzz mine glade: %d rules from %d of %d seeds; %d queries (%d cache hits, %d timeouts), %.1fs\n",
 		st.Rules, st.SeedsUsed, st.Seeds, st.Queries, st.CacheHits, o.Stats().Timeouts, st.Duration.Seconds())
+	if target != nil {
+		fmt.Fprintf(e.stderr, "kfuzz mine glade: %s\n", target.summary())
+	}
 	return nil
 }
 

@@ -14,9 +14,9 @@ import (
 func init() {
 	register(&command{
 		name: "mine isla",
-		usage: "-grammar FILE|NAME -pos DIR [-neg DIR] [-oracle 'CMD'] [-catalog FILE] [-o FILE] [-f] [-n N]\n" +
-			"\t\t[-min-recall R] [-min-specificity S] [-max-disjunction N] [-seed N] [-generated N]\n" +
-			"\t\t[-oracle-inputs N] [-mutations N] [-timeout D] [-max-candidates N]",
+		usage: "-grammar FILE|NAME -pos DIR [-neg DIR] [-oracle 'CMD' | [PACKAGE] -fuzz FuzzX [-tags TAGS]]\n" +
+			"\t\t[-catalog FILE] [-o FILE] [-f] [-n N] [-min-recall R] [-min-specificity S] [-max-disjunction N]\n" +
+			"\t\t[-seed N] [-generated N] [-oracle-inputs N] [-mutations N] [-timeout D] [-max-candidates N]",
 		short: "mine ISLa constraints from valid (and invalid) sample inputs (ISLearn)",
 		run:   runMineISLA,
 	})
@@ -39,7 +39,10 @@ by a random one, k-path-aware: of four mutants, the one that adds the most
 accepts valid ones. The oracle is a shell command run once per input with
 sh -c; it accepts an input when it exits with status 0 (the input is on
 its standard input, or in a temporary file named by {} in the command);
-a run longer than -timeout is a rejection.
+a run longer than -timeout is a rejection. With PACKAGE -fuzz FuzzX in
+place of -oracle, the fuzz test FuzzX labels them: an input is valid when
+its harness's grammar derives it and the target neither fails, panics nor
+calls t.Skip (see kfuzz mine glade -h).
 
 -max-disjunction 2 adds disjunctions of constraints that each hold on some
 valid samples only (such as "the graph is a digraph" or "every edge is
@@ -70,11 +73,12 @@ func runMineISLA(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of the generated inputs")
 	generated := fs.Int("generated", islearn.DefaultGenerated, "random grammar inputs that rank constraints (`n`; 0: none)")
 	maxCand := fs.Int("max-candidates", islearn.DefaultMaxCandidates, "stop with an error after `n` pattern instances")
+	tf := addTargetFlags(fs)
 	rest, err := parseFlags(fs, args)
 	if err != nil {
 		return err
 	}
-	if *gspec == "" || *posDir == "" || len(rest) > 0 {
+	if *gspec == "" || *posDir == "" || (len(rest) > 0 && !tf.given()) || (*cmdline != "" && tf.given()) {
 		fs.Usage()
 		return errUsage
 	}
@@ -102,8 +106,20 @@ func runMineISLA(e *env, args []string) error {
 	opts := []islearn.Option{islearn.MinRecall(*minRecall), islearn.Seed(*seed),
 		islearn.Generated(*generated), islearn.MaxCandidates(*maxCand), islearn.MinSpecificity(*minSpec),
 		islearn.MaxDisjunction(*maxDisj), islearn.Mutations(*mutations)}
-	var counter *oracle.Counter
-	if *cmdline != "" {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	var (
+		counter *oracle.Counter
+		target  *targetOracle
+	)
+	if tf.given() {
+		if target, err = tf.open(ctx, "mine isla", rest, *timeout); err != nil {
+			return err
+		}
+		defer target.Close()
+		counter = oracle.Counted(target)
+		opts = append(opts, islearn.WithOracle(counter, *oracleInputs))
+	} else if *cmdline != "" {
 		o := oracle.Command("sh", "-c", *cmdline)
 		o.Timeout = *timeout
 		counter = oracle.Counted(o)
@@ -130,10 +146,11 @@ func runMineISLA(e *env, args []string) error {
 			return err
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	start := time.Now()
 	cands, err := islearn.Learn(ctx, g, pos, neg, opts...)
+	if target != nil {
+		target.flush(newProgress(e.stderr, false))
+	}
 	if err != nil {
 		return err
 	}
@@ -156,6 +173,9 @@ func runMineISLA(e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stderr, "kfuzz mine isla: %d constraints from %d valid and %d invalid samples%s, %.1fs\n",
 		len(cands), len(pos), len(neg), labelled, time.Since(start).Seconds())
+	if target != nil {
+		fmt.Fprintf(e.stderr, "kfuzz mine isla: %s\n", target.summary())
+	}
 	if len(cands) == 0 {
 		return fmt.Errorf("no constraint of the catalog holds on the valid samples")
 	}

@@ -121,14 +121,8 @@ type listedPackage struct {
 // input to fuzzharness (see fuzzharness.SetMeasureHook). The user's files
 // are never written. Call Close to remove the binary.
 func Build(ctx context.Context, cfg Config) (*Runner, error) {
-	if cfg.Package == "" {
-		cfg.Package = "."
-	}
-	if cfg.Timeout < 0 {
-		return nil, fmt.Errorf("measure: negative timeout %v", cfg.Timeout)
-	}
-	if cfg.Timeout == 0 {
-		cfg.Timeout = protocol.DefaultTimeout
+	if err := cfg.setDefaults(); err != nil {
+		return nil, err
 	}
 	if err := checkGOFLAGS(cfg.Env); err != nil {
 		return nil, err
@@ -189,17 +183,8 @@ func (r *Runner) build(ctx context.Context, glue string) error {
 		return fmt.Errorf("measure: %v", err)
 	}
 	r.bin = filepath.Join(r.tmp, "fuzz.test")
-	args := []string{"test", "-c", "-o", r.bin, "-overlay=" + overlay}
-	args = append(args, r.cfg.BuildFlags...)
-	args = append(args, r.cfg.Package)
-	if out, err := (gocmd.Runner{Dir: r.cfg.Dir, Env: r.cfg.Env}).Go(ctx, args...); err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("measure: building the test of %s: %w", r.pkg.ImportPath, ctx.Err())
-		}
-		return fmt.Errorf("measure: building the test of %s with instrumentation: %w%s", r.pkg.ImportPath, err, testOutput(out))
-	}
-	if _, err := os.Stat(r.bin); err != nil {
-		return fmt.Errorf("measure: go test -c wrote no test binary for %s (does it have test files?)", r.pkg.ImportPath)
+	if err := compileTest(ctx, &r.cfg, r.pkg, r.bin, " with instrumentation", "-overlay="+overlay); err != nil {
+		return err
 	}
 	r.base, r.nblocks = map[string]int{}, map[string]int{}
 	for i := 0; i < r.table.NumBlocks(); i++ {
@@ -210,6 +195,39 @@ func (r *Runner) build(ctx context.Context, glue string) error {
 		r.nblocks[p]++
 	}
 	return r.mapEntries()
+}
+
+// setDefaults fills in the default package and timeout, and refuses a
+// negative timeout.
+func (cfg *Config) setDefaults() error {
+	if cfg.Package == "" {
+		cfg.Package = "."
+	}
+	if cfg.Timeout < 0 {
+		return fmt.Errorf("measure: negative timeout %v", cfg.Timeout)
+	}
+	if cfg.Timeout == 0 {
+		cfg.Timeout = protocol.DefaultTimeout
+	}
+	return nil
+}
+
+// compileTest builds the test of pkg into the binary bin with go test -c,
+// the flags extra and cfg's build flags. how says how, for errors.
+func compileTest(ctx context.Context, cfg *Config, pkg *listedPackage, bin, how string, extra ...string) error {
+	args := append([]string{"test", "-c", "-o", bin}, extra...)
+	args = append(args, cfg.BuildFlags...)
+	args = append(args, cfg.Package)
+	if out, err := (gocmd.Runner{Dir: cfg.Dir, Env: cfg.Env}).Go(ctx, args...); err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("measure: building the test of %s: %w", pkg.ImportPath, ctx.Err())
+		}
+		return fmt.Errorf("measure: building the test of %s%s: %w%s", pkg.ImportPath, how, err, testOutput(out))
+	}
+	if _, err := os.Stat(bin); err != nil {
+		return fmt.Errorf("measure: go test -c wrote no test binary for %s (does it have test files?)", pkg.ImportPath)
+	}
+	return nil
 }
 
 // checkGOFLAGS refuses coverage flags in GOFLAGS: go test -cover ignores

@@ -64,7 +64,7 @@ type fixture[T any] struct {
 	build func() (T, error)
 }
 
-func (f *fixture[T]) get(t *testing.T) T {
+func (f *fixture[T]) get(t testing.TB) T {
 	t.Helper()
 	skipShort(t)
 	if _, err := exec.LookPath("go"); err != nil {
@@ -602,7 +602,7 @@ func TestNotHarness(t *testing.T) {
 }
 
 // skipShort skips a test that builds go test binaries under -short.
-func skipShort(t *testing.T) {
+func skipShort(t testing.TB) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds go test binaries; run without -short")

@@ -25,6 +25,7 @@ const (
 	EnvTimeout    = "KFUZZ_TIMEOUT"
 	EnvGrammarOut = "KFUZZ_GRAMMAR_OUT"
 	EnvTrace      = "KFUZZ_MEASURE_TRACE"
+	EnvServe      = "KFUZZ_SERVE"
 )
 
 // EnvRepairBudget, if set to a duration (time.ParseDuration), overrides
@@ -47,7 +48,7 @@ func Environ(env []string) []string {
 	for _, kv := range env {
 		k, _, _ := strings.Cut(kv, "=")
 		switch k {
-		case EnvInputs, EnvOut, EnvTimeout, EnvGrammarOut, EnvTrace:
+		case EnvInputs, EnvOut, EnvTimeout, EnvGrammarOut, EnvTrace, EnvServe:
 			continue
 		}
 		out = append(out, kv)
