@@ -95,7 +95,8 @@ func abnf(lines ...string) string { return strings.Join(lines, "\r\n") + "\r\n" 
 
 // The ABNF grammars (RFC 5234, with RFC 7405's case-sensitive strings),
 // written for this evaluation from the same languages as kfuzz's built-in
-// grammars.
+// grammars. Rule names avoid the core rules (DIGIT, HEXDIG, CHAR), which
+// go-abnf does not let a grammar redefine.
 var (
 	calcABNF = abnf(
 		`expr = product *( ( "+" / "-" ) product )`,
@@ -124,14 +125,14 @@ var (
 		`member = string ws ":" ws value`,
 		`array = "[" ws [ value *( ws "," ws value ) ws ] "]"`,
 		`number = [ "-" ] int [ frac ] [ exp ]`,
-		`int = "0" / %x31-39 *digit`,
-		`frac = "." 1*digit`,
-		`exp = ( %x65 / %x45 ) [ "-" / "+" ] 1*digit`,
-		`string = %x22 *char %x22`,
-		`char = unescaped / %x5C ( %x22 / %x5C / %x2F / %x62 / %x66 / %x6E / %x72 / %x74 / %x75 4hexdig )`,
+		`int = "0" / %x31-39 *dig`,
+		`frac = "." 1*dig`,
+		`exp = ( %x65 / %x45 ) [ "-" / "+" ] 1*dig`,
+		`string = %x22 *jchar %x22`,
+		`jchar = unescaped / %x5C ( %x22 / %x5C / %x2F / %x62 / %x66 / %x6E / %x72 / %x74 / %x75 4hex )`,
 		`unescaped = %x20-21 / %x23-5B / %x5D-7E / %xA0-FFFF`,
-		`hexdig = %x30-39 / %x41-46 / %x61-66`,
-		`digit = %x30-39`,
+		`hex = %x30-39 / %x41-46 / %x61-66`,
+		`dig = %x30-39`,
 		`ws = *( %x20 / %x09 / %x0A / %x0D )`,
 	)
 	csvABNF = abnf(
