@@ -62,7 +62,11 @@ type Config struct {
 	Tools      []Tool
 	// Budget is the fuzzing time of each run, Runs the runs per subject
 	// and tool, Parallel the fuzzing workers of go test -fuzz.
-	Budget   time.Duration
+	Budget time.Duration
+	// Execs, if positive, bounds each run by executions instead of time
+	// (go test -fuzztime=Nx, libFuzzer -runs=N), as tests do; Budget still
+	// places the measuring times.
+	Execs    int64
 	Runs     int
 	Parallel int
 	// Points are the times, within Budget, at which coverage is measured
@@ -275,11 +279,18 @@ func (b *builder) run(ctx context.Context, cfg Config, s Subject, t Tool, n int)
 				return nil, err
 			}
 		}
-		cmd = exec.CommandContext(ctx, b.lfBin(s), fmt.Sprintf("-max_total_time=%d", int(cfg.Budget.Seconds()+0.5)),
-			"-print_final_stats=1", "-artifact_prefix="+dir+"/", corpusDir)
+		limit := fmt.Sprintf("-max_total_time=%d", int(cfg.Budget.Seconds()+0.5))
+		if cfg.Execs > 0 {
+			limit = fmt.Sprintf("-runs=%d", cfg.Execs)
+		}
+		cmd = exec.CommandContext(ctx, b.lfBin(s), limit, "-print_final_stats=1", "-artifact_prefix="+dir+"/", corpusDir)
 	} else {
+		limit := cfg.Budget.String()
+		if cfg.Execs > 0 {
+			limit = fmt.Sprintf("%dx", cfg.Execs)
+		}
 		cmd = exec.CommandContext(ctx, b.fuzzBin(s), "-test.run=^$", "-test.fuzz=^"+t.Target+"$",
-			"-test.fuzztime="+cfg.Budget.String(), "-test.fuzzcachedir="+filepath.Join(dir, "cache"),
+			"-test.fuzztime="+limit, "-test.fuzzcachedir="+filepath.Join(dir, "cache"),
 			"-test.parallel="+strconv.Itoa(cfg.Parallel))
 	}
 	cmd.Dir = dir
