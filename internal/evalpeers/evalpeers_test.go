@@ -203,3 +203,35 @@ func TestReport(t *testing.T) {
 		t.Errorf("the SVG has %d polylines, want 4 (2 tools x 2 subjects)", lines)
 	}
 }
+
+// TestEvaluate runs the whole evaluation on calc with two tools (and
+// libFuzzer where clang is installed), each run bounded by executions.
+func TestEvaluate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and fuzzes: not with -short")
+	}
+	root, err := gomod.KfuzzRoot(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Root: root, Work: t.TempDir(), Subjects: []Subject{*SubjectNamed("calc")},
+		Tools: []Tool{Tools[0], Tools[1], Tools[6]}, Budget: time.Minute, Execs: 300, Runs: 1, Parallel: 1}
+	res, err := Evaluate(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 3 - len(res.Skips)
+	if len(res.Runs) != want {
+		t.Fatalf("%d runs, want %d (skipped: %v)", len(res.Runs), want, res.Skips)
+	}
+	for _, r := range res.Runs {
+		if r.Execs == 0 || r.Failure != "" || len(r.Points) != len(DefaultPoints(cfg.Budget)) {
+			t.Errorf("%s: %d execs, failure %q, %d points", r.Tool, r.Execs, r.Failure, len(r.Points))
+		}
+		for i, p := range r.Points {
+			if p.Stmts == 0 || p.Covered == 0 || i > 0 && p.Covered < r.Points[i-1].Covered {
+				t.Errorf("%s: coverage %v not positive and growing", r.Tool, r.Points)
+			}
+		}
+	}
+}
