@@ -181,6 +181,12 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 			v.KfuzzCoverage, v.KfuzzCoverageTool, v.PeerCoverage, v.PeerCoverageTool, yesNo(v.CoverageAhead),
 			v.KfuzzFaults, v.KfuzzFaultsTool, v.PeerFaults, v.PeerFaultsTool, yesNo(v.FaultsAhead))
 	}
+	if len(r.Prepared) > 0 {
+		b.WriteString("\nTargeted seeds of kfuzz-targeted (learning and generation, once per subject, outside the budget):\n\n")
+		for _, p := range r.Prepared {
+			fmt.Fprintf(&b, "- %s: %d seeds for %d rarely covered functions in %v\n", p.Subject, p.Seeds, len(p.Funcs), p.Time.Round(time.Second))
+		}
+	}
 	if len(r.Skips) > 0 {
 		b.WriteString("\nNot run:\n\n")
 		for _, s := range r.Skips {

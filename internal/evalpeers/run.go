@@ -33,6 +33,9 @@ type Tool struct {
 	// Constraint is set for the tool that needs the subject's ISLa
 	// constraints.
 	Constraint bool
+	// Targeted is set for the tool whose seeds kfuzz learn and kfuzz seed
+	// generate (see Scratch.TargetedSeeds).
+	Targeted bool
 }
 
 // Tools are the evaluated tools, the peers first.
@@ -44,6 +47,7 @@ var Tools = []Tool{
 	{Name: "go-fuzz-headers", Target: "FuzzHeaders"},
 	{Name: "kfuzz-grammar", Target: "FuzzKfuzzGrammar"},
 	{Name: "kfuzz-kpath", Target: "FuzzKfuzzKPath"},
+	{Name: "kfuzz-targeted", Target: "FuzzKfuzzTargeted", Targeted: true},
 	{Name: "kfuzz-constraints", Target: "FuzzKfuzzConstraints", Constraint: true},
 }
 
@@ -118,11 +122,23 @@ type Skip struct {
 	Tool, Reason string
 }
 
+// A Preparation is the targeted seeds of one subject: how long learning
+// and generating took (not part of any run's budget), the functions aimed
+// at, and the inputs that reached them.
+type Preparation struct {
+	Subject string
+	Time    time.Duration
+	Funcs   []string
+	Seeds   int
+}
+
 // Result is the outcome of an evaluation.
 type Result struct {
 	Config Config
 	Runs   []*Run
 	Skips  []Skip
+	// Prepared holds the targeted seeds' preparation per subject.
+	Prepared []Preparation
 }
 
 // Evaluate writes the scratch modules, proves the seeded faults reachable,
@@ -152,10 +168,11 @@ func Evaluate(ctx context.Context, cfg Config) (*Result, error) {
 		return nil, err
 	}
 	bin := filepath.Join(cfg.Work, "bin")
-	b := &builder{sc: sc, bin: bin}
-	wantLF := false
+	b := &builder{sc: sc, bin: bin, targeted: map[string][][]byte{}}
+	wantLF, wantTargeted := false, false
 	for _, t := range cfg.Tools {
 		wantLF = wantLF || t.LibFuzzer
+		wantTargeted = wantTargeted || t.Targeted
 	}
 	if wantLF {
 		if reason := b.libFuzzerTools(ctx); reason != "" {
@@ -168,6 +185,19 @@ func Evaluate(ctx context.Context, cfg Config) (*Result, error) {
 		if err := b.build(ctx, s); err != nil {
 			return nil, err
 		}
+		if !wantTargeted {
+			continue
+		}
+		logf("learning %s and generating targeted seeds", s.Name)
+		start := time.Now()
+		seeds, funcs, err := sc.TargetedSeeds(ctx, s, 1)
+		if err != nil {
+			return nil, err
+		}
+		b.targeted[s.Name] = seeds
+		p := Preparation{Subject: s.Name, Time: time.Since(start), Funcs: funcs, Seeds: len(seeds)}
+		res.Prepared = append(res.Prepared, p)
+		logf("  %d seeds for %d functions in %v", p.Seeds, len(p.Funcs), p.Time.Round(time.Second))
 	}
 	for n := 1; n <= cfg.Runs; n++ {
 		for _, s := range cfg.Subjects {
@@ -200,8 +230,9 @@ func failureNote(f string) string {
 type builder struct {
 	sc        *Scratch
 	bin       string
-	libFuzzer bool   // libFuzzer can be built
-	g118      string // the go-118-fuzz-build binary
+	libFuzzer bool                // libFuzzer can be built
+	g118      string              // the go-118-fuzz-build binary
+	targeted  map[string][][]byte // subject -> targeted seeds (corpus entries)
 }
 
 // libFuzzerTools installs go-118-fuzz-build if clang is there, and returns
@@ -293,6 +324,11 @@ func (b *builder) run(ctx context.Context, cfg Config, s Subject, t Tool, n int)
 			"-test.fuzztime="+limit, "-test.fuzzcachedir="+filepath.Join(dir, "cache"),
 			"-test.parallel="+strconv.Itoa(cfg.Parallel))
 	}
+	if t.Targeted {
+		if err := b.writeTargeted(s, t, dir); err != nil {
+			return nil, err
+		}
+	}
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), FaultsEnv+"="+faults)
 	// Seeds written before start count as time 0; mtimes have a coarse
@@ -337,6 +373,22 @@ func (b *builder) run(ctx context.Context, cfg Config, s Subject, t Tool, n int)
 		return nil, err
 	}
 	return r, nil
+}
+
+// writeTargeted writes the subject's targeted seeds into the seed corpus
+// (testdata/fuzz/TARGET) of the directory dir, in which a fuzzing or
+// coverage binary runs.
+func (b *builder) writeTargeted(s Subject, t Tool, dir string) error {
+	testdata := corpus.TestdataDir(dir, t.Target)
+	if err := os.MkdirAll(testdata, 0o777); err != nil {
+		return err
+	}
+	for i, e := range b.targeted[s.Name] {
+		if err := os.WriteFile(filepath.Join(testdata, fmt.Sprintf("targeted%d", i)), e, 0o666); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // firstFailure returns the first line of go test's or libFuzzer's report
@@ -427,6 +479,11 @@ func (b *builder) measure(ctx context.Context, cfg Config, s Subject, t Tool, di
 		testdata := corpus.TestdataDir(covDir, t.Target)
 		if err := os.MkdirAll(testdata, 0o777); err != nil {
 			return nil, err
+		}
+		if t.Targeted {
+			if err := b.writeTargeted(s, t, covDir); err != nil {
+				return nil, err
+			}
 		}
 		for _, e := range entries[:n] {
 			data, err := os.ReadFile(e.path)
