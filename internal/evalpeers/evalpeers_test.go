@@ -175,6 +175,7 @@ func TestReport(t *testing.T) {
 		"| kfuzz-kpath | 87.0% (86.0–88.0) | 70.0% |",
 		"| go-fuzz | 71.0% (70.5–71.5) | 75.0% |",
 		"| 2 | calc | four parentheses opened in a row | – | 2.0 (3/3) |",
+		"| kfuzz-kpath | 3 | 1 | 4 of 16 |",
 		"| calc | 87.0% (kfuzz-kpath) / 71.0% (go-fuzz) | yes | 3 (kfuzz-kpath) / 1 (go-fuzz) | yes |",
 		"| json | 70.0% (kfuzz-kpath) / 75.0% (go-fuzz) | **no** | 1 (kfuzz-kpath) / 2 (go-fuzz) | **no** |",
 	} {

@@ -144,10 +144,26 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	for _, t := range cfg.Tools {
 		row(t, func(c *Cell) string { return c.Coverage(quarter).format("%", 1) })
 	}
-	fmt.Fprintf(&b, "\nSeeded faults detected in %v (median per run, least–greatest; of the subject's %d):\n\n", cfg.Budget, len(FaultsOf(cfg.Subjects[0].Name)))
-	header("tool")
+	fmt.Fprintf(&b, "\nSeeded faults detected in %v (median per run, least–greatest; each subject has %d; all: the sum of the medians over the subjects the tool ran on):\n\n", cfg.Budget, len(FaultsOf(cfg.Subjects[0].Name)))
+	b.WriteString("| tool |")
+	for _, s := range cfg.Subjects {
+		b.WriteString(" " + s.Name + " |")
+	}
+	b.WriteString(" all |\n|---|" + strings.Repeat("---|", len(cfg.Subjects)+1) + "\n")
 	for _, t := range cfg.Tools {
-		row(t, func(c *Cell) string { return c.Found().format("", 0) })
+		b.WriteString("| " + t.Name + " |")
+		all, of := 0.0, 0
+		for _, s := range cfg.Subjects {
+			c := r.Cell(s.Name, t.Name)
+			if c == nil {
+				b.WriteString(" – |")
+				continue
+			}
+			all += c.Found().Median
+			of += len(FaultsOf(s.Name))
+			b.WriteString(" " + c.Found().format("", 0) + " |")
+		}
+		fmt.Fprintf(&b, " %g of %d |\n", all, of)
 	}
 	fmt.Fprintf(&b, "\nTime to first detection per seeded fault: median seconds over the runs that detected it, and in how many of %d runs it was detected (– : never):\n\n", cfg.Runs)
 	b.WriteString("| fault | subject | input shape |")
