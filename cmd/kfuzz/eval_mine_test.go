@@ -129,7 +129,7 @@ func TestEvalMineCover(t *testing.T) {
 	}
 	needGo(t)
 	out, errOut, code := kfuzz(t, "eval", "mine", "-subjects", "json", "-configs", "glade", "-n", "20", "-seeds", "2",
-		"-cover", "2s", "-parallel", "1", "-json")
+		"-cover", "5s", "-parallel", "1", "-json")
 	if code != 0 {
 		t.Fatalf("code %d, stderr:\n%s", code, errOut)
 	}
