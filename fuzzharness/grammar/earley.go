@@ -134,7 +134,7 @@ func (p *Parser) Parse(input []byte) (*Forest, error) {
 	}
 	// (At most 4M items up front: an input may fail early.)
 	s.items = make([]item, 0, min(int(perByte*1.1*float64(len(input)))+64, p.maxItems, 1<<22))
-	s.xlinks, s.multi = nil, nil
+	s.store, s.multi = linkStore{}, nil
 	root, err := s.run()
 	if err != nil {
 		return nil, err
@@ -142,13 +142,13 @@ func (p *Parser) Parse(input []byte) (*Forest, error) {
 	if len(input) >= 1024 {
 		p.itemsPerByte.Store(uint32(16 * len(s.items) / len(input)))
 	}
-	f := &Forest{g: p.g, input: s.input, items: s.items, links: s.xlinks, multi: s.multi, root: root}
+	f := &Forest{g: p.g, input: s.input, items: s.items, links: s.store, multi: s.multi, root: root}
 	if len(s.leos) > 0 {
 		if err := s.materializeLeo(f); err != nil {
 			return nil, err
 		}
 	}
-	s.items, s.xlinks, s.multi, s.input = nil, nil, nil, nil
+	s.items, s.store, s.multi, s.input = nil, linkStore{}, nil, nil
 	return f, nil
 }
 
@@ -161,7 +161,7 @@ func (p *Parser) Recognize(input []byte) error {
 	defer p.putState(s)
 	s.input = input
 	s.links = false
-	s.items, s.xlinks, s.multi = s.items[:0], s.xlinks[:0], s.multi[:0]
+	s.items, s.multi = s.items[:0], s.multi[:0]
 	_, err := s.run()
 	s.input = nil
 	return err
@@ -231,10 +231,10 @@ type parseState struct {
 	links    bool
 
 	items  []item
-	xlinks []xlink
-	multi  []uint64 // bitmap of the items with xlinks
-	xstart int      // the first xlink of the current set
-	nlinks int      // further links made, also when they are not kept
+	xlinks []xlink   // the xlinks of the current set
+	store  linkStore // the xlinks of the sets before
+	multi  []uint64  // bitmap of the items with xlinks
+	nlinks int       // further links made, also when they are not kept
 
 	setStart   []int32 // set j is items[setStart[j]:setStart[j+1]]
 	waiters    []int32
@@ -278,7 +278,7 @@ func (s *parseState) run() (int32, error) {
 	s.setStart = append(s.setStart[:0], 0)
 	s.groupStart = append(s.groupStart[:0], 0)
 	s.waiters, s.groups, s.leos = s.waiters[:0], s.groups[:0], s.leos[:0]
-	s.xstart, s.nlinks = 0, 0
+	s.xlinks, s.nlinks = s.xlinks[:0], 0
 	s.scanIn, s.scanOut = s.scanIn[:0], s.scanOut[:0]
 	s.wpairs = s.wpairs[:0] // a parse stopped by the item limit leaves some
 	s.overflow = false
@@ -410,10 +410,14 @@ func (s *parseState) add(rule, origin, pred, child int32) {
 			return
 		}
 	}
+	if len(s.items)+s.nlinks >= s.maxItems {
+		s.overflow = true
+		return
+	}
 	idx := int32(len(s.items))
 	if s.ruleGen[rule] != s.gen {
 		s.ruleGen[rule], s.ruleItem[rule] = s.gen, idx
-		s.items = append(s.items, item{rule: rule, origin: origin, pred: pred, child: child})
+		s.pushItem(item{rule: rule, origin: origin, pred: pred, child: child})
 		return
 	}
 	if first := s.ruleItem[rule]; s.items[first].origin == origin {
@@ -430,12 +434,24 @@ func (s *parseState) add(rule, origin, pred, child int32) {
 		}
 		h = (h + 1) & mask
 	}
-	s.items = append(s.items, item{rule: rule, origin: origin, pred: pred, child: child})
+	s.pushItem(item{rule: rule, origin: origin, pred: pred, child: child})
 	s.hgen[h], s.hkeys[h], s.hvals[h] = s.gen, k, idx
 	s.hused++
 	if 2*s.hused > len(s.hkeys) {
 		s.growHash(2 * len(s.hkeys))
 	}
+}
+
+// pushItem appends it to the items. The array doubles, but never beyond
+// the item limit, which add keeps.
+func (s *parseState) pushItem(it item) {
+	if len(s.items) == cap(s.items) {
+		c := max(min(2*cap(s.items), s.maxItems), len(s.items)+1, 64)
+		items := make([]item, len(s.items), c)
+		copy(items, s.items)
+		s.items = items
+	}
+	s.items = append(s.items, it)
 }
 
 // link adds the link (pred, child) to item i.
@@ -456,12 +472,10 @@ func (s *parseState) link(i, pred, child int32) {
 func (s *parseState) process() {
 	g := s.g
 	j := s.set
-	limit := s.maxItems
 	i := int(s.setStart[j])
 	for {
 		for ; i < len(s.items); i++ {
-			if len(s.items)+s.nlinks > limit {
-				s.overflow = true
+			if s.overflow {
 				return
 			}
 			it := &s.items[i]
@@ -685,13 +699,16 @@ func (s *parseState) leoTop(gi, j int32) int32 {
 }
 
 // finishSet sorts the waiting items of the current set into groups, and
-// the set's xlinks by item (they only link items of the set, so all xlinks
-// stay sorted).
+// the set's xlinks by item before it moves them to the store (they only
+// link items of the set, so all xlinks stay sorted).
 func (s *parseState) finishSet() {
-	if xs := s.xlinks[s.xstart:]; len(xs) > 1 {
-		slices.SortStableFunc(xs, func(a, b xlink) int { return int(a.item) - int(b.item) })
+	if xs := s.xlinks; len(xs) > 0 {
+		if len(xs) > 1 {
+			slices.SortStableFunc(xs, func(a, b xlink) int { return int(a.item) - int(b.item) })
+		}
+		s.store.append(xs)
+		s.xlinks = xs[:0]
 	}
-	s.xstart = len(s.xlinks)
 	ws := s.wpairs
 	switch {
 	case len(ws) > 8:
