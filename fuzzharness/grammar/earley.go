@@ -230,11 +230,12 @@ type parseState struct {
 	input    []byte
 	links    bool
 
-	items  []item
-	xlinks []xlink   // the xlinks of the current set
-	store  linkStore // the xlinks of the sets before
-	multi  []uint64  // bitmap of the items with xlinks
-	nlinks int       // further links made, also when they are not kept
+	items     []item
+	xlinks    []xlink   // the xlinks of the current set
+	store     linkStore // the xlinks of the sets before
+	multi     []uint64  // bitmap of the items with xlinks
+	nlinks    int       // further links made, also when they are not kept
+	linkCount []int32   // scratch of storeLinks
 
 	setStart   []int32 // set j is items[setStart[j]:setStart[j+1]]
 	waiters    []int32
@@ -702,12 +703,8 @@ func (s *parseState) leoTop(gi, j int32) int32 {
 // the set's xlinks by item before it moves them to the store (they only
 // link items of the set, so all xlinks stay sorted).
 func (s *parseState) finishSet() {
-	if xs := s.xlinks; len(xs) > 0 {
-		if len(xs) > 1 {
-			slices.SortStableFunc(xs, func(a, b xlink) int { return int(a.item) - int(b.item) })
-		}
-		s.store.append(xs)
-		s.xlinks = xs[:0]
+	if len(s.xlinks) > 0 {
+		s.storeLinks()
 	}
 	ws := s.wpairs
 	switch {
@@ -731,6 +728,42 @@ func (s *parseState) finishSet() {
 	}
 	s.groupStart = append(s.groupStart, int32(len(s.groups)))
 	s.wpairs = ws[:0]
+}
+
+// storeLinks moves the xlinks of the current set to the store, sorted by
+// item and otherwise in the order they were made: a few by insertion, more
+// by counting the links of each item of the set (there can be
+// quadratically many in the set's length on an ambiguous grammar, where a
+// comparison sort was most of the parse time).
+func (s *parseState) storeLinks() {
+	xs := s.xlinks
+	s.xlinks = xs[:0]
+	if len(xs) <= 16 {
+		for i := 1; i < len(xs); i++ {
+			for k := i; k > 0 && xs[k].item < xs[k-1].item; k-- {
+				xs[k], xs[k-1] = xs[k-1], xs[k]
+			}
+		}
+		s.store.append(xs)
+		return
+	}
+	lo := s.setStart[s.set]
+	cnt := slices.Grow(s.linkCount[:0], len(s.items)-int(lo)+1)[:len(s.items)-int(lo)+1]
+	clear(cnt)
+	for _, x := range xs {
+		cnt[x.item-lo+1]++
+	}
+	for i := 1; i < len(cnt); i++ {
+		cnt[i] += cnt[i-1]
+	}
+	base := s.store.len()
+	s.store.extend(len(xs))
+	for _, x := range xs {
+		k := &cnt[x.item-lo]
+		*s.store.at(base + int(*k)) = x
+		*k++
+	}
+	s.linkCount = cnt
 }
 
 func (s *parseState) limitError(j int) error {

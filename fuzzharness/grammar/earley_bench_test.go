@@ -250,3 +250,26 @@ func BenchmarkForestJSON(b *testing.B) {
 		reportCPU(b, cpu, len(in))
 	})
 }
+
+// BenchmarkParseAmbiguous parses a^n with <s> ::= <s> <s> | "a", which has
+// quadratically many items and cubically many links: the worst case the
+// item limit guards against.
+func BenchmarkParseAmbiguous(b *testing.B) {
+	p := earleyParser(b, `<s> ::= <s> <s> | "a" ;`)
+	for _, n := range []int{100, 200, 400} {
+		in := []byte(strings.Repeat("a", n))
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := processCPU()
+			var f *Forest
+			for b.Loop() {
+				var err error
+				if f, err = p.Parse(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+			reportCPUPerOp(b, cpu, 1)
+			b.ReportMetric(float64(f.Size()), "items+links")
+		})
+	}
+}

@@ -34,6 +34,14 @@ func (ls *linkStore) append(xs []xlink) {
 	}
 }
 
+// extend adds n links, to be set with at.
+func (ls *linkStore) extend(n int) {
+	ls.n += n
+	for len(ls.chunks)*linkChunk < ls.n {
+		ls.chunks = append(ls.chunks, make([]xlink, linkChunk))
+	}
+}
+
 // bytes returns the memory the store holds.
 func (ls *linkStore) bytes() int { return len(ls.chunks) * linkChunk * 12 }
 
