@@ -49,7 +49,9 @@ type Parser struct {
 	maxItems int
 	pool     sync.Pool // *parseState
 
-	itemsPerByte atomic.Uint32 // items per input byte of the last large parse, times 16
+	// items, groups and waiters per input byte of the last large parse,
+	// times 16
+	itemsPerByte, groupsPerByte, waitersPerByte atomic.Uint32
 }
 
 // DefaultMaxItems is the default bound on Earley items plus further
@@ -128,12 +130,24 @@ func (p *Parser) Parse(input []byte) (*Forest, error) {
 	s.links = true
 	// Allocate about what the last parse needed per byte, which avoids both
 	// regrowing the item array and reserving much more than is used.
-	perByte := float64(p.itemsPerByte.Load()) / 16
-	if perByte == 0 {
-		perByte = 4
+	// The same for the groups and waiters of the sets, which are scratch
+	// space but grow with the input too. (Memory reserved but not used
+	// stays virtual if the runtime takes it fresh from the system, as it
+	// does for large arrays in a short-lived process such as the CLI.)
+	estimate := func(perByte16 *atomic.Uint32, guess float64) int {
+		perByte := float64(perByte16.Load()) / 16
+		if perByte == 0 {
+			perByte = guess
+		}
+		return min(int(perByte*1.1*float64(len(input)))+64, p.maxItems)
 	}
-	// (At most 4M items up front: an input may fail early.)
-	s.items = make([]item, 0, min(int(perByte*1.1*float64(len(input)))+64, p.maxItems, 1<<22))
+	s.items = make([]item, 0, estimate(&p.itemsPerByte, 4))
+	if n := estimate(&p.groupsPerByte, 1); cap(s.groups) < n {
+		s.groups = make([]group, 0, n)
+	}
+	if n := estimate(&p.waitersPerByte, 1); cap(s.waiters) < n {
+		s.waiters = make([]int32, 0, n)
+	}
 	s.store, s.multi = linkStore{}, nil
 	root, err := s.run()
 	if err != nil {
@@ -141,6 +155,8 @@ func (p *Parser) Parse(input []byte) (*Forest, error) {
 	}
 	if len(input) >= 1024 {
 		p.itemsPerByte.Store(uint32(16 * len(s.items) / len(input)))
+		p.groupsPerByte.Store(uint32(16 * len(s.groups) / len(input)))
+		p.waitersPerByte.Store(uint32(16 * len(s.waiters) / len(input)))
 	}
 	f := &Forest{g: p.g, input: s.input, items: s.items, links: s.store, multi: s.multi, root: root}
 	if len(s.leos) > 0 {
@@ -275,6 +291,13 @@ func (s *parseState) run() (int32, error) {
 	n := len(s.input)
 	if n > MaxInputSize {
 		return -1, fmt.Errorf("grammar: an input of %d bytes is longer than the parser takes (%d)", n, MaxInputSize)
+	}
+	// One entry per set and one more: allocated once, not grown.
+	if cap(s.setStart) < n+2 {
+		s.setStart = make([]int32, 0, n+2)
+	}
+	if cap(s.groupStart) < n+2 {
+		s.groupStart = make([]int32, 0, n+2)
 	}
 	s.setStart = append(s.setStart[:0], 0)
 	s.groupStart = append(s.groupStart[:0], 0)

@@ -98,6 +98,25 @@ func (f *Forest) link(i, k int32) (pred, child int32) {
 	return l.pred, l.child
 }
 
+// single reports whether the forest is one tree, which it is when no item
+// has a further link and no item derives a nullable nonterminal with more
+// than one ε-derivation: the first links of items never form a cycle (see
+// Tree). Counting then needs no memory.
+func (f *Forest) single() bool {
+	if f.links.len() > 0 {
+		return false
+	}
+	numNT := int32(f.g.numNT)
+	for i := range f.items {
+		// Children below childEps-numNT are Leo links of items that are
+		// not part of the forest (materializeLeo resolves the others).
+		if c := childEps - f.items[i].child; c >= 0 && c < numNT && f.g.epsCount[c] != 1 {
+			return false
+		}
+	}
+	return true
+}
+
 func (f *Forest) computeCount() {
 	const (
 		white = iota
@@ -105,6 +124,10 @@ func (f *Forest) computeCount() {
 		black
 	)
 	g := f.g
+	if f.single() {
+		f.count = 1
+		return
+	}
 	state := make([]uint8, len(f.items))
 	cnt := make([]uint64, len(f.items))
 	stack := []int32{f.root}
