@@ -48,6 +48,7 @@ type Parser struct {
 	start    *Node
 	maxItems int
 	pool     sync.Pool // *parseState
+	spare    atomic.Pointer[parseState]
 
 	// items, groups and waiters per input byte of the last large parse,
 	// times 16
@@ -184,6 +185,9 @@ func (p *Parser) Recognize(input []byte) error {
 }
 
 func (p *Parser) getState() *parseState {
+	if s := p.spare.Swap(nil); s != nil {
+		return s
+	}
 	if s, _ := p.pool.Get().(*parseState); s != nil {
 		return s
 	}
@@ -191,11 +195,27 @@ func (p *Parser) getState() *parseState {
 		ruleGen: make([]uint32, len(p.g.dots)), ruleItem: make([]int32, len(p.g.dots))}
 }
 
-// putState returns s to the pool; the pool drops it, with its buffers, at
+// maxSpareScratch is the most scratch space a parser keeps between parses
+// (beyond it, in a sync.Pool, until the next garbage collections).
+const maxSpareScratch = 16 << 20
+
+// putState keeps s as the parser's spare state if its buffers are small,
+// so that parsing small inputs one after the other allocates nothing, and
+// otherwise returns it to the pool, which drops it, with its buffers, at
 // the next garbage collections.
 func (p *Parser) putState(s *parseState) {
 	s.leos = s.leos[:0]
+	if s.scratchBytes() <= maxSpareScratch && p.spare.CompareAndSwap(nil, s) {
+		return
+	}
 	p.pool.Put(s)
+}
+
+// scratchBytes returns the size of the buffers of s that grow with the
+// input.
+func (s *parseState) scratchBytes() int {
+	return 16*cap(s.items) + 12*cap(s.xlinks) + 24*cap(s.groups) + 4*(cap(s.waiters)+cap(s.setStart)+cap(s.groupStart)) +
+		8*cap(s.multi) + 8*cap(s.leos) + 12*(cap(s.scanIn)+cap(s.scanOut)) + 8*cap(s.wpairs) + 16*len(s.hkeys)
 }
 
 // An item is an Earley item with its first forest link inline: the dotted
