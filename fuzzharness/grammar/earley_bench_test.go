@@ -107,13 +107,7 @@ func BenchmarkParseJSON(b *testing.B) {
 			var ms0, ms1 runtime.MemStats
 			runtime.ReadMemStats(&ms0)
 			cpu := processCPU()
-			var f *Forest
-			for b.Loop() {
-				var err error
-				if f, err = p.Parse(in); err != nil {
-					b.Fatal(err)
-				}
-			}
+			f := parseLoop(b, p, in)
 			reportCPU(b, cpu, len(in))
 			runtime.ReadMemStats(&ms1)
 			b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(b.N)/float64(len(in)), "alloc/B")
@@ -121,6 +115,19 @@ func BenchmarkParseJSON(b *testing.B) {
 			b.ReportMetric(float64(peakBytes(p, f))/float64(len(in)), "peak/B")
 		})
 	}
+}
+
+// parseLoop parses in for the benchmark's iterations and returns the last
+// forest.
+func parseLoop(b *testing.B, p *Parser, in []byte) *Forest {
+	var f *Forest
+	for b.Loop() {
+		var err error
+		if f, err = p.Parse(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return f
 }
 
 // BenchmarkRecognizeJSON only recognizes (no forest).
@@ -194,13 +201,7 @@ func BenchmarkParseRightRecursive(b *testing.B) {
 		b.Run(sizeName(size), func(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			cpu := processCPU()
-			var f *Forest
-			for b.Loop() {
-				var err error
-				if f, err = p.Parse(in); err != nil {
-					b.Fatal(err)
-				}
-			}
+			f := parseLoop(b, p, in)
 			reportCPU(b, cpu, len(in))
 			b.ReportMetric(float64(f.Size())/float64(len(in)), "items/B")
 		})
@@ -261,13 +262,7 @@ func BenchmarkParseAmbiguous(b *testing.B) {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			cpu := processCPU()
-			var f *Forest
-			for b.Loop() {
-				var err error
-				if f, err = p.Parse(in); err != nil {
-					b.Fatal(err)
-				}
-			}
+			f := parseLoop(b, p, in)
 			reportCPUPerOp(b, cpu, 1)
 			b.ReportMetric(float64(f.Size()), "items+links")
 		})
