@@ -30,15 +30,21 @@ import (
 // # Bounds
 //
 // A forest keeps 16 bytes per Earley item and 12 per further derivation of
-// an ambiguous node. The built-in unambiguous grammars need 2 to 3.5 items
-// per input byte (35 to 60 bytes), and during the parse about as much again
-// for scratch space: about 70 bytes per input byte at the peak for JSON. An
-// ambiguous grammar can need up to quadratically many items and cubically
-// many derivations in the input length. MaxItems bounds items plus
-// derivations (default DefaultMaxItems, about 1 GB of forest); Parse and
-// Recognize fail with an error wrapping ErrItemLimit when an input would
-// exceed it. NewParser refuses grammars whose quantifiers expand to more
-// than a million symbols (x{0,65536} of a long x).
+// an ambiguous node. The built-in unambiguous grammars need up to 3.5
+// items per input byte (60 bytes), JSON 2.1 (33 bytes); with the parse's
+// scratch space (its sets and the items waiting in them), the input and
+// the runtime, kfuzz parse of a 9 MB JSON document peaks at 54 bytes of
+// resident memory per input byte. An ambiguous grammar
+// can need up to quadratically many items and cubically many derivations
+// in the input length. MaxItems bounds items plus derivations (default
+// DefaultMaxItems, 64M); Parse and Recognize fail with an error wrapping
+// ErrItemLimit before an input exceeds it. Derivations are stored in
+// chunks that are never copied and the item array never grows past the
+// limit, so the limit bounds memory: at most 16 bytes per item or 12 per
+// derivation, plus, while the item array doubles, its old half (a parse
+// stopped by the default limit on <s> ::= <s> <s> | "a" peaks at 0.8 GB
+// of resident memory). NewParser refuses grammars whose quantifiers
+// expand to more than a million symbols (x{0,65536} of a long x).
 //
 // A Parser is safe for concurrent use; scratch buffers are reused between
 // parses.
@@ -48,8 +54,11 @@ type Parser struct {
 	start    *Node
 	maxItems int
 	pool     sync.Pool // *parseState
+	spare    atomic.Pointer[parseState]
 
-	itemsPerByte atomic.Uint32 // items per input byte of the last large parse, times 16
+	// items, groups and waiters per input byte of the last large parse,
+	// times 16
+	itemsPerByte, groupsPerByte, waitersPerByte atomic.Uint32
 }
 
 // DefaultMaxItems is the default bound on Earley items plus further
@@ -128,27 +137,41 @@ func (p *Parser) Parse(input []byte) (*Forest, error) {
 	s.links = true
 	// Allocate about what the last parse needed per byte, which avoids both
 	// regrowing the item array and reserving much more than is used.
-	perByte := float64(p.itemsPerByte.Load()) / 16
-	if perByte == 0 {
-		perByte = 4
+	// The same for the groups and waiters of the sets, which are scratch
+	// space but grow with the input too. (Memory reserved but not used
+	// stays virtual if the runtime takes it fresh from the system, as it
+	// does for large arrays in a short-lived process such as the CLI.)
+	estimate := func(perByte16 *atomic.Uint32, guess float64) int {
+		perByte := float64(perByte16.Load()) / 16
+		if perByte == 0 {
+			perByte = guess
+		}
+		return min(int(perByte*1.1*float64(len(input)))+64, p.maxItems)
 	}
-	// (At most 4M items up front: an input may fail early.)
-	s.items = make([]item, 0, min(int(perByte*1.1*float64(len(input)))+64, p.maxItems, 1<<22))
-	s.xlinks, s.multi = nil, nil
+	s.items = make([]item, 0, estimate(&p.itemsPerByte, 4))
+	if n := estimate(&p.groupsPerByte, 1); cap(s.groups) < n {
+		s.groups = make([]group, 0, n)
+	}
+	if n := estimate(&p.waitersPerByte, 1); cap(s.waiters) < n {
+		s.waiters = make([]int32, 0, n)
+	}
+	s.store, s.multi = linkStore{}, nil
 	root, err := s.run()
 	if err != nil {
 		return nil, err
 	}
 	if len(input) >= 1024 {
 		p.itemsPerByte.Store(uint32(16 * len(s.items) / len(input)))
+		p.groupsPerByte.Store(uint32(16 * len(s.groups) / len(input)))
+		p.waitersPerByte.Store(uint32(16 * len(s.waiters) / len(input)))
 	}
-	f := &Forest{g: p.g, input: s.input, items: s.items, links: s.xlinks, multi: s.multi, root: root}
+	f := &Forest{g: p.g, input: s.input, items: s.items, links: s.store, multi: s.multi, root: root}
 	if len(s.leos) > 0 {
 		if err := s.materializeLeo(f); err != nil {
 			return nil, err
 		}
 	}
-	s.items, s.xlinks, s.multi, s.input = nil, nil, nil, nil
+	s.items, s.store, s.multi, s.input = nil, linkStore{}, nil, nil
 	return f, nil
 }
 
@@ -161,13 +184,16 @@ func (p *Parser) Recognize(input []byte) error {
 	defer p.putState(s)
 	s.input = input
 	s.links = false
-	s.items, s.xlinks, s.multi = s.items[:0], s.xlinks[:0], s.multi[:0]
+	s.items, s.multi = s.items[:0], s.multi[:0]
 	_, err := s.run()
 	s.input = nil
 	return err
 }
 
 func (p *Parser) getState() *parseState {
+	if s := p.spare.Swap(nil); s != nil {
+		return s
+	}
 	if s, _ := p.pool.Get().(*parseState); s != nil {
 		return s
 	}
@@ -175,11 +201,27 @@ func (p *Parser) getState() *parseState {
 		ruleGen: make([]uint32, len(p.g.dots)), ruleItem: make([]int32, len(p.g.dots))}
 }
 
-// putState returns s to the pool; the pool drops it, with its buffers, at
+// maxSpareScratch is the most scratch space a parser keeps between parses
+// (beyond it, in a sync.Pool, until the next garbage collections).
+const maxSpareScratch = 16 << 20
+
+// putState keeps s as the parser's spare state if its buffers are small,
+// so that parsing small inputs one after the other allocates nothing, and
+// otherwise returns it to the pool, which drops it, with its buffers, at
 // the next garbage collections.
 func (p *Parser) putState(s *parseState) {
 	s.leos = s.leos[:0]
+	if s.scratchBytes() <= maxSpareScratch && p.spare.CompareAndSwap(nil, s) {
+		return
+	}
 	p.pool.Put(s)
+}
+
+// scratchBytes returns the size of the buffers of s that grow with the
+// input.
+func (s *parseState) scratchBytes() int {
+	return 16*cap(s.items) + 12*cap(s.xlinks) + 24*cap(s.groups) + 4*(cap(s.waiters)+cap(s.setStart)+cap(s.groupStart)) +
+		8*cap(s.multi) + 8*cap(s.leos) + 12*(cap(s.scanIn)+cap(s.scanOut)) + 8*cap(s.wpairs) + 16*len(s.hkeys)
 }
 
 // An item is an Earley item with its first forest link inline: the dotted
@@ -230,11 +272,12 @@ type parseState struct {
 	input    []byte
 	links    bool
 
-	items  []item
-	xlinks []xlink
-	multi  []uint64 // bitmap of the items with xlinks
-	xstart int      // the first xlink of the current set
-	nlinks int      // further links made, also when they are not kept
+	items     []item
+	xlinks    []xlink   // the xlinks of the current set
+	store     linkStore // the xlinks of the sets before
+	multi     []uint64  // bitmap of the items with xlinks
+	nlinks    int       // further links made, also when they are not kept
+	linkCount []int32   // scratch of storeLinks
 
 	setStart   []int32 // set j is items[setStart[j]:setStart[j+1]]
 	waiters    []int32
@@ -275,10 +318,17 @@ func (s *parseState) run() (int32, error) {
 	if n > MaxInputSize {
 		return -1, fmt.Errorf("grammar: an input of %d bytes is longer than the parser takes (%d)", n, MaxInputSize)
 	}
+	// One entry per set and one more: allocated once, not grown.
+	if cap(s.setStart) < n+2 {
+		s.setStart = make([]int32, 0, n+2)
+	}
+	if cap(s.groupStart) < n+2 {
+		s.groupStart = make([]int32, 0, n+2)
+	}
 	s.setStart = append(s.setStart[:0], 0)
 	s.groupStart = append(s.groupStart[:0], 0)
 	s.waiters, s.groups, s.leos = s.waiters[:0], s.groups[:0], s.leos[:0]
-	s.xstart, s.nlinks = 0, 0
+	s.xlinks, s.nlinks = s.xlinks[:0], 0
 	s.scanIn, s.scanOut = s.scanIn[:0], s.scanOut[:0]
 	s.wpairs = s.wpairs[:0] // a parse stopped by the item limit leaves some
 	s.overflow = false
@@ -410,10 +460,14 @@ func (s *parseState) add(rule, origin, pred, child int32) {
 			return
 		}
 	}
+	if len(s.items)+s.nlinks >= s.maxItems {
+		s.overflow = true
+		return
+	}
 	idx := int32(len(s.items))
 	if s.ruleGen[rule] != s.gen {
 		s.ruleGen[rule], s.ruleItem[rule] = s.gen, idx
-		s.items = append(s.items, item{rule: rule, origin: origin, pred: pred, child: child})
+		s.pushItem(item{rule: rule, origin: origin, pred: pred, child: child})
 		return
 	}
 	if first := s.ruleItem[rule]; s.items[first].origin == origin {
@@ -430,12 +484,24 @@ func (s *parseState) add(rule, origin, pred, child int32) {
 		}
 		h = (h + 1) & mask
 	}
-	s.items = append(s.items, item{rule: rule, origin: origin, pred: pred, child: child})
+	s.pushItem(item{rule: rule, origin: origin, pred: pred, child: child})
 	s.hgen[h], s.hkeys[h], s.hvals[h] = s.gen, k, idx
 	s.hused++
 	if 2*s.hused > len(s.hkeys) {
 		s.growHash(2 * len(s.hkeys))
 	}
+}
+
+// pushItem appends it to the items. The array doubles, but never beyond
+// the item limit, which add keeps.
+func (s *parseState) pushItem(it item) {
+	if len(s.items) == cap(s.items) {
+		c := max(min(2*cap(s.items), s.maxItems), len(s.items)+1, 64)
+		items := make([]item, len(s.items), c)
+		copy(items, s.items)
+		s.items = items
+	}
+	s.items = append(s.items, it)
 }
 
 // link adds the link (pred, child) to item i.
@@ -456,12 +522,10 @@ func (s *parseState) link(i, pred, child int32) {
 func (s *parseState) process() {
 	g := s.g
 	j := s.set
-	limit := s.maxItems
 	i := int(s.setStart[j])
 	for {
 		for ; i < len(s.items); i++ {
-			if len(s.items)+s.nlinks > limit {
-				s.overflow = true
+			if s.overflow {
 				return
 			}
 			it := &s.items[i]
@@ -685,13 +749,12 @@ func (s *parseState) leoTop(gi, j int32) int32 {
 }
 
 // finishSet sorts the waiting items of the current set into groups, and
-// the set's xlinks by item (they only link items of the set, so all xlinks
-// stay sorted).
+// the set's xlinks by item before it moves them to the store (they only
+// link items of the set, so all xlinks stay sorted).
 func (s *parseState) finishSet() {
-	if xs := s.xlinks[s.xstart:]; len(xs) > 1 {
-		slices.SortStableFunc(xs, func(a, b xlink) int { return int(a.item) - int(b.item) })
+	if len(s.xlinks) > 0 {
+		s.storeLinks()
 	}
-	s.xstart = len(s.xlinks)
 	ws := s.wpairs
 	switch {
 	case len(ws) > 8:
@@ -714,6 +777,42 @@ func (s *parseState) finishSet() {
 	}
 	s.groupStart = append(s.groupStart, int32(len(s.groups)))
 	s.wpairs = ws[:0]
+}
+
+// storeLinks moves the xlinks of the current set to the store, sorted by
+// item and otherwise in the order they were made: a few by insertion, more
+// by counting the links of each item of the set (there can be
+// quadratically many in the set's length on an ambiguous grammar, where a
+// comparison sort was most of the parse time).
+func (s *parseState) storeLinks() {
+	xs := s.xlinks
+	s.xlinks = xs[:0]
+	if len(xs) <= 16 {
+		for i := 1; i < len(xs); i++ {
+			for k := i; k > 0 && xs[k].item < xs[k-1].item; k-- {
+				xs[k], xs[k-1] = xs[k-1], xs[k]
+			}
+		}
+		s.store.append(xs)
+		return
+	}
+	lo := s.setStart[s.set]
+	cnt := slices.Grow(s.linkCount[:0], len(s.items)-int(lo)+1)[:len(s.items)-int(lo)+1]
+	clear(cnt)
+	for _, x := range xs {
+		cnt[x.item-lo+1]++
+	}
+	for i := 1; i < len(cnt); i++ {
+		cnt[i] += cnt[i-1]
+	}
+	base := s.store.len()
+	s.store.extend(len(xs))
+	for _, x := range xs {
+		k := &cnt[x.item-lo]
+		*s.store.at(base + int(*k)) = x
+		*k++
+	}
+	s.linkCount = cnt
 }
 
 func (s *parseState) limitError(j int) error {

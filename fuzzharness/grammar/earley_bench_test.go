@@ -107,13 +107,7 @@ func BenchmarkParseJSON(b *testing.B) {
 			var ms0, ms1 runtime.MemStats
 			runtime.ReadMemStats(&ms0)
 			cpu := processCPU()
-			var f *Forest
-			for b.Loop() {
-				var err error
-				if f, err = p.Parse(in); err != nil {
-					b.Fatal(err)
-				}
-			}
+			f := parseLoop(b, p, in)
 			reportCPU(b, cpu, len(in))
 			runtime.ReadMemStats(&ms1)
 			b.ReportMetric(float64(ms1.TotalAlloc-ms0.TotalAlloc)/float64(b.N)/float64(len(in)), "alloc/B")
@@ -121,6 +115,19 @@ func BenchmarkParseJSON(b *testing.B) {
 			b.ReportMetric(float64(peakBytes(p, f))/float64(len(in)), "peak/B")
 		})
 	}
+}
+
+// parseLoop parses in for the benchmark's iterations and returns the last
+// forest.
+func parseLoop(b *testing.B, p *Parser, in []byte) *Forest {
+	var f *Forest
+	for b.Loop() {
+		var err error
+		if f, err = p.Parse(in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return f
 }
 
 // BenchmarkRecognizeJSON only recognizes (no forest).
@@ -176,11 +183,12 @@ func reportCPU(b *testing.B, cpu0 time.Duration, size int) {
 // buffers (of a state from the pool: the one the parse used, as benchmarks
 // run on one goroutine).
 func peakBytes(p *Parser, f *Forest) int {
-	n := cap(f.items)*int(unsafe.Sizeof(item{})) + cap(f.links)*int(unsafe.Sizeof(xlink{})) + cap(f.input) + 8*cap(f.multi)
+	n := cap(f.items)*int(unsafe.Sizeof(item{})) + f.links.bytes() + cap(f.input) + 8*cap(f.multi)
 	s := p.getState()
 	defer p.putState(s)
 	n += 4*(cap(s.setStart)+cap(s.groupStart)+cap(s.waiters)) + cap(s.groups)*int(unsafe.Sizeof(group{}))
 	n += (cap(s.scanIn) + cap(s.scanOut)) * int(unsafe.Sizeof(scanEntry{}))
+	n += cap(s.xlinks) * int(unsafe.Sizeof(xlink{}))
 	return n
 }
 
@@ -193,13 +201,7 @@ func BenchmarkParseRightRecursive(b *testing.B) {
 		b.Run(sizeName(size), func(b *testing.B) {
 			b.SetBytes(int64(len(in)))
 			cpu := processCPU()
-			var f *Forest
-			for b.Loop() {
-				var err error
-				if f, err = p.Parse(in); err != nil {
-					b.Fatal(err)
-				}
-			}
+			f := parseLoop(b, p, in)
 			reportCPU(b, cpu, len(in))
 			b.ReportMetric(float64(f.Size())/float64(len(in)), "items/B")
 		})
@@ -248,4 +250,21 @@ func BenchmarkForestJSON(b *testing.B) {
 		}
 		reportCPU(b, cpu, len(in))
 	})
+}
+
+// BenchmarkParseAmbiguous parses a^n with <s> ::= <s> <s> | "a", which has
+// quadratically many items and cubically many links: the worst case the
+// item limit guards against.
+func BenchmarkParseAmbiguous(b *testing.B) {
+	p := earleyParser(b, `<s> ::= <s> <s> | "a" ;`)
+	for _, n := range []int{100, 200, 400} {
+		in := []byte(strings.Repeat("a", n))
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			cpu := processCPU()
+			f := parseLoop(b, p, in)
+			reportCPUPerOp(b, cpu, 1)
+			b.ReportMetric(float64(f.Size()), "items+links")
+		})
+	}
 }

@@ -428,19 +428,29 @@ func (c *ecompiler) inline(keep int32) {
 		var out []*cprod
 		for _, p := range c.prods {
 			pos := -1
-			if p.lhs != keep && (len(p.rhs) == 0 || p.rhs[0] != p.lhs) && c.size < budget {
-				if len(p.rhs) == 1 && p.rhs[0] >= 0 && len(of[p.rhs[0]]) <= maxUnitInline {
-					pos = 0
-				} else {
-					for i := len(p.rhs) - 1; i >= 0; i-- {
-						y := p.rhs[i]
-						if y < 0 || y == p.lhs || rec[y] {
-							continue
-						}
-						if k := len(of[y]); k == 1 || (i == 0 && k <= maxUnitInline && p.mult*k <= maxInlineMult && c.distinctStarts(of[y])) {
-							pos = i
-							break
-						}
+			leftRec := len(p.rhs) > 0 && p.rhs[0] == p.lhs
+			switch {
+			case p.lhs == keep || c.size >= budget:
+			case leftRec:
+				// L -> L ... y: y's productions after L, if one byte
+				// picks them (the repetition of a list).
+				last := len(p.rhs) - 1
+				if y := p.rhs[last]; last > 0 && y >= 0 && y != p.lhs && !rec[y] {
+					if k := len(of[y]); k <= maxUnitInline && p.mult*k <= maxInlineMult && c.distinctStarts(of[y]) {
+						pos = last
+					}
+				}
+			case len(p.rhs) == 1 && p.rhs[0] >= 0 && len(of[p.rhs[0]]) <= maxUnitInline:
+				pos = 0
+			default:
+				for i := len(p.rhs) - 1; i >= 0; i-- {
+					y := p.rhs[i]
+					if y < 0 || y == p.lhs || rec[y] {
+						continue
+					}
+					if k := len(of[y]); k == 1 || (i == 0 && k <= maxUnitInline && p.mult*k <= maxInlineMult && c.distinctStarts(of[y])) {
+						pos = i
+						break
 					}
 				}
 			}

@@ -2,7 +2,6 @@ package grammar
 
 import (
 	"math"
-	"slices"
 	"sync"
 )
 
@@ -18,8 +17,8 @@ type Forest struct {
 	g     *egrammar
 	input []byte
 	items []item
-	links []xlink  // further links, sorted by item
-	multi []uint64 // bitmap of the items with further links
+	links linkStore // further links, sorted by item
+	multi []uint64  // bitmap of the items with further links
 	root  int32
 
 	countOnce sync.Once
@@ -37,7 +36,7 @@ func (f *Forest) Graph() *Graph { return f.g.gr }
 // parse, 16 bytes each) plus the number of further derivation links of
 // ambiguous nodes (12 bytes each): a measure of the memory the forest
 // takes.
-func (f *Forest) Size() int { return len(f.items) + len(f.links) }
+func (f *Forest) Size() int { return len(f.items) + f.links.len() }
 
 // Count returns the number n of derivation trees of the input, and whether
 // n is exact. Counts are exact below math.MaxUint64; a larger count
@@ -62,30 +61,31 @@ func (f *Forest) Ambiguous() bool {
 	return n > 1
 }
 
-// extra returns the further links of item i.
-func (f *Forest) extra(i int32) []xlink {
+// extra returns the range lo..hi of the further links of item i in
+// f.links.
+func (f *Forest) extra(i int32) (lo, hi int) {
 	if int(i>>6) >= len(f.multi) || f.multi[i>>6]&(1<<(i&63)) == 0 {
-		return nil
+		return 0, 0
 	}
-	lo, _ := slices.BinarySearchFunc(f.links, i, func(l xlink, i int32) int { return int(l.item - i) })
-	hi := lo
-	for hi < len(f.links) && f.links[hi].item == i {
-		hi++
-	}
-	return f.links[lo:hi]
+	return f.links.find(i)
 }
 
 // forEachLink calls fn for every link of item i, the first one first.
 func (f *Forest) forEachLink(i int32, fn func(pred, child int32)) {
 	it := &f.items[i]
 	fn(it.pred, it.child)
-	for _, l := range f.extra(i) {
+	lo, hi := f.extra(i)
+	for k := lo; k < hi; k++ {
+		l := f.links.at(k)
 		fn(l.pred, l.child)
 	}
 }
 
 // numLinks returns the number of links of item i.
-func (f *Forest) numLinks(i int32) int32 { return 1 + int32(len(f.extra(i))) }
+func (f *Forest) numLinks(i int32) int32 {
+	lo, hi := f.extra(i)
+	return 1 + int32(hi-lo)
+}
 
 // link returns the k-th link of item i.
 func (f *Forest) link(i, k int32) (pred, child int32) {
@@ -93,8 +93,28 @@ func (f *Forest) link(i, k int32) (pred, child int32) {
 		it := &f.items[i]
 		return it.pred, it.child
 	}
-	l := f.extra(i)[k-1]
+	lo, _ := f.extra(i)
+	l := f.links.at(lo + int(k) - 1)
 	return l.pred, l.child
+}
+
+// single reports whether the forest is one tree, which it is when no item
+// has a further link and no item derives a nullable nonterminal with more
+// than one ε-derivation: the first links of items never form a cycle (see
+// Tree). Counting then needs no memory.
+func (f *Forest) single() bool {
+	if f.links.len() > 0 {
+		return false
+	}
+	numNT := int32(f.g.numNT)
+	for i := range f.items {
+		// Children below childEps-numNT are Leo links of items that are
+		// not part of the forest (materializeLeo resolves the others).
+		if c := childEps - f.items[i].child; c >= 0 && c < numNT && f.g.epsCount[c] != 1 {
+			return false
+		}
+	}
+	return true
 }
 
 func (f *Forest) computeCount() {
@@ -104,6 +124,10 @@ func (f *Forest) computeCount() {
 		black
 	)
 	g := f.g
+	if f.single() {
+		f.count = 1
+		return
+	}
 	state := make([]uint8, len(f.items))
 	cnt := make([]uint64, len(f.items))
 	stack := []int32{f.root}
@@ -536,7 +560,7 @@ func (s *parseState) materializeLeo(f *Forest) error {
 			continue
 		}
 		seen[i] = true
-		if len(f.items)+len(f.links) > s.maxItems {
+		if len(f.items)+f.links.len() > s.maxItems {
 			return s.limitError(len(f.input))
 		}
 		it := &f.items[i]
@@ -553,12 +577,13 @@ func (s *parseState) materializeLeo(f *Forest) error {
 			}
 		}
 		push(it.pred, it.child)
-		ex := f.extra(i) // a window of f.links: patched in place
-		for k := range ex {
-			if ex[k].child <= leoBase {
-				ex[k].child = resolve(ex[k].child)
+		lo, hi := f.extra(i)
+		for k := lo; k < hi; k++ {
+			l := f.links.at(k) // patched in place
+			if l.child <= leoBase {
+				l.child = resolve(l.child)
 			}
-			push(ex[k].pred, ex[k].child)
+			push(l.pred, l.child)
 		}
 	}
 	return nil

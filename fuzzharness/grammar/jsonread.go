@@ -58,8 +58,13 @@ func ParseJSON(filename string, data []byte) (*Grammar, error) {
 	if bytes.HasPrefix(data, []byte("\uFEFF")) {
 		p.base = 3
 	}
-	p.dec = json.NewDecoder(bytes.NewReader(data[p.base:]))
-	p.dec.UseNumber()
+	if json.Valid(data[p.base:]) {
+		p.dec = &validTokens{data: data[p.base:]}
+	} else {
+		dec := json.NewDecoder(bytes.NewReader(data[p.base:]))
+		dec.UseNumber()
+		p.dec = dec
+	}
 	g := p.parse()
 	p.errs.Sort()
 	if err := p.errs.Err(); err != nil {
@@ -71,8 +76,8 @@ func ParseJSON(filename string, data []byte) (*Grammar, error) {
 type jsonParser struct {
 	file       string
 	data       []byte
-	base       int // bytes skipped before the decoder's input (a BOM)
-	dec        *json.Decoder
+	base       int        // bytes skipped before the decoder's input (a BOM)
+	dec        jsonTokens // a json.Decoder, or validTokens for valid JSON
 	lineStarts []int
 	errs       ErrorList
 }
