@@ -89,11 +89,13 @@ func (s Share) String() string {
 // seed (gr must be the graph c's trees are of, such as the graph the spec
 // of a solver.Repairer was compiled against), as go test -fuzz would run its target on the fuzzer's inputs, and
 // counts how many executions ran the target on an input that valid
-// accepts. The harness's own seeds are not counted.
+// accepts. The harness's own seeds are not counted. Repairs run without a
+// time budget (fuzzharness.WithRepairBudget(0)), so that the counts depend on
+// the seed alone, not on the machine's load.
 func ValidShare(gr *grammar.Graph, c fuzzharness.Constraint, valid func([]byte) bool, n int, seed uint64) (Share, error) {
 	var opts []fuzzharness.Option
 	if c != nil {
-		opts = append(opts, fuzzharness.WithConstraint(c), fuzzharness.WithConstraintSeeds(0))
+		opts = append(opts, fuzzharness.WithConstraint(c), fuzzharness.WithConstraintSeeds(0), fuzzharness.WithRepairBudget(0))
 	}
 	f := &loopF{}
 	var s Share
