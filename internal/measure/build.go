@@ -148,6 +148,17 @@ func Build(ctx context.Context, cfg Config) (*Runner, error) {
 		}
 		cover = []string{pkg.ImportPath}
 	}
+	cache := openCache(cfg.Env)
+	var key string
+	if cache != nil {
+		// A cache that cannot be used only makes the build slower.
+		key, _ = cache.key(ctx, cfg, cover)
+		if key != "" {
+			if r := loadCached(cache, key, cfg, pkg); r != nil {
+				return r, nil
+			}
+		}
+	}
 	ov, err := instrument.BuildOverlay(ctx, instrument.Config{
 		Dir: cfg.Dir, Patterns: cover, BuildFlags: cfg.BuildFlags, Env: cfg.Env, Mode: cfg.Mode,
 	})
@@ -158,6 +169,9 @@ func Build(ctx context.Context, cfg Config) (*Runner, error) {
 	if err := r.build(ctx, glue); err != nil {
 		r.Close()
 		return nil, err
+	}
+	if key != "" {
+		cache.store(key, r.bin, ov.Metadata) // a failure only loses the entry
 	}
 	return r, nil
 }
@@ -201,6 +215,12 @@ func (r *Runner) build(ctx context.Context, glue string) error {
 	if _, err := os.Stat(r.bin); err != nil {
 		return fmt.Errorf("measure: go test -c wrote no test binary for %s (does it have test files?)", r.pkg.ImportPath)
 	}
+	return r.index()
+}
+
+// index numbers the blocks of each package and finds the entry blocks of
+// the functions (see mapEntries) by running the binary.
+func (r *Runner) index() error {
 	r.base, r.nblocks = map[string]int{}, map[string]int{}
 	for i := 0; i < r.table.NumBlocks(); i++ {
 		p := r.table.Func(r.table.Block(i).Func).Package
