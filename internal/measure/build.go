@@ -235,16 +235,7 @@ func (r *Runner) index() error {
 // checkGOFLAGS refuses coverage flags in GOFLAGS: go test -cover ignores
 // overlays (golang/go#73802), so the instrumented copies would not be built.
 func checkGOFLAGS(env []string) error {
-	v := os.Getenv("GOFLAGS")
-	if env != nil {
-		v = ""
-		for _, kv := range env {
-			if s, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
-				v = s // the last one wins
-			}
-		}
-	}
-	for _, f := range strings.Fields(v) {
+	for _, f := range strings.Fields(envValue(env, "GOFLAGS")) {
 		name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
 		switch name {
 		case "cover", "coverpkg", "covermode", "coverprofile", "overlay":

@@ -61,15 +61,7 @@ type buildCache struct {
 // openCache returns the cache that env selects, or nil when it is off or
 // there is no cache directory.
 func openCache(env []string) *buildCache {
-	v := os.Getenv(CacheEnv)
-	if env != nil {
-		v = ""
-		for _, kv := range env {
-			if s, ok := strings.CutPrefix(kv, CacheEnv+"="); ok {
-				v = s // the last one wins
-			}
-		}
-	}
+	v := envValue(env, CacheEnv)
 	switch {
 	case v == "off":
 		return nil
@@ -428,4 +420,19 @@ func loadCached(c *buildCache, key string, cfg Config, pkg *listedPackage) *Runn
 		return nil
 	}
 	return r
+}
+
+// envValue returns the value of the variable name in env, or in the
+// process's environment if env is nil.
+func envValue(env []string, name string) string {
+	if env == nil {
+		return os.Getenv(name)
+	}
+	v := ""
+	for _, kv := range env {
+		if s, ok := strings.CutPrefix(kv, name+"="); ok {
+			v = s // the last one wins
+		}
+	}
+	return v
 }
