@@ -254,6 +254,10 @@ type Overlay struct {
 	File string
 	// Table lists the functions and blocks of the instrumented packages.
 	Table *coverage.Table
+	// Metadata describes each instrumented package, as Table was made
+	// from it (coverage.NewTableFromMetadata); a caller that keeps the
+	// build keeps it to remake the table.
+	Metadata []coverage.Metadata
 	// Replace maps each original path to the path of its instrumented
 	// copy, as written to File.
 	Replace map[string]string
@@ -351,6 +355,7 @@ func (ov *Overlay) build(cfg Config, pkgs []*listedPackage, env map[string]strin
 	if err := os.WriteFile(ov.File, data, 0o644); err != nil {
 		return fmt.Errorf("coverage: %v", err)
 	}
+	ov.Metadata = md
 	ov.Table, err = coverage.NewTableFromMetadata(md)
 	return err
 }

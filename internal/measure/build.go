@@ -142,6 +142,17 @@ func Build(ctx context.Context, cfg Config) (*Runner, error) {
 		}
 		cover = []string{pkg.ImportPath}
 	}
+	cache := openCache(cfg.Env)
+	var key string
+	if cache != nil {
+		// A cache that cannot be used only makes the build slower.
+		key, _ = cache.key(ctx, cfg, cover)
+		if key != "" {
+			if r := loadCached(cache, key, cfg, pkg); r != nil {
+				return r, nil
+			}
+		}
+	}
 	ov, err := instrument.BuildOverlay(ctx, instrument.Config{
 		Dir: cfg.Dir, Patterns: cover, BuildFlags: cfg.BuildFlags, Env: cfg.Env, Mode: cfg.Mode,
 	})
@@ -152,6 +163,9 @@ func Build(ctx context.Context, cfg Config) (*Runner, error) {
 	if err := r.build(ctx, glue); err != nil {
 		r.Close()
 		return nil, err
+	}
+	if key != "" {
+		cache.store(key, r.bin, ov.Metadata) // a failure only loses the entry
 	}
 	return r, nil
 }
@@ -186,6 +200,12 @@ func (r *Runner) build(ctx context.Context, glue string) error {
 	if err := compileTest(ctx, &r.cfg, r.pkg, r.bin, " with instrumentation", "-overlay="+overlay); err != nil {
 		return err
 	}
+	return r.index()
+}
+
+// index numbers the blocks of each package and finds the entry blocks of
+// the functions (see mapEntries) by running the binary.
+func (r *Runner) index() error {
 	r.base, r.nblocks = map[string]int{}, map[string]int{}
 	for i := 0; i < r.table.NumBlocks(); i++ {
 		p := r.table.Func(r.table.Block(i).Func).Package
@@ -233,16 +253,7 @@ func compileTest(ctx context.Context, cfg *Config, pkg *listedPackage, bin, how 
 // checkGOFLAGS refuses coverage flags in GOFLAGS: go test -cover ignores
 // overlays (golang/go#73802), so the instrumented copies would not be built.
 func checkGOFLAGS(env []string) error {
-	v := os.Getenv("GOFLAGS")
-	if env != nil {
-		v = ""
-		for _, kv := range env {
-			if s, ok := strings.CutPrefix(kv, "GOFLAGS="); ok {
-				v = s // the last one wins
-			}
-		}
-	}
-	for _, f := range strings.Fields(v) {
+	for _, f := range strings.Fields(envValue(env, "GOFLAGS")) {
 		name, _, _ := strings.Cut(strings.TrimLeft(f, "-"), "=")
 		switch name {
 		case "cover", "coverpkg", "covermode", "coverprofile", "overlay":

@@ -18,6 +18,17 @@
 // (protocol.Counters). The file imports only fuzzharness and coverage, so
 // that it builds in any module that requires kfuzz for fuzzharness.
 //
+// Build keeps the binary and the instrumented packages' descriptions in a
+// cache across runs (kfuzz/measure in os.UserCacheDir(); see CacheEnv to
+// move it or turn it off), keyed by a hash of everything that goes into
+// the build: the files of all packages the test binary is built from, the
+// build flags, the go environment, go.mod and go.sum, and the kfuzz
+// executable. A hit spares the instrumenting and go test -c, which with an
+// empty go build cache means compiling the standard library. Entries appear
+// whole (a directory renamed into place), so concurrent builds do not see
+// each other's partial work; the cache is kept under 1 GiB by removing the
+// least recently used entries.
+//
 // Run then starts the test binary in the package directory with the
 // environment variables of the measure mode (package internal/protocol):
 // the harness reads the inputs, runs the target once over each, recovering

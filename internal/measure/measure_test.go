@@ -48,6 +48,11 @@ func atExit(f func()) {
 }
 
 func TestMain(m *testing.M) {
+	// The tests' builds go to a cache of their own, removed at the end.
+	if cache, err := os.MkdirTemp("", "kfuzz-measure-cache-"); err == nil {
+		os.Setenv(measure.CacheEnv, cache)
+		atExit(func() { os.RemoveAll(cache) })
+	}
 	code := m.Run()
 	for i := len(cleanups) - 1; i >= 0; i-- {
 		cleanups[i]()
