@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
@@ -94,10 +95,12 @@ type forest struct {
 	unicode map[int]bool
 	// alts are the alternatives subsume adds: label -> labels it derives
 	alts map[int][]int
+	// uni is the label every non-ASCII character's leaf starts with
+	uni int
 }
 
 // A tnode is a node of a seed's tree; a leaf has no kids and spans one
-// byte.
+// byte, or the bytes of one non-ASCII character in UTF-8.
 type tnode struct {
 	label  int
 	seed   int
@@ -120,6 +123,7 @@ const openers, closers = "([{<\"", ")]}>\""
 // treeStage runs the tree stage on the seeds and sets s.tree.
 func (s *synth) treeStage(seeds [][]byte) error {
 	f := &forest{s: s, next: labelStart + 1, rng: rand.New(rand.NewPCG(1, 2)), chars: map[int]charSet{}, unicode: map[int]bool{}, failed: map[uint64]bool{}}
+	f.uni = f.fresh()
 	for i, sd := range seeds {
 		f.seeds = append(f.seeds, string(sd))
 		f.roots = append(f.roots, f.build(i))
@@ -158,14 +162,16 @@ func (f *forest) build(i int) *tnode {
 		items []*tnode
 	}
 	stack := []frame{{open: -1}}
-	for p := 0; p < len(str); p++ {
-		leaf := &tnode{label: int(str[p]), seed: i, lo: p, hi: p + 1}
+	for p := 0; p < len(str); p = leafEnd(str, p) {
+		leaf := f.leaf(i, p)
 		top := &stack[len(stack)-1]
 		quoted := top.open >= 0 && str[top.open] == '"'
 		if quoted && str[p] == '\\' && p+1 < len(str) {
-			// an escape: the backslash and the byte after it stay leaves
-			top.items = append(top.items, leaf, &tnode{label: int(str[p+1]), seed: i, lo: p + 1, hi: p + 2})
-			p++
+			// an escape: the backslash and the character after it stay
+			// leaves
+			next := f.leaf(i, p+1)
+			top.items = append(top.items, leaf, next)
+			p = next.lo
 			continue
 		}
 		if str[p] == '"' && !quoted || !quoted && strings.IndexByte(openers[:len(openers)-1], str[p]) >= 0 {
@@ -194,6 +200,29 @@ func (f *forest) build(i int) *tnode {
 		stack[len(stack)-1].items = append(stack[len(stack)-1].items, top.items...)
 	}
 	return &tnode{label: labelStart, seed: i, lo: 0, hi: len(str), kids: stack[0].items}
+}
+
+// leafEnd returns where the leaf at p of s ends: after a non-ASCII
+// character in UTF-8, else after the byte.
+func leafEnd(s string, p int) int {
+	if s[p] < utf8.RuneSelf {
+		return p + 1
+	}
+	if r, n := utf8.DecodeRuneInString(s[p:]); r != utf8.RuneError {
+		return p + n
+	}
+	return p + 1
+}
+
+// leaf returns the leaf at p of seed i: a non-ASCII character in UTF-8
+// gets the label f.uni, any other byte its own.
+func (f *forest) leaf(i, p int) *tnode {
+	str := f.seeds[i]
+	n := &tnode{label: int(str[p]), seed: i, lo: p, hi: leafEnd(str, p)}
+	if n.hi-n.lo > 1 {
+		n.label = f.uni
+	}
+	return n
 }
 
 func (f *forest) fresh() int {
@@ -712,9 +741,13 @@ func (f *forest) generalizeChars() error {
 	labels, _ := f.units()
 	for _, u := range labels {
 		var have charSet
-		leaf := false
+		leaf, runes := false, false
 		for _, sp := range u.spans {
-			if sp.n.kids == nil {
+			switch {
+			case sp.n.kids != nil:
+			case sp.n.hi-sp.n.lo > 1:
+				leaf, runes = true, true
+			default:
 				leaf = true
 				have.add(f.seeds[sp.n.seed][sp.n.lo])
 			}
@@ -737,9 +770,6 @@ func (f *forest) generalizeChars() error {
 				inputs = append(inputs, []byte(cx[0]+string(c)+cx[1]))
 			}
 		}
-		if len(inputs) == 0 {
-			continue
-		}
 		oks, err := f.s.query(inputs)
 		if err != nil {
 			return err
@@ -750,7 +780,8 @@ func (f *forest) generalizeChars() error {
 			}
 		}
 		// a label that takes nearly every printable character (text,
-		// string contents) tries characters beyond ASCII too
+		// string contents), or that a seed's non-ASCII character has,
+		// tries characters beyond ASCII
 		cs := f.chars[u.label]
 		n := 0
 		for c := byte(' '); c <= '~'; c++ {
@@ -758,7 +789,7 @@ func (f *forest) generalizeChars() error {
 				n++
 			}
 		}
-		if n >= unicodeMin {
+		if n >= unicodeMin || runes {
 			inputs = inputs[:0]
 			for _, r := range unicodeProbes {
 				for _, cx := range ctxs {
@@ -785,9 +816,16 @@ func (f *forest) grammar() *grammar.Grammar {
 	alts := map[int][][]int{}
 	seen := map[int]map[string]bool{}
 	bytesOf := map[int]*charSet{}
+	runesOf := map[int][]string{} // the non-ASCII characters of leaves
 	interior := map[int]bool{}
 	for _, root := range f.roots {
 		root.walk(func(n *tnode) {
+			if r := f.seeds[n.seed][n.lo:n.hi]; n.kids == nil && len(r) > 1 {
+				if !slices.Contains(runesOf[n.label], r) {
+					runesOf[n.label] = append(runesOf[n.label], r)
+				}
+				return
+			}
 			if n.kids == nil {
 				cs := bytesOf[n.label]
 				if cs == nil {
@@ -827,7 +865,7 @@ func (f *forest) grammar() *grammar.Grammar {
 	order := []int{labelStart}
 	var ref func(l int) grammar.Expr
 	ref = func(l int) grammar.Expr {
-		if !interior[l] && bytesOf[l] != nil {
+		if !interior[l] && bytesOf[l] != nil && runesOf[l] == nil && !f.unicode[l] {
 			return setsExprs([]charSet{*bytesOf[l]})[0]
 		}
 		if _, ok := names[l]; !ok {
@@ -852,6 +890,12 @@ func (f *forest) grammar() *grammar.Grammar {
 		}
 		if f.unicode[l] {
 			xs = append(xs, nonASCII())
+		} else {
+			rs := slices.Clone(runesOf[l])
+			slices.Sort(rs)
+			for _, r := range rs {
+				xs = append(xs, &grammar.Lit{S: r})
+			}
 		}
 		for _, b := range f.alts[l] {
 			xs = append(xs, ref(b))

@@ -2,7 +2,9 @@ package glade
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/learn/oracle"
@@ -132,5 +134,34 @@ func TestTreesMaxQueries(t *testing.T) {
 	_, err = Synthesize(context.Background(), seeds, oracle.Func(accept), WithTrees(true), WithMaxQueries(50))
 	if _, ok := err.(*ErrMaxQueries); !ok {
 		t.Fatalf("err = %v, want *ErrMaxQueries", err)
+	}
+}
+
+// TestTreesRuneLeaves: a non-ASCII character of a seed is one leaf of the
+// tree, not one per byte, so the mined grammar never splits a character
+// and, when the oracle takes other non-ASCII characters in its place,
+// derives all of them.
+func TestTreesRuneLeaves(t *testing.T) {
+	accept := func(b []byte) bool {
+		s := string(b)
+		if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' || !utf8.ValidString(s) {
+			return false
+		}
+		return !strings.ContainsAny(s[1:len(s)-1], "\"\\") && !strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0xfffd })
+	}
+	seeds := [][]byte{[]byte(`"aé"`), []byte(`"b"`)}
+	res, err := Synthesize(context.Background(), seeds, oracle.Func(accept), WithTrees(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s", res.Grammar)
+	_, p := compileParser(t, res.Grammar)
+	for _, in := range []string{`"aé"`, `"中"`, `"x😀y"`, `"ਏ"`} {
+		if err := p.Recognize([]byte(in)); err != nil {
+			t.Errorf("the mined grammar rejects %q: %v", in, err)
+		}
+	}
+	if strings.Contains(res.Grammar.String(), `\xc3`) {
+		t.Errorf("the grammar holds a byte of é alone:\n%s", res.Grammar)
 	}
 }
