@@ -39,6 +39,10 @@ const (
 	labelStart = 256
 	// nearStart is the one-byte context every unit shares with <start>.
 	nearStart = 1 << 21
+	// charMaxContexts bounds the contexts in which character
+	// generalization checks a character that passed the first
+	// bubbleSamples of them.
+	charMaxContexts = 1000
 	// unicodeMin is how many of the 95 printable ASCII characters a label
 	// must derive before character generalization tries unicodeProbes.
 	unicodeMin = 80
@@ -146,6 +150,9 @@ func (s *synth) treeStage(seeds [][]byte) error {
 	if s.cfg.chars {
 		q := s.queries()
 		if err := f.generalizeChars(); err != nil {
+			return err
+		}
+		if err := f.splitChars(); err != nil {
 			return err
 		}
 		s.stats.CharsQuery += s.queries() - q
@@ -755,10 +762,11 @@ func (f *forest) generalizeChars() error {
 		if !leaf {
 			continue
 		}
-		ctxs := u.ctxs
-		if len(ctxs) > bubbleSamples {
-			ctxs = ctxs[:bubbleSamples]
-		}
+		// every character is tried in the first bubbleSamples contexts,
+		// and one that passes there in the others too (up to
+		// charMaxContexts)
+		all := u.ctxs[:min(len(u.ctxs), charMaxContexts)]
+		ctxs, more := all[:min(len(all), bubbleSamples)], all[min(len(all), bubbleSamples):]
 		var inputs [][]byte
 		var tried []byte
 		for _, c := range f.s.cfg.alphabet {
@@ -774,10 +782,32 @@ func (f *forest) generalizeChars() error {
 		if err != nil {
 			return err
 		}
+		var pass []byte
 		for i, c := range tried {
 			if !slices.Contains(oks[i*len(ctxs):(i+1)*len(ctxs)], false) {
-				f.addChar(u.label, c)
+				pass = append(pass, c)
 			}
+		}
+		if len(more) > 0 && len(pass) > 0 {
+			inputs = inputs[:0]
+			for _, c := range pass {
+				for _, cx := range more {
+					inputs = append(inputs, []byte(cx[0]+string(c)+cx[1]))
+				}
+			}
+			if oks, err = f.s.query(inputs); err != nil {
+				return err
+			}
+			var kept []byte
+			for i, c := range pass {
+				if !slices.Contains(oks[i*len(more):(i+1)*len(more)], false) {
+					kept = append(kept, c)
+				}
+			}
+			pass = kept
+		}
+		for _, c := range pass {
+			f.addChar(u.label, c)
 		}
 		// a label that takes nearly every printable character (text,
 		// string contents), or that a seed's non-ASCII character has,
@@ -792,7 +822,7 @@ func (f *forest) generalizeChars() error {
 		if n >= unicodeMin || runes {
 			inputs = inputs[:0]
 			for _, r := range unicodeProbes {
-				for _, cx := range ctxs {
+				for _, cx := range all {
 					inputs = append(inputs, []byte(cx[0]+string(r)+cx[1]))
 				}
 			}

@@ -165,3 +165,23 @@ func TestTreesRuneLeaves(t *testing.T) {
 		t.Errorf("the grammar holds a byte of é alone:\n%s", res.Grammar)
 	}
 }
+
+// TestTreesSplitChars: no seed shows a digit inside a symbol, and a symbol
+// may not begin with one, so character generalization alone cannot give
+// the symbols' label digits; splitting off the symbols' inner characters
+// can, and the grammar still derives no symbol that begins with a digit.
+func TestTreesSplitChars(t *testing.T) {
+	ref := `<start> ::= <sym> (" " <sym>)* ; <sym> ::= [a-z] [a-z0-9]* ;`
+	seeds := []string{"ab cd", "xyz", "q rs tuv"}
+	g, res, accept := synthRef(t, ref, seeds, WithTrees(true))
+	t.Logf("%d queries\n%s", res.Stats.Queries, res.Grammar)
+	_, p := compileParser(t, res.Grammar)
+	for _, in := range []string{"a1b c", "x9", "ab7c d0 e"} {
+		if err := p.Recognize([]byte(in)); err != nil {
+			t.Errorf("the mined grammar rejects %q: %v", in, err)
+		}
+	}
+	if sc := measure(t, g, res.Grammar, accept, 300); sc.precision < 0.95 {
+		t.Errorf("precision %.3f, want at least 0.95", sc.precision)
+	}
+}
