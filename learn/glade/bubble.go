@@ -101,6 +101,9 @@ type forest struct {
 	alts map[int][]int
 	// uni is the label every non-ASCII character's leaf starts with
 	uni int
+	// rejected is how many of splitSamples inputs generated from the
+	// trees' grammar the oracle rejects (see samplePrecision)
+	rejected int
 }
 
 // A tnode is a node of a seed's tree; a leaf has no kids and spans one
@@ -585,7 +588,18 @@ func (f *forest) round() (bool, error) {
 				f.failed[t.h] = true
 				continue
 			}
+			snap := f.save()
 			f.apply(t.p)
+			rejected, err := f.samplePrecision()
+			if err != nil {
+				return false, err
+			}
+			if rejected > f.rejected+mergeSlack {
+				f.restore(snap)
+				f.failed[t.h] = true
+				continue
+			}
+			f.rejected = rejected
 			f.s.record(Step{Name: "B" + strconv.Itoa(f.s.stats.Steps+1), Chosen: f.describe(t.p)})
 			return true, nil
 		}

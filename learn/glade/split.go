@@ -1,6 +1,7 @@
 package glade
 
 import (
+	"maps"
 	"slices"
 	"strconv"
 
@@ -148,4 +149,37 @@ func (f *forest) samplePrecision() (int, error) {
 		}
 	}
 	return rejected, nil
+}
+
+// mergeSlack is how many more of splitSamples inputs generated from the
+// grammar the oracle may reject after a merge than before it.
+const mergeSlack = splitSamples / 50
+
+// A snapshot is the state of a forest that a merge changes.
+type snapshot struct {
+	roots           []*tnode
+	next            int
+	merges, bubbles int
+	chars           map[int]charSet
+}
+
+func (f *forest) save() snapshot {
+	sn := snapshot{next: f.next, merges: f.merges, bubbles: f.bubbles, chars: maps.Clone(f.chars)}
+	for _, r := range f.roots {
+		sn.roots = append(sn.roots, r.clone())
+	}
+	return sn
+}
+
+func (f *forest) restore(sn snapshot) {
+	f.roots, f.next, f.merges, f.bubbles, f.chars = sn.roots, sn.next, sn.merges, sn.bubbles, sn.chars
+}
+
+func (n *tnode) clone() *tnode {
+	c := *n
+	c.kids = nil
+	for _, k := range n.kids {
+		c.kids = append(c.kids, k.clone())
+	}
+	return &c
 }
