@@ -185,3 +185,24 @@ func TestTreesSplitChars(t *testing.T) {
 		t.Errorf("precision %.3f, want at least 0.95", sc.precision)
 	}
 }
+
+// TestTreesMergeGuard: from the seeds ababcc and c of (ab)*c*, merging cc
+// with <start> passes its checks in the seeds' contexts but makes the
+// grammar derive cabc; the oracle rejects many inputs sampled from that
+// grammar, so the merge is not kept.
+func TestTreesMergeGuard(t *testing.T) {
+	ref := `<start> ::= ("ab")* ("c")* ;`
+	_, res, _ := synthRef(t, ref, []string{"ababcc", "c"}, WithTrees(true), WithCharGeneralization(false))
+	t.Logf("%s", res.Grammar)
+	_, p := compileParser(t, res.Grammar)
+	for _, in := range []string{"ababcc", "c"} {
+		if err := p.Recognize([]byte(in)); err != nil {
+			t.Errorf("the mined grammar rejects %q: %v", in, err)
+		}
+	}
+	for _, in := range []string{"cabc", "ca", "abca"} {
+		if p.Recognize([]byte(in)) == nil {
+			t.Errorf("the mined grammar accepts %q", in)
+		}
+	}
+}
