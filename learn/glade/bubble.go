@@ -588,18 +588,22 @@ func (f *forest) round() (bool, error) {
 				f.failed[t.h] = true
 				continue
 			}
-			snap := f.save()
-			f.apply(t.p)
-			rejected, err := f.samplePrecision()
-			if err != nil {
-				return false, err
+			if f.s.cfg.guard {
+				snap := f.save()
+				f.apply(t.p)
+				rejected, err := f.samplePrecision()
+				if err != nil {
+					return false, err
+				}
+				if rejected > f.rejected+mergeSlack {
+					f.restore(snap)
+					f.failed[t.h] = true
+					continue
+				}
+				f.rejected = rejected
+			} else {
+				f.apply(t.p)
 			}
-			if rejected > f.rejected+mergeSlack {
-				f.restore(snap)
-				f.failed[t.h] = true
-				continue
-			}
-			f.rejected = rejected
 			f.s.record(Step{Name: "B" + strconv.Itoa(f.s.stats.Steps+1), Chosen: f.describe(t.p)})
 			return true, nil
 		}
