@@ -595,7 +595,7 @@ func (f *forest) round() (bool, error) {
 				if err != nil {
 					return false, err
 				}
-				if rejected > f.rejected+mergeSlack {
+				if rejected > 2*f.rejected+mergeSlack {
 					f.restore(snap)
 					f.failed[t.h] = true
 					continue

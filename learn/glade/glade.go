@@ -60,10 +60,10 @@ func WithRecursion(on bool) Option { return func(c *config) { c.recursion = on }
 func WithTrees(on bool) Option { return func(c *config) { c.trees = on } }
 
 // WithPrecisionGuard turns the tree stage's precision guard on or off
-// (default off): a merge that passes its checks is kept only if the oracle
-// rejects at most 2% more of 200 inputs generated from the grammar after it
-// than before it. It raises precision on some languages and costs recall on
-// others (see docs/glade.md).
+// (default off): a merge that passes its checks is kept only if, of 200
+// inputs generated from the grammar after it, the oracle rejects at most
+// twice as many plus 4 as of 200 generated before it. It raises precision
+// on some languages and costs recall on others (see docs/glade.md).
 func WithPrecisionGuard(on bool) Option { return func(c *config) { c.guard = on } }
 
 // WithExtraContexts turns extra contexts on or off (default on). With them,

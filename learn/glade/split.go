@@ -152,7 +152,9 @@ func (f *forest) samplePrecision() (int, error) {
 }
 
 // mergeSlack is how many more of splitSamples inputs generated from the
-// grammar the oracle may reject after a merge than before it.
+// grammar than twice as many as before a merge the oracle may reject after
+// it (WithPrecisionGuard). Twice: a merge that builds nesting makes the
+// samples longer, so an imprecision already there shows more often.
 const mergeSlack = splitSamples / 50
 
 // A snapshot is the state of a forest that a merge changes.
