@@ -785,44 +785,20 @@ func (f *forest) generalizeChars() error {
 		// charMaxContexts)
 		all := u.ctxs[:min(len(u.ctxs), charMaxContexts)]
 		ctxs, more := all[:min(len(all), bubbleSamples)], all[min(len(all), bubbleSamples):]
-		var inputs [][]byte
 		var tried []byte
 		for _, c := range f.s.cfg.alphabet {
-			if have.has(c) {
-				continue
-			}
-			tried = append(tried, c)
-			for _, cx := range ctxs {
-				inputs = append(inputs, []byte(cx[0]+string(c)+cx[1]))
+			if !have.has(c) {
+				tried = append(tried, c)
 			}
 		}
-		oks, err := f.s.query(inputs)
+		pass, err := f.tryChars(tried, ctxs)
 		if err != nil {
 			return err
 		}
-		var pass []byte
-		for i, c := range tried {
-			if !slices.Contains(oks[i*len(ctxs):(i+1)*len(ctxs)], false) {
-				pass = append(pass, c)
-			}
-		}
 		if len(more) > 0 && len(pass) > 0 {
-			inputs = inputs[:0]
-			for _, c := range pass {
-				for _, cx := range more {
-					inputs = append(inputs, []byte(cx[0]+string(c)+cx[1]))
-				}
-			}
-			if oks, err = f.s.query(inputs); err != nil {
+			if pass, err = f.tryChars(pass, more); err != nil {
 				return err
 			}
-			var kept []byte
-			for i, c := range pass {
-				if !slices.Contains(oks[i*len(more):(i+1)*len(more)], false) {
-					kept = append(kept, c)
-				}
-			}
-			pass = kept
 		}
 		for _, c := range pass {
 			f.addChar(u.label, c)
@@ -838,7 +814,7 @@ func (f *forest) generalizeChars() error {
 			}
 		}
 		if n >= unicodeMin || runes {
-			inputs = inputs[:0]
+			var inputs [][]byte
 			for _, r := range unicodeProbes {
 				for _, cx := range all {
 					inputs = append(inputs, []byte(cx[0]+string(r)+cx[1]))
@@ -855,6 +831,28 @@ func (f *forest) generalizeChars() error {
 		f.s.record(Step{Name: "X" + strconv.Itoa(f.s.stats.Steps+1), Chosen: "<" + strconv.Itoa(u.label) + ">"})
 	}
 	return nil
+}
+
+// tryChars returns the bytes of cands that the oracle accepts in every one
+// of ctxs.
+func (f *forest) tryChars(cands []byte, ctxs [][2]string) ([]byte, error) {
+	var inputs [][]byte
+	for _, c := range cands {
+		for _, cx := range ctxs {
+			inputs = append(inputs, []byte(cx[0]+string(c)+cx[1]))
+		}
+	}
+	oks, err := f.s.query(inputs)
+	if err != nil {
+		return nil, err
+	}
+	var pass []byte
+	for i, c := range cands {
+		if !slices.Contains(oks[i*len(ctxs):(i+1)*len(ctxs)], false) {
+			pass = append(pass, c)
+		}
+	}
+	return pass, nil
 }
 
 // grammar is the grammar of the trees: a rule per label reachable from

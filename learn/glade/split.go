@@ -2,7 +2,6 @@ package glade
 
 import (
 	"maps"
-	"slices"
 	"strconv"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
@@ -66,29 +65,20 @@ func (f *forest) splitChars() error {
 			}
 		}
 		var tried []byte
-		var inputs [][]byte
 		for _, c := range f.s.cfg.alphabet {
-			if set.has(c) {
-				continue
-			}
-			tried = append(tried, c)
-			for _, cx := range ctxs {
-				inputs = append(inputs, []byte(cx[0]+string(c)+cx[1]))
+			if !set.has(c) {
+				tried = append(tried, c)
 			}
 		}
-		oks, err := f.s.query(inputs)
+		pass, err := f.tryChars(tried, ctxs)
 		if err != nil {
 			return err
 		}
 		extra := set
-		grown := false
-		for i, c := range tried {
-			if !slices.Contains(oks[i*len(ctxs):(i+1)*len(ctxs)], false) {
-				extra.add(c)
-				grown = true
-			}
+		for _, c := range pass {
+			extra.add(c)
 		}
-		if !grown {
+		if len(pass) == 0 {
 			continue
 		}
 		// split: the label keeps every byte it derived, its inner
