@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
@@ -38,6 +39,10 @@ const (
 	labelStart = 256
 	// nearStart is the one-byte context every unit shares with <start>.
 	nearStart = 1 << 21
+	// charMaxContexts bounds the contexts in which character
+	// generalization checks a character that passed the first
+	// bubbleSamples of them.
+	charMaxContexts = 1000
 	// unicodeMin is how many of the 95 printable ASCII characters a label
 	// must derive before character generalization tries unicodeProbes.
 	unicodeMin = 80
@@ -94,10 +99,15 @@ type forest struct {
 	unicode map[int]bool
 	// alts are the alternatives subsume adds: label -> labels it derives
 	alts map[int][]int
+	// uni is the label every non-ASCII character's leaf starts with
+	uni int
+	// rejected is how many of splitSamples inputs generated from the
+	// trees' grammar the oracle rejects (see samplePrecision)
+	rejected int
 }
 
 // A tnode is a node of a seed's tree; a leaf has no kids and spans one
-// byte.
+// byte, or the bytes of one non-ASCII character in UTF-8.
 type tnode struct {
 	label  int
 	seed   int
@@ -120,6 +130,7 @@ const openers, closers = "([{<\"", ")]}>\""
 // treeStage runs the tree stage on the seeds and sets s.tree.
 func (s *synth) treeStage(seeds [][]byte) error {
 	f := &forest{s: s, next: labelStart + 1, rng: rand.New(rand.NewPCG(1, 2)), chars: map[int]charSet{}, unicode: map[int]bool{}, failed: map[uint64]bool{}}
+	f.uni = f.fresh()
 	for i, sd := range seeds {
 		f.seeds = append(f.seeds, string(sd))
 		f.roots = append(f.roots, f.build(i))
@@ -144,6 +155,9 @@ func (s *synth) treeStage(seeds [][]byte) error {
 		if err := f.generalizeChars(); err != nil {
 			return err
 		}
+		if err := f.splitChars(); err != nil {
+			return err
+		}
 		s.stats.CharsQuery += s.queries() - q
 	}
 	s.tree = f
@@ -158,14 +172,16 @@ func (f *forest) build(i int) *tnode {
 		items []*tnode
 	}
 	stack := []frame{{open: -1}}
-	for p := 0; p < len(str); p++ {
-		leaf := &tnode{label: int(str[p]), seed: i, lo: p, hi: p + 1}
+	for p := 0; p < len(str); p = leafEnd(str, p) {
+		leaf := f.leaf(i, p)
 		top := &stack[len(stack)-1]
 		quoted := top.open >= 0 && str[top.open] == '"'
 		if quoted && str[p] == '\\' && p+1 < len(str) {
-			// an escape: the backslash and the byte after it stay leaves
-			top.items = append(top.items, leaf, &tnode{label: int(str[p+1]), seed: i, lo: p + 1, hi: p + 2})
-			p++
+			// an escape: the backslash and the character after it stay
+			// leaves
+			next := f.leaf(i, p+1)
+			top.items = append(top.items, leaf, next)
+			p = next.lo
 			continue
 		}
 		if str[p] == '"' && !quoted || !quoted && strings.IndexByte(openers[:len(openers)-1], str[p]) >= 0 {
@@ -194,6 +210,29 @@ func (f *forest) build(i int) *tnode {
 		stack[len(stack)-1].items = append(stack[len(stack)-1].items, top.items...)
 	}
 	return &tnode{label: labelStart, seed: i, lo: 0, hi: len(str), kids: stack[0].items}
+}
+
+// leafEnd returns where the leaf at p of s ends: after a non-ASCII
+// character in UTF-8, else after the byte.
+func leafEnd(s string, p int) int {
+	if s[p] < utf8.RuneSelf {
+		return p + 1
+	}
+	if r, n := utf8.DecodeRuneInString(s[p:]); r != utf8.RuneError {
+		return p + n
+	}
+	return p + 1
+}
+
+// leaf returns the leaf at p of seed i: a non-ASCII character in UTF-8
+// gets the label f.uni, any other byte its own.
+func (f *forest) leaf(i, p int) *tnode {
+	str := f.seeds[i]
+	n := &tnode{label: int(str[p]), seed: i, lo: p, hi: leafEnd(str, p)}
+	if n.hi-n.lo > 1 {
+		n.label = f.uni
+	}
+	return n
 }
 
 func (f *forest) fresh() int {
@@ -549,7 +588,22 @@ func (f *forest) round() (bool, error) {
 				f.failed[t.h] = true
 				continue
 			}
-			f.apply(t.p)
+			if f.s.cfg.guard {
+				snap := f.save()
+				f.apply(t.p)
+				rejected, err := f.samplePrecision()
+				if err != nil {
+					return false, err
+				}
+				if rejected > 2*f.rejected+mergeSlack {
+					f.restore(snap)
+					f.failed[t.h] = true
+					continue
+				}
+				f.rejected = rejected
+			} else {
+				f.apply(t.p)
+			}
 			f.s.record(Step{Name: "B" + strconv.Itoa(f.s.stats.Steps+1), Chosen: f.describe(t.p)})
 			return true, nil
 		}
@@ -712,9 +766,13 @@ func (f *forest) generalizeChars() error {
 	labels, _ := f.units()
 	for _, u := range labels {
 		var have charSet
-		leaf := false
+		leaf, runes := false, false
 		for _, sp := range u.spans {
-			if sp.n.kids == nil {
+			switch {
+			case sp.n.kids != nil:
+			case sp.n.hi-sp.n.lo > 1:
+				leaf, runes = true, true
+			default:
 				leaf = true
 				have.add(f.seeds[sp.n.seed][sp.n.lo])
 			}
@@ -722,35 +780,32 @@ func (f *forest) generalizeChars() error {
 		if !leaf {
 			continue
 		}
-		ctxs := u.ctxs
-		if len(ctxs) > bubbleSamples {
-			ctxs = ctxs[:bubbleSamples]
-		}
-		var inputs [][]byte
+		// every character is tried in the first bubbleSamples contexts,
+		// and one that passes there in the others too (up to
+		// charMaxContexts)
+		all := u.ctxs[:min(len(u.ctxs), charMaxContexts)]
+		ctxs, more := all[:min(len(all), bubbleSamples)], all[min(len(all), bubbleSamples):]
 		var tried []byte
 		for _, c := range f.s.cfg.alphabet {
-			if have.has(c) {
-				continue
-			}
-			tried = append(tried, c)
-			for _, cx := range ctxs {
-				inputs = append(inputs, []byte(cx[0]+string(c)+cx[1]))
+			if !have.has(c) {
+				tried = append(tried, c)
 			}
 		}
-		if len(inputs) == 0 {
-			continue
-		}
-		oks, err := f.s.query(inputs)
+		pass, err := f.tryChars(tried, ctxs)
 		if err != nil {
 			return err
 		}
-		for i, c := range tried {
-			if !slices.Contains(oks[i*len(ctxs):(i+1)*len(ctxs)], false) {
-				f.addChar(u.label, c)
+		if len(more) > 0 && len(pass) > 0 {
+			if pass, err = f.tryChars(pass, more); err != nil {
+				return err
 			}
 		}
+		for _, c := range pass {
+			f.addChar(u.label, c)
+		}
 		// a label that takes nearly every printable character (text,
-		// string contents) tries characters beyond ASCII too
+		// string contents), or that a seed's non-ASCII character has,
+		// tries characters beyond ASCII
 		cs := f.chars[u.label]
 		n := 0
 		for c := byte(' '); c <= '~'; c++ {
@@ -758,10 +813,10 @@ func (f *forest) generalizeChars() error {
 				n++
 			}
 		}
-		if n >= unicodeMin {
-			inputs = inputs[:0]
+		if n >= unicodeMin || runes {
+			var inputs [][]byte
 			for _, r := range unicodeProbes {
-				for _, cx := range ctxs {
+				for _, cx := range all {
 					inputs = append(inputs, []byte(cx[0]+string(r)+cx[1]))
 				}
 			}
@@ -778,6 +833,28 @@ func (f *forest) generalizeChars() error {
 	return nil
 }
 
+// tryChars returns the bytes of cands that the oracle accepts in every one
+// of ctxs.
+func (f *forest) tryChars(cands []byte, ctxs [][2]string) ([]byte, error) {
+	var inputs [][]byte
+	for _, c := range cands {
+		for _, cx := range ctxs {
+			inputs = append(inputs, []byte(cx[0]+string(c)+cx[1]))
+		}
+	}
+	oks, err := f.s.query(inputs)
+	if err != nil {
+		return nil, err
+	}
+	var pass []byte
+	for i, c := range cands {
+		if !slices.Contains(oks[i*len(ctxs):(i+1)*len(ctxs)], false) {
+			pass = append(pass, c)
+		}
+	}
+	return pass, nil
+}
+
 // grammar is the grammar of the trees: a rule per label reachable from
 // <start>, deriving its nodes' kid sequences and bytes. A label that
 // derives only bytes is written as a literal or a class in place.
@@ -785,9 +862,16 @@ func (f *forest) grammar() *grammar.Grammar {
 	alts := map[int][][]int{}
 	seen := map[int]map[string]bool{}
 	bytesOf := map[int]*charSet{}
+	runesOf := map[int][]string{} // the non-ASCII characters of leaves
 	interior := map[int]bool{}
 	for _, root := range f.roots {
 		root.walk(func(n *tnode) {
+			if r := f.seeds[n.seed][n.lo:n.hi]; n.kids == nil && len(r) > 1 {
+				if !slices.Contains(runesOf[n.label], r) {
+					runesOf[n.label] = append(runesOf[n.label], r)
+				}
+				return
+			}
 			if n.kids == nil {
 				cs := bytesOf[n.label]
 				if cs == nil {
@@ -827,7 +911,7 @@ func (f *forest) grammar() *grammar.Grammar {
 	order := []int{labelStart}
 	var ref func(l int) grammar.Expr
 	ref = func(l int) grammar.Expr {
-		if !interior[l] && bytesOf[l] != nil {
+		if !interior[l] && bytesOf[l] != nil && runesOf[l] == nil && !f.unicode[l] {
 			return setsExprs([]charSet{*bytesOf[l]})[0]
 		}
 		if _, ok := names[l]; !ok {
@@ -852,6 +936,12 @@ func (f *forest) grammar() *grammar.Grammar {
 		}
 		if f.unicode[l] {
 			xs = append(xs, nonASCII())
+		} else {
+			rs := slices.Clone(runesOf[l])
+			slices.Sort(rs)
+			for _, r := range rs {
+				xs = append(xs, &grammar.Lit{S: r})
+			}
 		}
 		for _, b := range f.alts[l] {
 			xs = append(xs, ref(b))

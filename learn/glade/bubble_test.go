@@ -2,7 +2,9 @@ package glade
 
 import (
 	"context"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/learn/oracle"
@@ -132,5 +134,75 @@ func TestTreesMaxQueries(t *testing.T) {
 	_, err = Synthesize(context.Background(), seeds, oracle.Func(accept), WithTrees(true), WithMaxQueries(50))
 	if _, ok := err.(*ErrMaxQueries); !ok {
 		t.Fatalf("err = %v, want *ErrMaxQueries", err)
+	}
+}
+
+// TestTreesRuneLeaves: a non-ASCII character of a seed is one leaf of the
+// tree, not one per byte, so the mined grammar never splits a character
+// and, when the oracle takes other non-ASCII characters in its place,
+// derives all of them.
+func TestTreesRuneLeaves(t *testing.T) {
+	accept := func(b []byte) bool {
+		s := string(b)
+		if len(s) < 2 || s[0] != '"' || s[len(s)-1] != '"' || !utf8.ValidString(s) {
+			return false
+		}
+		return !strings.ContainsAny(s[1:len(s)-1], "\"\\") && !strings.ContainsFunc(s, func(r rune) bool { return r < ' ' || r == 0xfffd })
+	}
+	seeds := [][]byte{[]byte(`"aé"`), []byte(`"b"`)}
+	res, err := Synthesize(context.Background(), seeds, oracle.Func(accept), WithTrees(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s", res.Grammar)
+	_, p := compileParser(t, res.Grammar)
+	for _, in := range []string{`"aé"`, `"中"`, `"x😀y"`, `"ਏ"`} {
+		if err := p.Recognize([]byte(in)); err != nil {
+			t.Errorf("the mined grammar rejects %q: %v", in, err)
+		}
+	}
+	if strings.Contains(res.Grammar.String(), `\xc3`) {
+		t.Errorf("the grammar holds a byte of é alone:\n%s", res.Grammar)
+	}
+}
+
+// TestTreesSplitChars: no seed shows a digit inside a symbol, and a symbol
+// may not begin with one, so character generalization alone cannot give
+// the symbols' label digits; splitting off the symbols' inner characters
+// can, and the grammar still derives no symbol that begins with a digit.
+func TestTreesSplitChars(t *testing.T) {
+	ref := `<start> ::= <sym> (" " <sym>)* ; <sym> ::= [a-z] [a-z0-9]* ;`
+	seeds := []string{"ab cd", "xyz", "q rs tuv"}
+	g, res, accept := synthRef(t, ref, seeds, WithTrees(true))
+	t.Logf("%d queries\n%s", res.Stats.Queries, res.Grammar)
+	_, p := compileParser(t, res.Grammar)
+	for _, in := range []string{"a1b c", "x9", "ab7c d0 e"} {
+		if err := p.Recognize([]byte(in)); err != nil {
+			t.Errorf("the mined grammar rejects %q: %v", in, err)
+		}
+	}
+	if sc := measure(t, g, res.Grammar, accept, 300); sc.precision < 0.95 {
+		t.Errorf("precision %.3f, want at least 0.95", sc.precision)
+	}
+}
+
+// TestTreesMergeGuard: from the seeds ababcc and c of (ab)*c*, merging cc
+// with <start> passes its checks in the seeds' contexts but makes the
+// grammar derive cabc; with WithPrecisionGuard the oracle rejects many
+// inputs sampled from that grammar, so the merge is not kept.
+func TestTreesMergeGuard(t *testing.T) {
+	ref := `<start> ::= ("ab")* ("c")* ;`
+	_, res, _ := synthRef(t, ref, []string{"ababcc", "c"}, WithTrees(true), WithCharGeneralization(false), WithPrecisionGuard(true))
+	t.Logf("%s", res.Grammar)
+	_, p := compileParser(t, res.Grammar)
+	for _, in := range []string{"ababcc", "c"} {
+		if err := p.Recognize([]byte(in)); err != nil {
+			t.Errorf("the mined grammar rejects %q: %v", in, err)
+		}
+	}
+	for _, in := range []string{"cabc", "ca", "abca"} {
+		if p.Recognize([]byte(in)) == nil {
+			t.Errorf("the mined grammar accepts %q", in)
+		}
 	}
 }

@@ -42,7 +42,12 @@
 // new nonterminals, and nonterminals merge when the oracle accepts each
 // one's strings in the other's contexts, until nothing more merges; then
 // a nonterminal gains as alternatives those whose strings it takes, and
-// character generalization widens the bytes each derives. On kfuzz's
+// character generalization widens the bytes each derives, and the inner
+// characters of words (a leaf after one of its own label's bytes) get a
+// nonterminal of their own when more bytes pass there, kept if inputs
+// sampled from the grammar are not more often rejected. A leaf is a byte
+// or one non-ASCII character. WithPrecisionGuard (off by default) applies
+// the same sampled check to every merge. On kfuzz's
 // evaluation subjects it learns the recursion GLADE misses (docs/glade.md,
 // docs/mine-eval.md).
 //
