@@ -27,7 +27,7 @@ func InputPaths(pt *grammar.PathTable, p *grammar.Parser, input []byte) (grammar
 // PredictInput parses input with p, a parser of the model's graph, and
 // returns the functions it is predicted to cover (see Predict).
 func (m *Model) PredictInput(p *grammar.Parser, input []byte) ([]Prediction, error) {
-	ps, err := InputPaths(m.Table, p, input)
+	ps, err := m.InputFeatures(p, input)
 	if err != nil {
 		return nil, err
 	}
