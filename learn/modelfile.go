@@ -66,6 +66,7 @@ type configJSON struct {
 	RuleGini float64 `json:"rule_gini"`
 	Balance  bool    `json:"balance"`
 	Seed     uint64  `json:"seed"`
+	Features string  `json:"features,omitempty"`
 }
 
 type featureJSON struct {
@@ -118,7 +119,7 @@ func (m *Model) Save(w io.Writer) error {
 		K:        m.Table.K,
 		Config: configJSON{
 			MaxDepth: m.Config.MaxDepth, MinLeaf: m.Config.MinLeaf, RuleGini: m.Config.RuleGini,
-			Balance: !m.Config.NoBalance, Seed: m.Config.Seed,
+			Balance: !m.Config.NoBalance, Seed: m.Config.Seed, Features: m.Config.Features.String(),
 		},
 		Features: []featureJSON{},
 		Funcs:    []funcJSON{},
@@ -201,6 +202,11 @@ func Load(r io.Reader, gr *grammar.Graph) (*Model, error) {
 			MaxDepth: f.Config.MaxDepth, MinLeaf: f.Config.MinLeaf, RuleGini: f.Config.RuleGini,
 			NoBalance: !f.Config.Balance, Seed: f.Config.Seed,
 		},
+	}
+	if f.Config.Features != "" {
+		if m.Config.Features, err = ParseFeatureKinds(f.Config.Features); err != nil {
+			return nil, fmt.Errorf("learn: model config: %w", err)
+		}
 	}
 	if g := m.Config.RuleGini; !(g > 0 && g <= 0.5) {
 		return nil, fmt.Errorf("learn: model rule_gini %g is outside (0, 0.5]", g)

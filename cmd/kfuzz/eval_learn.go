@@ -23,7 +23,7 @@ func init() {
 	register(&command{
 		name: "eval learn",
 		usage: "[-subjects json,url,csv,goexpr,gojson,gjson] [-n 1000] [-test 1000] [-k 4] [-depth 5] [-targets N]\n" +
-			"\t\t[-seed S] [-refine R] [-recall R] [-noseeds] [-nobalance] [-all] [-json] [-v]",
+			"\t\t[-seed S] [-refine R] [-features KINDS] [-recall R] [-noseeds] [-nobalance] [-all] [-json] [-v]",
 		short: "reproduce CODEINE's Tables 9 and 10 (prediction and targeted generation) on the real subjects",
 		run:   runEvalLearn,
 	})
@@ -157,6 +157,7 @@ func runEvalLearn(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "random seed")
 	refine := fs.Int("refine", pipeline.DefaultRefine, "refinement `rounds` of kfuzz learn (0 for none: the paper's protocol)")
 	noSeeds := fs.Bool("noseeds", false, "train on the random inputs alone, without the harness's seeds and corpus")
+	features := fs.String("features", learn.DefaultFeatures.String(), "the `kinds` of features the trees test: kpath, root, count, all (comma-separated)")
 	selRecall := fs.Float64("recall", evallearn.DefaultSelectRecall, "the recall target of the selection evaluated besides the default one, in (0, 1]")
 	noBalance := fs.Bool("nobalance", false, "train every tree on all inputs, without CODEINE's class balancing")
 	all := fs.Bool("all", false, "evaluate every learned function, also those whose coverage depends on the process's history\nand those the random training inputs cover always or never")
@@ -184,6 +185,10 @@ func runEvalLearn(e *env, args []string) error {
 	case !(*selRecall > 0 && *selRecall <= 1):
 		return fmt.Errorf("-recall must be in (0, 1], not %g", *selRecall)
 	}
+	kinds, err := learn.ParseFeatureKinds(*features)
+	if err != nil {
+		return fmt.Errorf("-features: %w", err)
+	}
 	var subjects []learnSubject
 	for _, name := range strings.Split(*which, ",") {
 		name = strings.TrimSpace(name)
@@ -210,7 +215,7 @@ func runEvalLearn(e *env, args []string) error {
 		Learn: pipeline.LearnOptions{
 			N: *n, Test: *test, K: *k, Seed: *seed, Refine: refineRounds,
 			NoSeeds: *noSeeds, NoCorpus: *noSeeds,
-			Tree: learn.Config{MaxDepth: *depth, NoBalance: *noBalance},
+			Tree: learn.Config{MaxDepth: *depth, NoBalance: *noBalance, Features: kinds},
 		},
 		Targets:      *targets,
 		All:          *all,

@@ -28,7 +28,7 @@ import (
 func init() {
 	register(&command{
 		name: "learn",
-		usage: "-fuzz FuzzX [-cover PATTERN,...] [-n N] [-k K] [-seed S] [-depth D] [-refine R] [-o FILE] [-report BASE|none] [-f]\n" +
+		usage: "-fuzz FuzzX [-cover PATTERN,...] [-n N] [-k K] [-seed S] [-depth D] [-refine R] [-features KINDS] [-o FILE] [-report BASE|none] [-f]\n" +
 			"\t\t[-tags TAGS] [-timeout D] [-json] [-v] [PACKAGE]",
 		short: "learn which input features reach which functions, and write the model and a report",
 		run:   runLearn,
@@ -66,6 +66,7 @@ func runLearn(e *env, args []string) error {
 	k := fs.Int("k", learn.DefaultFeatureK, "use the l-paths of the inputs for l <= `k` as features")
 	seed := fs.Uint64("seed", 1, "random seed")
 	depth := fs.Int("depth", pipeline.DefaultDepth, "the deepest random input (derivation depth)")
+	features := fs.String("features", learn.DefaultFeatures.String(), "the `kinds` of features the trees test, comma-separated: kpath (CODEINE's l-paths),\nroot (paths from the root of the derivation), count (at least N occurrences of a nonterminal), all")
 	refine := fs.Int("refine", pipeline.DefaultRefine, "refinement `rounds` for rarely covered functions (0 for none)")
 	out := fs.String("o", "", "write the model to `file` (default kfuzz-FuzzX.model.json)")
 	reportBase := fs.String("report", "", "write the report to `BASE`.md and BASE.html, or none (default: from -o)")
@@ -93,6 +94,10 @@ func runLearn(e *env, args []string) error {
 		return fmt.Errorf("-depth must be positive, not %d", *depth)
 	case *refine < 0:
 		return fmt.Errorf("-refine must not be negative, not %d", *refine)
+	}
+	kinds, err := learn.ParseFeatureKinds(*features)
+	if err != nil {
+		return fmt.Errorf("-features: %w", err)
 	}
 	modelPath := *out
 	if modelPath == "" {
@@ -138,7 +143,8 @@ func runLearn(e *env, args []string) error {
 	if refineRounds == 0 {
 		refineRounds = -1
 	}
-	l, err := s.Learn(ctx, pipeline.LearnOptions{N: *n, K: *k, Seed: *seed, Depth: min(*depth, s.Desc.Bounds.MaxDepth), Refine: refineRounds})
+	l, err := s.Learn(ctx, pipeline.LearnOptions{N: *n, K: *k, Seed: *seed, Depth: min(*depth, s.Desc.Bounds.MaxDepth), Refine: refineRounds,
+		Tree: learn.Config{Features: kinds}})
 	if err != nil {
 		return err
 	}

@@ -351,7 +351,11 @@ func Run(ctx context.Context, s *pipeline.Session, opts Options) (*Result, error
 func selection(l *pipeline.Learned, funcs []learn.FuncReport, recall float64) ([]FuncSelection, error) {
 	corpus := make([]learn.Input, len(l.Test))
 	for i, o := range l.Test {
-		corpus[i] = learn.Input{Name: o.ID, Paths: o.Paths, Size: len(o.Data)}
+		ps, err := l.Model.Extend(o.Paths, o.Shape)
+		if err != nil {
+			return nil, fmt.Errorf("test input %s: %w", o.ID, err)
+		}
+		corpus[i] = learn.Input{Name: o.ID, Paths: ps, Size: len(o.Data)}
 	}
 	covers := func(i int, name string) bool {
 		_, ok := slices.BinarySearch(l.Test[i].Funcs, name)

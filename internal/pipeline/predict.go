@@ -62,7 +62,7 @@ func Predict(m *learn.Model, h *Harness, inputs []TextInput) []InputPrediction {
 	out := make([]InputPrediction, len(inputs))
 	for i, in := range inputs {
 		out[i].TextInput = in
-		ps, err := h.Paths(m.Table, in.Text)
+		ps, err := m.InputFeatures(h.Parser, []byte(in.Text))
 		if err == nil {
 			out[i].Predictions, err = m.Predict(ps)
 		}
@@ -122,7 +122,7 @@ func selectInputs(m *learn.Model, h *Harness, funcs []string, inputs []TextInput
 	var corpus []learn.Input
 	var kept []TextInput
 	for _, in := range inputs {
-		ps, err := h.Paths(m.Table, in.Text)
+		ps, err := m.InputFeatures(h.Parser, []byte(in.Text))
 		if err != nil {
 			skipped = append(skipped, InputPrediction{TextInput: in, Err: err})
 			continue

@@ -160,7 +160,7 @@ func newReport(l *pipeline.Learned) *report {
 			}
 			add("requires", rule.Required)
 			add("forbids", rule.Forbidden)
-			for _, o := range pipeline.Examples(l.Train, fn.Name, rule, reportExamples) {
+			for _, o := range pipeline.Examples(l.Model, l.Train, fn.Name, rule, reportExamples) {
 				rr.Examples = append(rr.Examples, strconv.Quote(o.Text))
 			}
 			fr.Rules = append(fr.Rules, rr)
