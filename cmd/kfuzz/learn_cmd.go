@@ -46,6 +46,14 @@ that few inputs cover with inputs generated from their rules and mutants of
 the inputs that covered them, and evaluates the model on N other random
 inputs.
 
+-features chooses what the trees may test: kpath (the default, CODEINE's
+l-paths anywhere in the derivation), root (paths of up to 8 symbols from the
+root of one derivation: positional features such as "the top-level value is
+an object") and count (at least N references to a nonterminal, thresholds
+taken from the training inputs, as Alhazen's numeric features), or all.
+Rules print them as "root: <start> -> ..." and "count(<X>) >= N"; kfuzz seed
+searches for inputs that satisfy them but derives only toward k-paths.
+
 It writes the model to -o (default kfuzz-FuzzX.model.json), which kfuzz seed,
 predict and select read, and a report as BASE.md and BASE.html (default: the
 model file's name with .report instead of .model.json; -report none writes
