@@ -106,6 +106,41 @@ func rankSelections(out []Selection, corpus []Input) {
 	})
 }
 
+// CoverProb returns the estimated probability that an input with path set ps
+// covers the named function, as SelectRecall uses it: 1 or 0 for a function
+// always or never covered in training; for a learned one the share of
+// covering training inputs at the input's leaf with Laplace's rule of
+// succession ((pos+1)/(pos+neg+2)), its odds rescaled from the tree's
+// balanced training rows to all training inputs (Func.Pos and Func.Neg).
+func (m *Model) CoverProb(name string, ps grammar.PathSet) (float64, error) {
+	if err := m.checkPaths(ps); err != nil {
+		return 0, err
+	}
+	if !m.Knows(name) {
+		return 0, m.unknown(name)
+	}
+	return m.coverProb(name, ps), nil
+}
+
+func (m *Model) coverProb(name string, ps grammar.PathSet) float64 {
+	fn := m.byName[name]
+	if fn == nil {
+		if _, always := slices.BinarySearch(m.Always, name); always {
+			return 1
+		}
+		return 0
+	}
+	n := &fn.Tree[fn.leaf(m.Features, ps)]
+	p := float64(n.Pos+1) / float64(n.Pos+n.Neg+2)
+	root := &fn.Tree[0]
+	if root.Pos > 0 && root.Neg > 0 && fn.Pos > 0 && fn.Neg > 0 {
+		wPos := float64(fn.Pos) / float64(root.Pos)
+		wNeg := float64(fn.Neg) / float64(root.Neg)
+		p = p * wPos / (p*wPos + (1-p)*wNeg)
+	}
+	return p
+}
+
 // A TargetRecall is what SelectRecall chose for one target function.
 type TargetRecall struct {
 	// Func is the target function.
@@ -113,18 +148,18 @@ type TargetRecall struct {
 	// Selected is the number of inputs taken for it.
 	Selected int
 	// Expected is the expected recall of those inputs: the sum of their
-	// leaf probabilities over the sum for the whole corpus; 0 if no input
-	// has a positive probability.
+	// CoverProb over the sum for the whole corpus; 0 if no input has a
+	// positive probability.
 	Expected float64
-	// Mass is the sum of the leaf probabilities over the whole corpus: the
-	// expected number of inputs that cover the function.
+	// Mass is the sum of CoverProb over the whole corpus: the expected
+	// number of inputs that cover the function.
 	Mass float64
 }
 
 // SelectRecall selects inputs so that, for every target function, the
-// expected recall of the selection reaches recall (in (0, 1]). A tree's leaf
-// probability estimates the chance that an input reaching the leaf covers
-// the function; the expected recall of a set of inputs is the sum of their
+// expected recall of the selection reaches recall (in (0, 1]). CoverProb
+// estimates from the tree's leaf the chance that an input covers the
+// function; the expected recall of a set of inputs is the sum of their
 // probabilities over the sum for the whole corpus. For each target, inputs
 // are taken by decreasing probability (then the smaller, then by corpus
 // order) until that ratio reaches recall; inputs of probability 0 are never
@@ -132,6 +167,12 @@ type TargetRecall struct {
 // a selection's Predictions hold the prediction of every target it was
 // taken for, covered or not. The second result has one TargetRecall per
 // target, in order.
+//
+// CoverProb, not the leaf's share of covering training inputs, is used
+// because that share is a poor estimate for recall: a leaf where 0 of 2
+// training inputs covered the function would exclude every input reaching
+// it, and under CODEINE's class balancing the shares describe the balanced
+// subsample, not the inputs.
 //
 // With a recall target an input predicted not to cover a function (a leaf
 // where fewer than half of the training inputs covered it) is still taken
@@ -147,6 +188,7 @@ func (m *Model) SelectRecall(targets []string, corpus []Input, recall float64) (
 	byInput := map[int]*Selection{}
 	var order []int
 	probs := make([]Prediction, len(corpus))
+	cover := make([]float64, len(corpus))
 	idx := make([]int, len(corpus))
 	stats := make([]TargetRecall, len(targets))
 	for t, name := range targets {
@@ -157,8 +199,9 @@ func (m *Model) SelectRecall(targets []string, corpus []Input, recall float64) (
 				return nil, nil, err
 			}
 			probs[i] = p
+			cover[i] = m.coverProb(name, in.Paths)
 			idx[i] = i
-			total += p.Prob
+			total += cover[i]
 		}
 		stats[t] = TargetRecall{Func: name, Mass: total}
 		if total == 0 {
@@ -166,19 +209,19 @@ func (m *Model) SelectRecall(targets []string, corpus []Input, recall float64) (
 		}
 		slices.SortStableFunc(idx, func(a, b int) int {
 			switch {
-			case probs[a].Prob > probs[b].Prob:
+			case cover[a] > cover[b]:
 				return -1
-			case probs[a].Prob < probs[b].Prob:
+			case cover[a] < cover[b]:
 				return 1
 			}
 			return corpus[a].Size - corpus[b].Size
 		})
 		sum := 0.0
 		for _, i := range idx {
-			if sum >= recall*total*(1-1e-12) || probs[i].Prob == 0 {
+			if sum >= recall*total*(1-1e-12) || cover[i] == 0 {
 				break
 			}
-			sum += probs[i].Prob
+			sum += cover[i]
 			stats[t].Selected++
 			s := byInput[i]
 			if s == nil {

@@ -113,14 +113,17 @@ func TestSelectRecall(t *testing.T) {
 			probs := make([]float64, len(corpus))
 			total, sum := 0.0, 0.0
 			for i, in := range corpus {
-				p, err := m.Classify(name, in.Paths)
+				p, err := m.CoverProb(name, in.Paths)
 				if err != nil {
 					t.Fatal(err)
 				}
-				probs[i] = p.Prob
-				total += p.Prob
+				if p <= 0 || p >= 1 {
+					t.Errorf("%s: CoverProb %v of a learned function is not smoothed", name, p)
+				}
+				probs[i] = p
+				total += p
 				if taken[k][i] {
-					sum += p.Prob
+					sum += p
 				}
 			}
 			if st.Func != name || st.Selected != len(taken[k]) || math.Abs(st.Mass-total) > 1e-9 || math.Abs(st.Expected-sum/total) > 1e-9 {
