@@ -8,13 +8,7 @@ import (
 )
 
 func TestSelectRanking(t *testing.T) {
-	m := exprModel(t)
-	trees, samples := exprSamples(t, 300, 7)
-	var corpus []Input
-	for i, tr := range trees {
-		corpus = append(corpus, Input{Name: tr.String(), Paths: samples[i].Paths, Size: tr.Len()})
-	}
-	targets := []string{"calc.distributive", "calc.divide", "calc.nestedParens"}
+	m, corpus, targets := selectSetup(t)
 	sel, err := m.Select(targets, corpus)
 	if err != nil {
 		t.Fatal(err)
@@ -83,13 +77,7 @@ func TestSelectRanking(t *testing.T) {
 }
 
 func TestSelectRecall(t *testing.T) {
-	m := exprModel(t)
-	trees, samples := exprSamples(t, 300, 7)
-	var corpus []Input
-	for i, tr := range trees {
-		corpus = append(corpus, Input{Name: tr.String(), Paths: samples[i].Paths, Size: tr.Len()})
-	}
-	targets := []string{"calc.distributive", "calc.divide", "calc.nestedParens"}
+	m, corpus, targets := selectSetup(t)
 	for _, target := range []float64{0.5, 0.9, 0.99, 1} {
 		sel, stats, err := m.SelectRecall(targets, corpus, target)
 		if err != nil {
@@ -176,4 +164,17 @@ func TestSelectRecall(t *testing.T) {
 	if sel, st, err := m.SelectRecall([]string{exprUnused}, corpus, 0.9); err != nil || len(sel) != 0 || st[0].Mass != 0 {
 		t.Errorf("never covered: %d selected, %+v, %v", len(sel), st, err)
 	}
+}
+
+// selectSetup returns the model of the simulated functions, 300 other
+// expressions to select from and three target functions.
+func selectSetup(t *testing.T) (*Model, []Input, []string) {
+	t.Helper()
+	m := exprModel(t)
+	trees, samples := exprSamples(t, 300, 7)
+	var corpus []Input
+	for i, tr := range trees {
+		corpus = append(corpus, Input{Name: tr.String(), Paths: samples[i].Paths, Size: tr.Len()})
+	}
+	return m, corpus, []string{"calc.distributive", "calc.divide", "calc.nestedParens"}
 }
