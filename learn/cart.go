@@ -42,6 +42,10 @@ type Config struct {
 	// Workers bounds how many trees are trained at once (default
 	// runtime.GOMAXPROCS(0)).
 	Workers int
+	// Features selects the kinds of features the trees may test (default
+	// DefaultFeatures). Root and count features exist only if the
+	// dataset's samples have shapes.
+	Features FeatureKinds
 }
 
 // withDefaults returns the configuration with defaults for the zero fields,
@@ -59,6 +63,9 @@ func (c Config) withDefaults() (Config, error) {
 	if c.Workers == 0 {
 		c.Workers = runtime.GOMAXPROCS(0)
 	}
+	if c.Features == 0 {
+		c.Features = DefaultFeatures
+	}
 	switch {
 	case c.MaxDepth < 0:
 		return c, fmt.Errorf("learn: MaxDepth %d is negative", c.MaxDepth)
@@ -68,6 +75,8 @@ func (c Config) withDefaults() (Config, error) {
 		return c, fmt.Errorf("learn: RuleGini %g is outside (0, 0.5]", c.RuleGini)
 	case c.Workers < 0:
 		return c, fmt.Errorf("learn: Workers %d is negative", c.Workers)
+	case c.Features&^AllFeatures != 0:
+		return c, fmt.Errorf("learn: unknown feature kinds %#x", uint8(c.Features&^AllFeatures))
 	}
 	return c, nil
 }
@@ -241,6 +250,9 @@ func (tr *trainer) bestSplit(f int, rows []int32, pos int) (int32, bool) {
 	for _, c := range tr.seen {
 		pw, nw := tr.pos[c], tr.neg[c]
 		tr.pos[c], tr.neg[c] = 0, 0
+		if tr.cfg.Features&tr.ds.kind(c) == 0 {
+			continue
+		}
 		with := pw + nw
 		without := int32(n) - with
 		if with < minLeaf || without < minLeaf || without == 0 {

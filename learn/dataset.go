@@ -22,12 +22,27 @@ type Sample struct {
 	// "example.com/calc.(*Parser).parseTerm". Order and duplicates do not
 	// matter.
 	Covered []string
+	// Shape is the shape of one derivation of the input (NewShape), for
+	// root and count features; nil for k-path features only. Either every
+	// sample of a Dataset has one or none has.
+	Shape *Shape
 }
 
 // NewSample returns the sample of a derivation tree that covered the given
-// functions.
+// functions. For root and count features, set its Shape to NewShape(t).
 func NewSample(pt *grammar.PathTable, t *grammar.Tree, covered []string) Sample {
 	return Sample{Paths: pt.Paths(t), Covered: covered}
+}
+
+// kind returns the kind of feature column c.
+func (ds *Dataset) kind(c int32) FeatureKinds {
+	if len(ds.Extra) == 0 {
+		return KPathFeatures
+	}
+	if id := ds.Features[c]; id >= ds.Table.Len() {
+		return ds.Extra[id-ds.Table.Len()].Kind
+	}
+	return KPathFeatures
 }
 
 // A Dataset is the training matrix of CODEINE: one row per input, one binary
@@ -38,8 +53,12 @@ type Dataset struct {
 	// Table interns the paths the features stand for.
 	Table *grammar.PathTable
 	// Features holds the path ID of each feature, in increasing order.
-	// Paths present in every input or in none are not features.
+	// Paths present in every input or in none are not features. IDs from
+	// Table.Len() on stand for Extra[id-Table.Len()].
 	Features []int
+	// Extra holds the root and count features (see Feature) that some but
+	// not all inputs have, if the samples have shapes.
+	Extra []Feature
 	// Funcs holds the functions to learn, sorted: those covered by some but
 	// not all inputs.
 	Funcs []string
@@ -103,6 +122,23 @@ func NewDataset(pt *grammar.PathTable, samples []Sample, funcs []string) (*Datas
 		}
 	}
 	ds := &Dataset{Table: pt}
+	shapes := 0
+	for _, s := range samples {
+		if s.Shape != nil {
+			shapes++
+		}
+	}
+	if shapes != 0 && shapes != len(samples) {
+		return nil, fmt.Errorf("learn: %d of %d samples have a shape; either all or none must", shapes, len(samples))
+	}
+	var extraCol []int32
+	if shapes > 0 {
+		all := make([]*Shape, len(samples))
+		for i, s := range samples {
+			all[i] = s.Shape
+		}
+		ds.Extra = extraFeatures(all)
+	}
 
 	// Features: paths in some but not all samples.
 	count := make([]int32, pt.Len())
@@ -121,6 +157,10 @@ func NewDataset(pt *grammar.PathTable, samples []Sample, funcs []string) (*Datas
 			ds.Features = append(ds.Features, id)
 		}
 	}
+	for i := range ds.Extra {
+		extraCol = append(extraCol, int32(len(ds.Features)))
+		ds.Features = append(ds.Features, pt.Len()+i)
+	}
 	ds.m = matrix{rows: len(samples), ncols: len(ds.Features), start: make([]int32, 1, len(samples)+1)}
 	for _, s := range samples {
 		for w, word := range s.Paths {
@@ -128,6 +168,11 @@ func NewDataset(pt *grammar.PathTable, samples []Sample, funcs []string) (*Datas
 				if c := col[w*64+bits.TrailingZeros64(word)]; c >= 0 {
 					ds.m.cols = append(ds.m.cols, c)
 				}
+			}
+		}
+		for i := range ds.Extra {
+			if ds.Extra[i].Holds(s.Shape) {
+				ds.m.cols = append(ds.m.cols, extraCol[i])
 			}
 		}
 		ds.m.start = append(ds.m.start, int32(len(ds.m.cols)))

@@ -2,6 +2,7 @@ package learn
 
 import (
 	"fmt"
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"math"
 	"strings"
 )
@@ -76,10 +77,16 @@ type Report struct {
 // The test samples should be independent of the training ones (CODEINE uses
 // a second generated set with another seed).
 func (m *Model) Evaluate(test []Sample) (*Report, error) {
+	sets := make([]grammar.PathSet, len(test))
 	for i, s := range test {
-		if err := m.checkPaths(s.Paths); err != nil {
+		ps, err := m.Extend(s.Paths, s.Shape)
+		if err == nil {
+			err = m.checkPaths(ps)
+		}
+		if err != nil {
 			return nil, fmt.Errorf("learn: test sample %d: %w", i, err)
 		}
+		sets[i] = ps
 	}
 	rep := &Report{Funcs: make([]FuncReport, len(m.Funcs))}
 	for f, fn := range m.Funcs {
@@ -90,7 +97,7 @@ func (m *Model) Evaluate(test []Sample) (*Report, error) {
 		index[fn.Name] = f
 	}
 	actual := make([]bool, len(m.Funcs))
-	for _, s := range test {
+	for i, s := range test {
 		clear(actual)
 		for _, name := range s.Covered {
 			if f, ok := index[name]; ok {
@@ -98,7 +105,7 @@ func (m *Model) Evaluate(test []Sample) (*Report, error) {
 			}
 		}
 		for f, fn := range m.Funcs {
-			rep.Funcs[f].add(m.classify(fn, s.Paths).Covered, actual[f])
+			rep.Funcs[f].add(m.classify(fn, sets[i]).Covered, actual[f])
 		}
 	}
 	rep.total()

@@ -134,3 +134,30 @@ func ExampleModel_Save() {
 	// [ask greet main shout unused]
 	// true
 }
+
+func ExampleModel_SelectRecall() {
+	m, parser := greetingModel()
+	var corpus []learn.Input
+	for _, input := range []string{"bye", "hi!", "bye!", "hi"} {
+		ps, err := m.InputFeatures(parser, []byte(input))
+		if err != nil {
+			log.Fatal(err)
+		}
+		corpus = append(corpus, learn.Input{Name: input, Paths: ps, Size: len(input)})
+	}
+	// Six training inputs are little evidence: CoverProb gives the inputs
+	// without "!" a chance of 1/7 (those with "!" 0.6), so a recall of 0.99 would take all
+	// four; 0.7 takes two.
+	sel, stats, err := m.SelectRecall([]string{"shout"}, corpus, 0.7)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range sel {
+		fmt.Printf("%s (%.0f%%)\n", s.Name, 100*s.Prob)
+	}
+	fmt.Printf("%d inputs, expected recall %.2f\n", stats[0].Selected, stats[0].Expected)
+	// Output:
+	// hi! (100%)
+	// bye! (100%)
+	// 2 inputs, expected recall 0.81
+}

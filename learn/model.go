@@ -15,8 +15,13 @@ import (
 type Model struct {
 	// Table interns the paths; its K is the model's k.
 	Table *grammar.PathTable
-	// Features holds the path ID of each feature, as in the Dataset.
+	// Features holds the path ID of each feature, as in the Dataset: IDs
+	// from Table.Len() on stand for Extra[id-Table.Len()].
 	Features []int
+	// Extra holds the root and count features, as in the Dataset. A model
+	// with extra features predicts from path sets extended by them (see
+	// Extend and InputFeatures).
+	Extra []Feature
 	// Funcs holds one learned function per Dataset.Funcs entry, sorted by
 	// name.
 	Funcs []*Func
@@ -65,6 +70,7 @@ func Learn(ds *Dataset, cfg Config) (*Model, error) {
 	m := &Model{
 		Table:    ds.Table,
 		Features: slices.Clone(ds.Features),
+		Extra:    slices.Clone(ds.Extra),
 		Always:   slices.Clone(ds.Always),
 		Never:    slices.Clone(ds.Never),
 		Config:   cfg,
@@ -83,6 +89,9 @@ func (m *Model) finish() {
 	for _, fn := range m.Funcs {
 		m.byName[fn.Name] = fn
 		fn.leafRules = leafRules(fn.Name, fn.Tree, m.Features)
+		for _, r := range fn.leafRules {
+			r.extra = m.Extra
+		}
 		fn.Rules = coveringRules(m.Table, fn.leafRules, m.Config.RuleGini)
 	}
 }

@@ -12,10 +12,13 @@ import (
 )
 
 // The model file format: a JSON object written by Model.Save and read by
-// Load. Version changes whenever the format changes incompatibly.
+// Load. Version changes whenever the format changes incompatibly: a model
+// whose trees test root or count features is written as version 2 (an
+// older program must not read its root paths as k-paths), any other as
+// version 1. Load reads both.
 const (
 	ModelFormat  = "kfuzz-learn-model"
-	ModelVersion = 1
+	ModelVersion = 2
 )
 
 // Fingerprint identifies a grammar graph for model files: the SHA-256 of the
@@ -63,9 +66,13 @@ type configJSON struct {
 	RuleGini float64 `json:"rule_gini"`
 	Balance  bool    `json:"balance"`
 	Seed     uint64  `json:"seed"`
+	Features string  `json:"features,omitempty"`
 }
 
 type featureJSON struct {
+	Kind    string  `json:"kind,omitempty"` // "" (a k-path), "root" or "count"
+	Name    string  `json:"name,omitempty"` // count: the nonterminal
+	Min     int     `json:"min,omitempty"`  // count: the threshold
 	Path    []int32 `json:"path"`
 	Label   string  `json:"label"`
 	Pattern string  `json:"pattern,omitempty"`
@@ -105,14 +112,14 @@ func (m *Model) Save(w io.Writer) error {
 	renum := make([]int, len(m.Features))
 	f := modelJSON{
 		Format:   ModelFormat,
-		Version:  ModelVersion,
+		Version:  1,
 		Grammar:  Fingerprint(gr),
 		Start:    gr.Root.Rule,
 		Identity: identityName(gr.Identity),
 		K:        m.Table.K,
 		Config: configJSON{
 			MaxDepth: m.Config.MaxDepth, MinLeaf: m.Config.MinLeaf, RuleGini: m.Config.RuleGini,
-			Balance: !m.Config.NoBalance, Seed: m.Config.Seed,
+			Balance: !m.Config.NoBalance, Seed: m.Config.Seed, Features: m.Config.Features.String(),
 		},
 		Features: []featureJSON{},
 		Funcs:    []funcJSON{},
@@ -124,6 +131,18 @@ func (m *Model) Save(w io.Writer) error {
 			continue
 		}
 		renum[i] = len(f.Features)
+		if id >= m.Table.Len() {
+			x := &m.Extra[id-m.Table.Len()]
+			fj := featureJSON{Label: x.Format(gr), Path: []int32{}}
+			if x.Kind == CountFeatures {
+				fj.Kind, fj.Name, fj.Min = "count", x.Name, x.Min
+			} else {
+				fj.Kind, fj.Path = "root", x.Path
+			}
+			f.Features = append(f.Features, fj)
+			f.Version = ModelVersion
+			continue
+		}
 		p := m.Table.Path(id)
 		fj := featureJSON{Path: p, Label: PathLabel(gr, p)}
 		if pat, err := NewPattern(gr, p); err == nil {
@@ -163,8 +182,8 @@ func Load(r io.Reader, gr *grammar.Graph) (*Model, error) {
 	if f.Format != ModelFormat {
 		return nil, fmt.Errorf("learn: not a model file (format %q, want %q)", f.Format, ModelFormat)
 	}
-	if f.Version != ModelVersion {
-		return nil, fmt.Errorf("learn: model file version %d; this program reads version %d", f.Version, ModelVersion)
+	if f.Version != 1 && f.Version != ModelVersion {
+		return nil, fmt.Errorf("learn: model file version %d; this program reads versions 1 and %d", f.Version, ModelVersion)
 	}
 	if fp := Fingerprint(gr); f.Grammar != fp {
 		return nil, fmt.Errorf("learn: the model was learned for another grammar (start <%s>, fingerprint %s), not this one (start <%s>, fingerprint %s)",
@@ -184,11 +203,38 @@ func Load(r io.Reader, gr *grammar.Graph) (*Model, error) {
 			NoBalance: !f.Config.Balance, Seed: f.Config.Seed,
 		},
 	}
+	if f.Config.Features != "" {
+		if m.Config.Features, err = ParseFeatureKinds(f.Config.Features); err != nil {
+			return nil, fmt.Errorf("learn: model config: %w", err)
+		}
+	}
 	if g := m.Config.RuleGini; !(g > 0 && g <= 0.5) {
 		return nil, fmt.Errorf("learn: model rule_gini %g is outside (0, 0.5]", g)
 	}
 	seen := map[int]bool{}
+	extras := map[string]bool{}
 	for i, fj := range f.Features {
+		if fj.Kind != "" {
+			x := Feature{}
+			switch {
+			case f.Version < 2:
+				return nil, fmt.Errorf("learn: model feature %d (%s) is of kind %q, which version %d files do not have", i, fj.Label, fj.Kind, f.Version)
+			case fj.Kind == "count" && fj.Name != "" && fj.Min > 0 && gr.Grammar.Rule(fj.Name) != nil:
+				x = Feature{Kind: CountFeatures, Name: fj.Name, Min: fj.Min}
+			case fj.Kind == "root" && validRootPath(gr, fj.Path):
+				x = Feature{Kind: RootFeatures, Path: fj.Path}
+			default:
+				return nil, fmt.Errorf("learn: model feature %d (%s) is not a valid feature of kind %q for the grammar", i, fj.Label, fj.Kind)
+			}
+			key := x.Format(gr)
+			if extras[key] {
+				return nil, fmt.Errorf("learn: model feature %d (%s) appears twice", i, fj.Label)
+			}
+			extras[key] = true
+			m.Features = append(m.Features, pt.Len()+len(m.Extra))
+			m.Extra = append(m.Extra, x)
+			continue
+		}
 		id, ok := pt.ID(fj.Path)
 		if !ok {
 			return nil, fmt.Errorf("learn: model feature %d (%s) is not a path of the grammar", i, fj.Label)
@@ -234,6 +280,27 @@ func Load(r io.Reader, gr *grammar.Graph) (*Model, error) {
 	m.Always, m.Never = slices.Sorted(slices.Values(f.Always)), slices.Sorted(slices.Values(f.Never))
 	m.finish()
 	return m, nil
+}
+
+// validRootPath reports whether p is a path of gr of 1 to DefaultRootDepth
+// symbols: every symbol exists and every step is an edge of the graph.
+func validRootPath(gr *grammar.Graph, p grammar.KPath) bool {
+	if len(p) == 0 || len(p) > DefaultRootDepth {
+		return false
+	}
+	pt, err := gr.PathTable(2)
+	if err != nil {
+		return false
+	}
+	if _, ok := pt.ID(p[:1]); !ok {
+		return false
+	}
+	for i := 1; i < len(p); i++ {
+		if _, ok := pt.ID(p[i-1 : i+1]); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // checkTree validates a tree read from a model file: every internal node

@@ -108,7 +108,7 @@ func TestModelLoadErrors(t *testing.T) {
 	}{
 		{"not JSON", "{", "reading the model"},
 		{"format", edit(func(v map[string]any) { v["format"] = "x" }), "not a model file"},
-		{"version", edit(func(v map[string]any) { v["version"] = 2 }), "version 2"},
+		{"version", edit(func(v map[string]any) { v["version"] = 3 }), "version 3"},
 		{"k", edit(func(v map[string]any) { v["k"] = 0 }), "model k is 0"},
 		{"huge k", edit(func(v map[string]any) { v["k"] = 1 << 40 }), "outside 1..32"},
 		{"gini", edit(func(v map[string]any) { v["config"].(map[string]any)["rule_gini"] = 0 }), "rule_gini"},
@@ -136,6 +136,19 @@ func TestModelLoadErrors(t *testing.T) {
 			v["functions"].([]any)[0].(map[string]any)["tree"] = []any{}
 		}), "empty tree"},
 		{"negative", edit(func(v map[string]any) { firstTree(v)[0].(map[string]any)["pos"] = -1 }), "negative"},
+		{"count in version 1", edit(func(v map[string]any) {
+			v["features"].([]any)[0].(map[string]any)["kind"] = "count"
+		}), "which version 1 files do not have"},
+		{"bad count", edit(func(v map[string]any) {
+			v["version"] = 2
+			f := v["features"].([]any)[0].(map[string]any)
+			f["kind"], f["name"], f["min"] = "count", "NoSuchRule", 2
+		}), `not a valid feature of kind "count"`},
+		{"bad root", edit(func(v map[string]any) {
+			v["version"] = 2
+			f := v["features"].([]any)[0].(map[string]any)
+			f["kind"], f["path"] = "root", []any{1e6}
+		}), `not a valid feature of kind "root"`},
 	} {
 		_, err := Load(strings.NewReader(tc.file), gr)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {

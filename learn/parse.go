@@ -1,8 +1,6 @@
 package learn
 
 import (
-	"fmt"
-
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
 
@@ -11,23 +9,14 @@ import (
 // from ambiguous inputs). The parser must parse pt's graph from its start
 // symbol. A syntax error is returned as the parser reports it.
 func InputPaths(pt *grammar.PathTable, p *grammar.Parser, input []byte) (grammar.PathSet, error) {
-	if p.Graph() != pt.Graph {
-		return nil, fmt.Errorf("learn: the parser is for another grammar graph than the path table")
-	}
-	if p.Start() != pt.Graph.Root {
-		return nil, fmt.Errorf("learn: the parser starts at %s, not at the graph's root %s", p.Start(), pt.Graph.Root)
-	}
-	f, err := p.Parse(input)
-	if err != nil {
-		return nil, err
-	}
-	return pt.ForestPaths(f), nil
+	ps, _, err := ParseInput(pt, p, input)
+	return ps, err
 }
 
 // PredictInput parses input with p, a parser of the model's graph, and
 // returns the functions it is predicted to cover (see Predict).
 func (m *Model) PredictInput(p *grammar.Parser, input []byte) ([]Prediction, error) {
-	ps, err := InputPaths(m.Table, p, input)
+	ps, err := m.InputFeatures(p, input)
 	if err != nil {
 		return nil, err
 	}

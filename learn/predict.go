@@ -25,12 +25,17 @@ type Prediction struct {
 	Rule *Rule
 }
 
-// checkPaths reports an error if ps does not belong to the model's table.
+// checkPaths reports an error if ps does not belong to the model's table,
+// extended by the model's extra features if it has some.
 func (m *Model) checkPaths(ps grammar.PathSet) error {
-	if want := (m.Table.Len() + 63) / 64; len(ps) != want {
-		return fmt.Errorf("learn: a path set of %d words does not belong to the model's table of %d-paths (%d words)", len(ps), m.Table.K, want)
+	want := (m.Table.Len() + len(m.Extra) + 63) / 64
+	switch {
+	case len(ps) == want:
+		return nil
+	case len(m.Extra) > 0 && len(ps) == (m.Table.Len()+63)/64:
+		return fmt.Errorf("learn: the model has %d root and count features; extend the path set by them (Model.Extend)", len(m.Extra))
 	}
-	return nil
+	return fmt.Errorf("learn: a path set of %d words does not belong to the model's table of %d-paths (%d words)", len(ps), m.Table.K, want)
 }
 
 // Predict returns the functions an input with the path set ps is predicted
@@ -61,7 +66,21 @@ func (m *Model) Predict(ps grammar.PathSet) ([]Prediction, error) {
 // PredictTree returns the functions the input derived by t is predicted to
 // cover; see Predict.
 func (m *Model) PredictTree(t *grammar.Tree) ([]Prediction, error) {
-	return m.Predict(m.Table.Paths(t))
+	ps, err := m.TreeFeatures(t)
+	if err != nil {
+		return nil, err
+	}
+	return m.Predict(ps)
+}
+
+// TreeFeatures returns the paths of a derivation tree, extended by the
+// model's root and count features.
+func (m *Model) TreeFeatures(t *grammar.Tree) (grammar.PathSet, error) {
+	var s *Shape
+	if len(m.Extra) > 0 {
+		s = NewShape(t)
+	}
+	return m.Extend(m.Table.Paths(t), s)
 }
 
 // Classify returns the prediction for one function, covered or not. It fails

@@ -18,13 +18,24 @@ type Rule struct {
 	// Func is the function the rule predicts coverage of.
 	Func string
 	// Required and Forbidden hold path IDs of the model's PathTable, in
-	// increasing order.
+	// increasing order; IDs from the table's Len on stand for the model's
+	// root and count features (Model.Extra).
 	Required, Forbidden []int
 	// Pos and Neg count the training rows at the leaf that covered the
 	// function, or did not.
 	Pos, Neg int
 
-	leaf int // index of the leaf in the function's tree
+	leaf  int       // index of the leaf in the function's tree
+	extra []Feature // the model's Extra
+}
+
+// Extra returns the root or count feature clause id stands for, or nil for
+// a k-path.
+func (r *Rule) Extra(pt *grammar.PathTable, id int) *Feature {
+	if i := id - pt.Len(); i >= 0 && i < len(r.extra) {
+		return &r.extra[i]
+	}
+	return nil
 }
 
 // Prob returns the fraction of the training rows at the rule's leaf that
@@ -68,8 +79,14 @@ func (r *Rule) unsatisfied(ps grammar.PathSet) int {
 // not a complete test: a rule that passes may still be unsatisfiable.
 func (r *Rule) Feasible(pt *grammar.PathTable) bool {
 	for _, f := range r.Forbidden {
+		if f >= pt.Len() {
+			continue
+		}
 		fp := pt.Path(f)
 		for _, q := range r.Required {
+			if q >= pt.Len() {
+				continue
+			}
 			if containsPath(pt.Path(q), fp) {
 				return false
 			}
@@ -99,6 +116,10 @@ func (r *Rule) Format(pt *grammar.PathTable) string {
 		b.WriteString("\n  any input")
 	}
 	clause := func(verb string, id int) {
+		if f := r.Extra(pt, id); f != nil {
+			fmt.Fprintf(&b, "\n  %s %s", verb, f.Format(pt.Graph))
+			return
+		}
 		p := pt.Path(id)
 		pat := "?"
 		if x, err := NewPattern(pt.Graph, p); err == nil {

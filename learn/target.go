@@ -83,6 +83,13 @@ func (o *GenerateOptions) withDefaults() GenerateOptions {
 // time is up, or when a run proves that no tree within the depth and size
 // bounds satisfies the rule.
 //
+// Clauses on root and count features (a model learned with RootFeatures or
+// CountFeatures) are not derived toward as required paths are: they are
+// checked on every candidate tree, a forbidden one pruning the candidate and
+// a missing required one counting in its priority, so the search finds
+// trees satisfying them only by exploring. When it finds none, the error
+// says so as for any unsatisfied rule.
+//
 // If no tree is found the error wraps ErrUnsatisfiable. Fewer than n trees
 // (but at least one) are returned without an error.
 func Generate(pt *grammar.PathTable, r *Rule, n int, opts *GenerateOptions) ([]*grammar.Tree, error) {
@@ -195,7 +202,7 @@ func (g *generation) run(rules []*Rule, n int) error {
 // checkRule reports an error if the rule names paths outside the table.
 func (g *generation) checkRule(r *Rule) error {
 	for _, id := range slices.Concat(r.Required, r.Forbidden) {
-		if id < 0 || id >= g.pt.Len() {
+		if id < 0 || id >= g.pt.Len()+len(r.extra) {
 			return fmt.Errorf("learn: rule path %d is not in the table of %d paths", id, g.pt.Len())
 		}
 	}
@@ -232,11 +239,20 @@ func newSearcher(pt *grammar.PathTable, r *Rule, o GenerateOptions, stream uint6
 		classes:   map[int][]grammar.Range{},
 		deadline:  deadline,
 	}
+	// Root and count clauses are not derived toward: the search checks
+	// them on every candidate (a forbidden one prunes, since paths from
+	// the root and counts never go away as a tree grows) and counts the
+	// required ones it lacks in its priority.
 	for _, id := range r.Required {
-		s.required = append(s.required, requiredPath{id, pt.Path(id)})
+		if id < pt.Len() {
+			s.required = append(s.required, requiredPath{id, pt.Path(id)})
+		}
 	}
 	slices.SortStableFunc(s.required, func(a, b requiredPath) int { return len(b.p) - len(a.p) })
 	for _, id := range r.Forbidden {
+		if id >= pt.Len() {
+			continue
+		}
 		p := pt.Path(id)
 		last := p[len(p)-1]
 		s.forbidden[last] = append(s.forbidden[last], p)
@@ -764,7 +780,7 @@ func (s *searcher) search() (*grammar.Tree, error) {
 		}
 		s.states++
 		t2 := s.inner(t1)
-		unsat := s.rule.unsatisfied(s.pt.Paths(t2))
+		unsat := s.rule.unsatisfied(s.features(t2))
 		if unsat == 0 {
 			return t2, true
 		}
@@ -836,7 +852,7 @@ func (s *searcher) choices(sl slotInfo) []int {
 // within the bounds: it contains no forbidden path (paths never disappear
 // as a tree grows) and its smallest completion fits MaxSize and MaxDepth.
 func (s *searcher) admissible(t *grammar.Tree) bool {
-	ps := s.pt.Paths(t)
+	ps := s.features(t)
 	for _, id := range s.rule.Forbidden {
 		if ps.Has(id) {
 			return false
@@ -851,6 +867,17 @@ func (s *searcher) admissible(t *grammar.Tree) bool {
 		}
 	}
 	return ok && t.Size()+size <= s.opts.MaxSize
+}
+
+// features returns the paths of t extended by the rule's root and count
+// features.
+func (s *searcher) features(t *grammar.Tree) grammar.PathSet {
+	ps := s.pt.Paths(t)
+	if len(s.rule.extra) == 0 {
+		return ps
+	}
+	ext, _ := extendSet(s.pt, s.rule.extra, ps, NewShape(t))
+	return ext
 }
 
 // firstOpen returns the first open slot of t in pre-order.

@@ -23,7 +23,7 @@ func init() {
 	register(&command{
 		name: "eval learn",
 		usage: "[-subjects json,url,csv,goexpr,gojson,gjson] [-n 1000] [-test 1000] [-k 4] [-depth 5] [-targets N]\n" +
-			"\t\t[-seed S] [-refine R] [-noseeds] [-nobalance] [-all] [-json] [-v]",
+			"\t\t[-seed S] [-refine R] [-features KINDS] [-recall R] [-noseeds] [-nobalance] [-all] [-json] [-v]",
 		short: "reproduce CODEINE's Tables 9 and 10 (prediction and targeted generation) on the real subjects",
 		run:   runEvalLearn,
 	})
@@ -43,6 +43,12 @@ eval learn learns a model as kfuzz learn does from N random training inputs
   relative coverage fraction is the share of a function's inputs that reach
   it (median over the functions), the absolute one the share of functions
   reached by at least one of their inputs.
+
+  selection: every evaluated function taken as the only changed one, the
+  test inputs kfuzz select takes for it (those predicted to cover it) and
+  those kfuzz select -recall R takes (default 0.99); recall is the share of
+  the test inputs covering the function that were selected, precision the
+  share of the selected that cover it.
 
 The functions evaluated are those CODEINE calls trainable: covered by some
 but not all of the random training inputs. Also left out (unless -all) are
@@ -123,6 +129,12 @@ type learnEvalFunc struct {
 	Random          int     `json:"random"`
 	RandomReached   int     `json:"randomReached"`
 	Error           string  `json:"error,omitempty"`
+	Covering        int     `json:"testCovering"`
+	Selected        int     `json:"selected"`
+	SelectedHits    int     `json:"selectedCovering"`
+	RecallSelected  int     `json:"recallSelected"`
+	RecallHits      int     `json:"recallSelectedCovering"`
+	ExpectedRecall  float64 `json:"expectedRecall"`
 }
 
 func runEvalLearn(e *env, args []string) error {
@@ -145,6 +157,8 @@ func runEvalLearn(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "random seed")
 	refine := fs.Int("refine", pipeline.DefaultRefine, "refinement `rounds` of kfuzz learn (0 for none: the paper's protocol)")
 	noSeeds := fs.Bool("noseeds", false, "train on the random inputs alone, without the harness's seeds and corpus")
+	features := fs.String("features", learn.DefaultFeatures.String(), "the `kinds` of features the trees test: kpath, root, count, all (comma-separated)")
+	selRecall := fs.Float64("recall", evallearn.DefaultSelectRecall, "the recall target of the selection evaluated besides the default one, in (0, 1]")
 	noBalance := fs.Bool("nobalance", false, "train every tree on all inputs, without CODEINE's class balancing")
 	all := fs.Bool("all", false, "evaluate every learned function, also those whose coverage depends on the process's history\nand those the random training inputs cover always or never")
 	asJSON := fs.Bool("json", false, "print JSON instead of tables")
@@ -168,6 +182,12 @@ func runEvalLearn(e *env, args []string) error {
 		return fmt.Errorf("-targets must be positive, not %d", *targets)
 	case *refine < 0:
 		return fmt.Errorf("-refine must not be negative, not %d", *refine)
+	case !(*selRecall > 0 && *selRecall <= 1):
+		return fmt.Errorf("-recall must be in (0, 1], not %g", *selRecall)
+	}
+	kinds, err := learn.ParseFeatureKinds(*features)
+	if err != nil {
+		return fmt.Errorf("-features: %w", err)
 	}
 	var subjects []learnSubject
 	for _, name := range strings.Split(*which, ",") {
@@ -195,10 +215,11 @@ func runEvalLearn(e *env, args []string) error {
 		Learn: pipeline.LearnOptions{
 			N: *n, Test: *test, K: *k, Seed: *seed, Refine: refineRounds,
 			NoSeeds: *noSeeds, NoCorpus: *noSeeds,
-			Tree: learn.Config{MaxDepth: *depth, NoBalance: *noBalance},
+			Tree: learn.Config{MaxDepth: *depth, NoBalance: *noBalance, Features: kinds},
 		},
-		Targets: *targets,
-		All:     *all,
+		Targets:      *targets,
+		All:          *all,
+		SelectRecall: *selRecall,
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -261,11 +282,14 @@ func evalLearnSubject(ctx context.Context, e *env, root string, sub learnSubject
 	var mt, mr float64
 	for i, g := range ev.Gen {
 		fr := ev.Eval.Funcs[i]
+		sel := ev.Selection[i]
 		row.Funcs = append(row.Funcs, learnEvalFunc{
 			Func: g.Func, Pos: g.Pos, Rules: g.Rules,
 			Accuracy: fr.Accuracy(), Precision: fr.Precision(), Recall: fr.Recall(),
 			Targeted: g.Targeted, TargetedReached: g.TargetedReached,
 			Random: g.Random, RandomReached: g.RandomReached, Error: g.Error,
+			Covering: sel.Default.Covering, Selected: sel.Default.Selected, SelectedHits: sel.Default.Hits,
+			RecallSelected: sel.Target.Selected, RecallHits: sel.Target.Hits, ExpectedRecall: sel.Expected,
 		})
 		mt += g.TargetedFraction()
 		mr += g.RandomFraction()
@@ -330,6 +354,8 @@ func printLearnEval(w io.Writer, rows []*learnEvalRow, opts evallearn.Options) {
 	tw.Flush()
 	fmt.Fprintln(w, paperGeneration)
 	fmt.Fprintln(w)
+	printSelectionEval(w, rows, opts)
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, "goals: accuracy >= 0.95, precision and recall >= 0.90 (micro), median relative fraction targeted >= 3x random, absolute targeted >= 0.95")
 	for _, r := range rows {
 		var missed []string
@@ -357,6 +383,45 @@ func printLearnEval(w io.Writer, rows []*learnEvalRow, opts evallearn.Options) {
 		}
 		fmt.Fprintf(w, "  %s: %s\n", r.Subject, status)
 	}
+}
+
+// printSelectionEval prints, per subject, the recall and precision of
+// selecting test inputs for each evaluated function as the only changed
+// one, by default and with the recall target: pooled over the functions
+// (selected inputs that cover the function over all covering inputs, or over
+// all selected), and the least recall and precision of a function.
+func printSelectionEval(w io.Writer, rows []*learnEvalRow, opts evallearn.Options) {
+	fmt.Fprintf(w, "selection of the test inputs for each function as the only changed one: kfuzz select, and kfuzz select -recall %g\n", opts.SelectRecall)
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "subject\tfunctions\tcovering\tselected\trecall\tmin recall\tprecision\tmin prec.\t-recall selected\trecall\tmin recall\tprecision\tmin prec.\t")
+	for _, r := range rows {
+		var cov, sel, hit, rsel, rhit int
+		minR, minP, minRR, minRP := math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		least := func(m *float64, x float64) {
+			if !math.IsNaN(x) && (math.IsNaN(*m) || x < *m) {
+				*m = x
+			}
+		}
+		for _, f := range r.Funcs {
+			cov += f.Covering
+			sel += f.Selected
+			hit += f.SelectedHits
+			rsel += f.RecallSelected
+			rhit += f.RecallHits
+			d := evallearn.SelectionCounts{Selected: f.Selected, Hits: f.SelectedHits, Covering: f.Covering}
+			t := evallearn.SelectionCounts{Selected: f.RecallSelected, Hits: f.RecallHits, Covering: f.Covering}
+			least(&minR, d.Recall())
+			least(&minP, d.Precision())
+			least(&minRR, t.Recall())
+			least(&minRP, t.Precision())
+		}
+		d := evallearn.SelectionCounts{Selected: sel, Hits: hit, Covering: cov}
+		t := evallearn.SelectionCounts{Selected: rsel, Hits: rhit, Covering: cov}
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%s\t%s\t%s\t%s\t%d\t%s\t%s\t%s\t%s\t\n", r.Subject, len(r.Funcs), cov,
+			sel, f3(d.Recall()), f3(minR), f3(d.Precision()), f3(minP),
+			rsel, f3(t.Recall()), f3(minRR), f3(t.Precision()), f3(minRP))
+	}
+	tw.Flush()
 }
 
 // f3 formats a fraction with three decimals, or "-" if it is undefined.

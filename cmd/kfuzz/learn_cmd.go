@@ -28,7 +28,7 @@ import (
 func init() {
 	register(&command{
 		name: "learn",
-		usage: "-fuzz FuzzX [-cover PATTERN,...] [-n N] [-k K] [-seed S] [-depth D] [-refine R] [-o FILE] [-report BASE|none] [-f]\n" +
+		usage: "-fuzz FuzzX [-cover PATTERN,...] [-n N] [-k K] [-seed S] [-depth D] [-refine R] [-features KINDS] [-o FILE] [-report BASE|none] [-f]\n" +
 			"\t\t[-tags TAGS] [-timeout D] [-json] [-v] [PACKAGE]",
 		short: "learn which input features reach which functions, and write the model and a report",
 		run:   runLearn,
@@ -45,6 +45,14 @@ tree per function over the inputs' k-paths, refines the trees of functions
 that few inputs cover with inputs generated from their rules and mutants of
 the inputs that covered them, and evaluates the model on N other random
 inputs.
+
+-features chooses what the trees may test: kpath (the default, CODEINE's
+l-paths anywhere in the derivation), root (paths of up to 8 symbols from the
+root of one derivation: positional features such as "the top-level value is
+an object") and count (at least N references to a nonterminal, thresholds
+taken from the training inputs, as Alhazen's numeric features), or all.
+Rules print them as "root: <start> -> ..." and "count(<X>) >= N"; kfuzz seed
+searches for inputs that satisfy them but derives only toward k-paths.
 
 It writes the model to -o (default kfuzz-FuzzX.model.json), which kfuzz seed,
 predict and select read, and a report as BASE.md and BASE.html (default: the
@@ -66,6 +74,7 @@ func runLearn(e *env, args []string) error {
 	k := fs.Int("k", learn.DefaultFeatureK, "use the l-paths of the inputs for l <= `k` as features")
 	seed := fs.Uint64("seed", 1, "random seed")
 	depth := fs.Int("depth", pipeline.DefaultDepth, "the deepest random input (derivation depth)")
+	features := fs.String("features", learn.DefaultFeatures.String(), "the `kinds` of features the trees test, comma-separated: kpath (CODEINE's l-paths),\nroot (paths from the root of the derivation), count (at least N occurrences of a nonterminal), all")
 	refine := fs.Int("refine", pipeline.DefaultRefine, "refinement `rounds` for rarely covered functions (0 for none)")
 	out := fs.String("o", "", "write the model to `file` (default kfuzz-FuzzX.model.json)")
 	reportBase := fs.String("report", "", "write the report to `BASE`.md and BASE.html, or none (default: from -o)")
@@ -93,6 +102,10 @@ func runLearn(e *env, args []string) error {
 		return fmt.Errorf("-depth must be positive, not %d", *depth)
 	case *refine < 0:
 		return fmt.Errorf("-refine must not be negative, not %d", *refine)
+	}
+	kinds, err := learn.ParseFeatureKinds(*features)
+	if err != nil {
+		return fmt.Errorf("-features: %w", err)
 	}
 	modelPath := *out
 	if modelPath == "" {
@@ -138,7 +151,8 @@ func runLearn(e *env, args []string) error {
 	if refineRounds == 0 {
 		refineRounds = -1
 	}
-	l, err := s.Learn(ctx, pipeline.LearnOptions{N: *n, K: *k, Seed: *seed, Depth: min(*depth, s.Desc.Bounds.MaxDepth), Refine: refineRounds})
+	l, err := s.Learn(ctx, pipeline.LearnOptions{N: *n, K: *k, Seed: *seed, Depth: min(*depth, s.Desc.Bounds.MaxDepth), Refine: refineRounds,
+		Tree: learn.Config{Features: kinds}})
 	if err != nil {
 		return err
 	}

@@ -258,6 +258,18 @@ func TestSelect(t *testing.T) {
 		t.Errorf("kfuzz select output:\n%s", out)
 	}
 
+	// -recall takes inputs until the expected recall reaches the target: at
+	// least those predicted to cover the function, and it says so.
+	plainN := len(regexp.MustCompile(`(?m)^\d+\. `).FindAllString(out, -1))
+	out, errOut, code = kfuzz(t, "select", "-model", model, "-changed", "distribute", "-recall", "0.99", corpusDir)
+	rm := regexp.MustCompile(`(?m)^example\.com/calc\.\(\*simplifier\)\.distribute: (\d+) inputs, expected recall (1\.000|0\.99\d) `).FindStringSubmatch(out)
+	if code != 0 || rm == nil || len(regexp.MustCompile(`(?m)^\d+\. `).FindAllString(out, -1)) < plainN || !strings.Contains(out, " inputs selected for 1 changed functions") {
+		t.Errorf("kfuzz select -recall 0.99: code %d (%d inputs without -recall)\n%s%s", code, plainN, out, errOut)
+	}
+	if _, errOut, code := kfuzz(t, "select", "-model", model, "-changed", "distribute", "-recall", "1.5", corpusDir); code != 2 || !strings.Contains(errOut, "-recall 1.5 is outside [0, 1]") {
+		t.Errorf("kfuzz select -recall 1.5: code %d, stderr:\n%s", code, errOut)
+	}
+
 	// -run prints a go test -run pattern that runs exactly the selected
 	// entries.
 	out, errOut, code = kfuzz(t, "select", "-model", model, "-changed", "distribute", "-run", corpusDir)

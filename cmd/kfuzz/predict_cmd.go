@@ -123,6 +123,10 @@ func printPredict(w io.Writer, m *learn.Model, preds []pipeline.InputPrediction)
 func ruleLine(pt *grammar.PathTable, r *learn.Rule) string {
 	var parts []string
 	clause := func(verb string, id int) {
+		if f := r.Extra(pt, id); f != nil {
+			parts = append(parts, verb+" "+f.Format(pt.Graph))
+			return
+		}
 		p := pt.Path(id)
 		s := learn.PathLabel(pt.Graph, p)
 		if pat, err := learn.NewPattern(pt.Graph, p); err == nil {

@@ -19,7 +19,7 @@ import (
 func init() {
 	register(&command{
 		name:  "select",
-		usage: "-model FILE (-changed FUNC,... | -diff FILE) [-root DIR] [-n N] [-json | -run] [DIR|FILE...]",
+		usage: "-model FILE (-changed FUNC,... | -diff FILE) [-root DIR] [-recall R] [-n N] [-json | -run] [DIR|FILE...]",
 		short: "select the inputs predicted to cover changed functions, best first",
 		run:   runSelect,
 	})
@@ -47,7 +47,15 @@ With -run, kfuzz select prints instead one line for go test -run that runs
 the selected seed corpus entries of the fuzz test and nothing else, such as
 ^FuzzCalc$/^(3f2a91c0|seed-7)$; then every selected input must be a file of
 testdata/fuzz/FuzzX. When nothing is selected it prints nothing, so that a
-CI script can skip the run (see docs/ci-selection.md).`
+CI script can skip the run (see docs/ci-selection.md).
+
+With -recall R (such as 0.99), kfuzz select does not stop at the inputs
+predicted to cover a function: for every changed function it takes inputs by
+the probability of their tree's leaf (the share of the training inputs there
+that covered the function), most probable first, until their probabilities
+sum to R times the sum over all inputs: the expected recall. Missing an
+input that covers the change costs more than running an extra one. It prints
+per function how many inputs it took and their expected recall.`
 
 func runSelect(e *env, args []string) error {
 	c := commands["select"]
@@ -61,6 +69,7 @@ func runSelect(e *env, args []string) error {
 	fs.Var(&changed, "changed", "the changed `functions`, comma-separated")
 	diffPath := fs.String("diff", "", "find the changed functions in this unified diff `file` (- for standard input)")
 	root := fs.String("root", "", "the `directory` the diff's paths are relative to (default: the git work tree's top)")
+	recall := fs.Float64("recall", 0, "select until the expected recall of every changed function reaches `R` in (0, 1] (0: the inputs predicted to cover one)")
 	limit := fs.Int("n", 0, "print at most `N` inputs (0: all)")
 	asJSON := fs.Bool("json", false, "print JSON instead of text")
 	asRun := fs.Bool("run", false, "print a go test -run `pattern` naming the selected seed corpus entries")
@@ -68,8 +77,10 @@ func runSelect(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if *modelPath == "" || (len(changed) == 0) == (*diffPath == "") || (*asJSON && *asRun) {
+	if *modelPath == "" || (len(changed) == 0) == (*diffPath == "") || (*asJSON && *asRun) || *recall < 0 || *recall > 1 {
 		switch {
+		case *recall < 0 || *recall > 1:
+			fmt.Fprintf(e.stderr, "kfuzz select: -recall %g is outside [0, 1]\n", *recall)
 		case *modelPath == "":
 			fmt.Fprintf(e.stderr, "kfuzz select: -model FILE is required\n")
 		case *asJSON && *asRun:
@@ -120,7 +131,14 @@ func runSelect(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sel, skipped, err := pipeline.Select(mf.Model, h, funcs, inputs)
+	var sel []pipeline.Selected
+	var stats []learn.TargetRecall
+	var skipped []pipeline.InputPrediction
+	if *recall > 0 {
+		sel, stats, skipped, err = pipeline.SelectRecall(mf.Model, h, funcs, inputs, *recall)
+	} else {
+		sel, skipped, err = pipeline.Select(mf.Model, h, funcs, inputs)
+	}
 	if err != nil {
 		return err
 	}
@@ -131,7 +149,7 @@ func runSelect(e *env, args []string) error {
 		sel = sel[:*limit]
 	}
 	if *asJSON {
-		return printSelectJSON(e.stdout, mf.Model, funcs, len(inputs), sel)
+		return printSelectJSON(e.stdout, mf.Model, funcs, len(inputs), sel, stats)
 	}
 	if *asRun {
 		pat, err := runPattern(mf.Target, sel)
@@ -145,7 +163,7 @@ func runSelect(e *env, args []string) error {
 		fmt.Fprintln(e.stdout, pat)
 		return nil
 	}
-	printSelect(e.stdout, funcs, len(inputs), sel)
+	printSelect(e.stdout, funcs, len(inputs), sel, stats)
 	return nil
 }
 
@@ -173,14 +191,25 @@ func runPattern(target string, sel []pipeline.Selected) (string, error) {
 	return "^" + regexp.QuoteMeta(target) + "$/^(" + strings.Join(names, "|") + ")$", nil
 }
 
-func printSelect(w io.Writer, funcs []string, total int, sel []pipeline.Selected) {
+func printSelect(w io.Writer, funcs []string, total int, sel []pipeline.Selected, stats []learn.TargetRecall) {
 	for i, s := range sel {
 		fmt.Fprintf(w, "%d. %s %s\n", i+1, s.Name, strconv.Quote(s.Text))
 		for _, p := range s.Predictions {
-			fmt.Fprintf(w, "\t%s %3.0f%%\n", p.Func, 100*p.Prob)
+			note := ""
+			if !p.Covered {
+				note = " (below 50%: taken for the recall target)"
+			}
+			fmt.Fprintf(w, "\t%s %3.0f%%%s\n", p.Func, 100*p.Prob, note)
 		}
 	}
-	fmt.Fprintf(w, "%d of %d inputs are predicted to cover %d changed functions\n", len(sel), total, len(funcs))
+	if stats == nil {
+		fmt.Fprintf(w, "%d of %d inputs are predicted to cover %d changed functions\n", len(sel), total, len(funcs))
+		return
+	}
+	for _, st := range stats {
+		fmt.Fprintf(w, "%s: %d inputs, expected recall %.3f (%.1f covering inputs expected)\n", st.Func, st.Selected, st.Expected, st.Mass)
+	}
+	fmt.Fprintf(w, "%d of %d inputs selected for %d changed functions\n", len(sel), total, len(funcs))
 }
 
 type selectedJSON struct {
@@ -191,14 +220,25 @@ type selectedJSON struct {
 	Functions []predictionJSON `json:"functions"`
 }
 
+type recallJSON struct {
+	Func     string  `json:"function"`
+	Selected int     `json:"selected"`
+	Expected float64 `json:"expected_recall"`
+	Mass     float64 `json:"expected_covering"`
+}
+
 type selectJSON struct {
 	Changed  []string       `json:"changed"`
+	Recall   []recallJSON   `json:"recall,omitempty"`
 	Inputs   int            `json:"inputs"`
 	Selected []selectedJSON `json:"selected"`
 }
 
-func printSelectJSON(w io.Writer, m *learn.Model, funcs []string, total int, sel []pipeline.Selected) error {
+func printSelectJSON(w io.Writer, m *learn.Model, funcs []string, total int, sel []pipeline.Selected, stats []learn.TargetRecall) error {
 	doc := selectJSON{Changed: funcs, Inputs: total, Selected: []selectedJSON{}}
+	for _, st := range stats {
+		doc.Recall = append(doc.Recall, recallJSON{Func: st.Func, Selected: st.Selected, Expected: st.Expected, Mass: st.Mass})
+	}
 	for i, s := range sel {
 		sj := selectedJSON{Rank: i + 1, Name: s.Name, Input: s.Text, Prob: s.Prob, Functions: []predictionJSON{}}
 		for _, p := range s.Predictions {

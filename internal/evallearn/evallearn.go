@@ -21,6 +21,9 @@ import (
 // DefaultTargets is the default of Options.Targets.
 const DefaultTargets = 10
 
+// DefaultSelectRecall is the default of Options.SelectRecall.
+const DefaultSelectRecall = 0.99
+
 // Options configure Run. The zero value asks for the
 // defaults.
 type Options struct {
@@ -38,6 +41,46 @@ type Options struct {
 	// All evaluates every learned function, those in Result.Unstable and
 	// Result.Untrainable too.
 	All bool
+	// SelectRecall is the recall target of the selection evaluated besides
+	// the default selection (default DefaultSelectRecall; see
+	// learn.Model.SelectRecall).
+	SelectRecall float64
+}
+
+// SelectionCounts counts the test inputs a selection for one changed
+// function took, those of them that covered the function, and all test
+// inputs that covered it.
+type SelectionCounts struct {
+	Selected, Hits, Covering int
+}
+
+// Recall returns the share of the covering test inputs that were selected;
+// NaN if no test input covered the function.
+func (c SelectionCounts) Recall() float64 {
+	if c.Covering == 0 {
+		return math.NaN()
+	}
+	return fraction(c.Hits, c.Covering)
+}
+
+// Precision returns the share of the selected test inputs that covered the
+// function; NaN if none was selected.
+func (c SelectionCounts) Precision() float64 {
+	if c.Selected == 0 {
+		return math.NaN()
+	}
+	return fraction(c.Hits, c.Selected)
+}
+
+// A FuncSelection is the selection of test inputs for one function taken as
+// the only changed one: Default as kfuzz select takes them (the inputs
+// predicted to cover it), Target with the recall target
+// (kfuzz select -recall). Expected is the expected recall SelectRecall
+// computed for Target.
+type FuncSelection struct {
+	Func            string
+	Default, Target SelectionCounts
+	Expected        float64
 }
 
 // A FuncGeneration is the outcome of targeted and random generation for one
@@ -101,6 +144,11 @@ type Result struct {
 	// Gen holds the targeted generation of every evaluated function, in
 	// the order of Eval.Funcs.
 	Gen []FuncGeneration
+	// Selection holds, for every evaluated function in the order of
+	// Eval.Funcs, the selection of the test inputs with the function as the
+	// only changed one, without and with the recall target SelectRecall.
+	Selection    []FuncSelection
+	SelectRecall float64
 	// Timings are the times of the steps: Learned.Timings, then the
 	// stability check and the generation (Generate) and measurement
 	// (Measure) of the targeted and random inputs.
@@ -166,6 +214,12 @@ func Run(ctx context.Context, s *pipeline.Session, opts Options) (*Result, error
 	if opts.Targets == 0 {
 		opts.Targets = DefaultTargets
 	}
+	if opts.SelectRecall == 0 {
+		opts.SelectRecall = DefaultSelectRecall
+	}
+	if !(opts.SelectRecall > 0 && opts.SelectRecall <= 1) {
+		return nil, fmt.Errorf("the selection's recall target %g is outside (0, 1]", opts.SelectRecall)
+	}
 	if opts.Targets < 0 || opts.MaxStates < 0 {
 		return nil, fmt.Errorf("negative evaluation settings (%d targets, %d states)", opts.Targets, opts.MaxStates)
 	}
@@ -210,6 +264,10 @@ func Run(ctx context.Context, s *pipeline.Session, opts Options) (*Result, error
 		keep[fn.Name] = true
 	}
 	ev.Eval = l.Eval.Subset(func(name string) bool { return keep[name] })
+	ev.SelectRecall = opts.SelectRecall
+	if ev.Selection, err = selection(l, ev.Eval.Funcs, opts.SelectRecall); err != nil {
+		return nil, err
+	}
 
 	// Targeted inputs, Targets per function.
 	start = time.Now()
@@ -285,6 +343,57 @@ func Run(ctx context.Context, s *pipeline.Session, opts Options) (*Result, error
 		next += g.Random
 	}
 	return ev, nil
+}
+
+// selection selects among the test inputs for each evaluated function, as
+// the only changed one, without and with the recall target, and counts the
+// selected inputs that covered it.
+func selection(l *pipeline.Learned, funcs []learn.FuncReport, recall float64) ([]FuncSelection, error) {
+	corpus := make([]learn.Input, len(l.Test))
+	for i, o := range l.Test {
+		ps, err := l.Model.Extend(o.Paths, o.Shape)
+		if err != nil {
+			return nil, fmt.Errorf("test input %s: %w", o.ID, err)
+		}
+		corpus[i] = learn.Input{Name: o.ID, Paths: ps, Size: len(o.Data)}
+	}
+	covers := func(i int, name string) bool {
+		_, ok := slices.BinarySearch(l.Test[i].Funcs, name)
+		return ok
+	}
+	out := make([]FuncSelection, len(funcs))
+	for k, fr := range funcs {
+		fs := FuncSelection{Func: fr.Func}
+		for i := range corpus {
+			if covers(i, fr.Func) {
+				fs.Default.Covering++
+				fs.Target.Covering++
+			}
+		}
+		sel, err := l.Model.Select([]string{fr.Func}, corpus)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range sel {
+			fs.Default.Selected++
+			if covers(s.Index, fr.Func) {
+				fs.Default.Hits++
+			}
+		}
+		sel, stats, err := l.Model.SelectRecall([]string{fr.Func}, corpus, recall)
+		if err != nil {
+			return nil, err
+		}
+		fs.Expected = stats[0].Expected
+		for _, s := range sel {
+			fs.Target.Selected++
+			if covers(s.Index, fr.Func) {
+				fs.Target.Hits++
+			}
+		}
+		out[k] = fs
+	}
+	return out, nil
 }
 
 // evalSeed derives the seed of the random inputs of Run from the

@@ -88,6 +88,27 @@ func TestRunCalc(t *testing.T) {
 		t.Errorf("median relative fraction: targeted %v, random %v", rt, rr)
 	}
 
+	// The default selection of a function is its prediction: its counts are
+	// the confusion matrix's. The recall target selects a superset in
+	// count, with an expected recall of at least the target.
+	if len(ev.Selection) != len(ev.Eval.Funcs) || ev.SelectRecall != DefaultSelectRecall {
+		t.Fatalf("%d selections of %d functions, recall target %v", len(ev.Selection), len(ev.Eval.Funcs), ev.SelectRecall)
+	}
+	raised := 0
+	for i, sel := range ev.Selection {
+		c := ev.Eval.Funcs[i].Confusion
+		if sel.Func != ev.Eval.Funcs[i].Func || sel.Default.Selected != c.TP+c.FP || sel.Default.Hits != c.TP || sel.Default.Covering != c.TP+c.FN || sel.Target.Covering != sel.Default.Covering {
+			t.Errorf("%s: default selection %+v, confusion %+v", sel.Func, sel.Default, c)
+		}
+		if sel.Target.Hits > sel.Target.Covering || sel.Target.Hits > sel.Target.Selected || sel.Expected < DefaultSelectRecall-1e-9 && sel.Expected != 0 {
+			t.Errorf("%s: selection with the recall target %+v, expected recall %v", sel.Func, sel.Target, sel.Expected)
+		}
+		if sel.Target.Recall() > sel.Default.Recall() {
+			raised++
+		}
+	}
+	t.Logf("the recall target raised the recall of %d of %d functions", raised, len(ev.Selection))
+
 	// Without All, the same seed gives the same generations, of the
 	// functions that some but not all random training inputs covered.
 	again, err := Run(context.Background(), s, Options{Learn: pipeline.LearnOptions{N: 300, Test: 150, Seed: 1}, Targets: 4})

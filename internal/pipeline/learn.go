@@ -45,6 +45,9 @@ type Observation struct {
 	// Paths holds the input's l-paths (l <= k) in the model's table; nil
 	// for an input that was not used.
 	Paths grammar.PathSet
+	// Shape is the shape of one derivation of the input, for root and
+	// count features; nil unless LearnOptions.Tree.Features asks for them.
+	Shape *learn.Shape
 }
 
 // Usable reports whether an input with status st ran the target, so that
@@ -270,7 +273,7 @@ func (s *Session) Learn(ctx context.Context, opts LearnOptions) (*Learned, error
 	add(SourceTest, test...)
 	res.Timings.Generate += time.Since(start)
 
-	obs, err := s.observe(ctx, pt, inputs, sources, &res.Timings)
+	obs, err := s.observe(ctx, pt, inputs, sources, &res.Timings, res.Options.Tree.Features&^learn.KPathFeatures != 0)
 	if err != nil {
 		return nil, err
 	}
@@ -294,7 +297,7 @@ func (s *Session) Learn(ctx context.Context, opts LearnOptions) (*Learned, error
 		for i := range sources {
 			sources[i] = SourceRefine
 		}
-		obs, err := s.observe(ctx, pt, inputs, sources, &res.Timings)
+		obs, err := s.observe(ctx, pt, inputs, sources, &res.Timings, res.Options.Tree.Features&^learn.KPathFeatures != 0)
 		if err != nil {
 			return nil, err
 		}
@@ -329,7 +332,7 @@ func (s *Session) Learn(ctx context.Context, opts LearnOptions) (*Learned, error
 }
 
 // observe measures the inputs and finds the paths of those that ran.
-func (s *Session) observe(ctx context.Context, pt *grammar.PathTable, inputs []measure.Input, sources []string, tm *Timings) ([]Observation, error) {
+func (s *Session) observe(ctx context.Context, pt *grammar.PathTable, inputs []measure.Input, sources []string, tm *Timings, shapes bool) ([]Observation, error) {
 	start := time.Now()
 	prog := s.progress()
 	prog.Step(fmt.Sprintf("measuring the coverage of %d inputs", len(inputs)), len(inputs))
@@ -348,7 +351,7 @@ func (s *Session) observe(ctx context.Context, pt *grammar.PathTable, inputs []m
 		}
 	}
 	prog.Step(fmt.Sprintf("finding the %d-paths of %d inputs", pt.K, len(obs)), len(obs))
-	if err := s.features(ctx, pt, obs); err != nil {
+	if err := s.features(ctx, pt, obs, shapes); err != nil {
 		return nil, err
 	}
 	tm.Features += time.Since(start)
@@ -529,7 +532,7 @@ func mutate(gen *grammar.Generator, rng *rand.Rand, t *grammar.Tree) *grammar.Tr
 func samples(obs []Observation) []learn.Sample {
 	out := make([]learn.Sample, len(obs))
 	for i, o := range obs {
-		out[i] = learn.Sample{Paths: o.Paths, Covered: o.Funcs}
+		out[i] = learn.Sample{Paths: o.Paths, Covered: o.Funcs, Shape: o.Shape}
 	}
 	return out
 }
@@ -592,7 +595,7 @@ func (s *Session) RandomInputs(ctx context.Context, prefix string, seed uint64, 
 // features sets the Paths of every usable observation: the paths of all
 // derivations of its text, or, if the text cannot be parsed (the parser's
 // item limit), of the tree its data decodes to. It parses in parallel.
-func (s *Session) features(ctx context.Context, pt *grammar.PathTable, obs []Observation) error {
+func (s *Session) features(ctx context.Context, pt *grammar.PathTable, obs []Observation, shapes bool) error {
 	var (
 		mu   sync.Mutex
 		next int
@@ -614,13 +617,17 @@ func (s *Session) features(ctx context.Context, pt *grammar.PathTable, obs []Obs
 			for i := take(); i >= 0; i = take() {
 				o := &obs[i]
 				if Usable(o.Status) {
-					ps, err := s.Paths(pt, o.Text)
+					ps, tree, err := learn.ParseInput(pt, s.Parser, []byte(o.Text))
 					var se *grammar.SyntaxError
 					if err != nil && !errors.As(err, &se) && o.Data != nil {
-						ps, err = pt.Paths(s.Codec.Decode(o.Data).Tree()), nil
+						tree = s.Codec.Decode(o.Data).Tree()
+						ps, err = pt.Paths(tree), nil
 					}
 					if err == nil {
 						o.Paths = ps
+						if shapes {
+							o.Shape = learn.NewShape(tree)
+						}
 					} else {
 						o.Status, o.Message = protocol.StatusError, fmt.Sprintf("its text does not parse: %v", err)
 					}
@@ -636,15 +643,22 @@ func (s *Session) features(ctx context.Context, pt *grammar.PathTable, obs []Obs
 }
 
 // Examples returns up to n of the observations that covered the function
-// and satisfy the rule (any rule if r is nil), the most readable first: those
-// with the fewest characters outside printable ASCII (which a quoted example
-// shows as escapes such as \U0001f600), then the shortest.
-func Examples(obs []Observation, fn string, r *learn.Rule, n int) []Observation {
+// and satisfy the rule (any rule if r is nil) of model m, the most readable
+// first: those with the fewest characters outside printable ASCII (which a
+// quoted example shows as escapes such as \U0001f600), then the shortest.
+func Examples(m *learn.Model, obs []Observation, fn string, r *learn.Rule, n int) []Observation {
 	var out []Observation
 	for _, o := range obs {
-		if _, ok := slices.BinarySearch(o.Funcs, fn); ok && (r == nil || r.Satisfied(o.Paths)) {
-			out = append(out, o)
+		if _, ok := slices.BinarySearch(o.Funcs, fn); !ok {
+			continue
 		}
+		if r != nil {
+			ps, err := m.Extend(o.Paths, o.Shape)
+			if err != nil || !r.Satisfied(ps) {
+				continue
+			}
+		}
+		out = append(out, o)
 	}
 	slices.SortStableFunc(out, func(a, b Observation) int {
 		if ua, ub := unreadable(a.Text), unreadable(b.Text); ua != ub {

@@ -324,11 +324,47 @@ func TestExamplesReadableFirst(t *testing.T) {
 		{Text: "xy", Funcs: []string{"f"}},
 	}
 	var got []string
-	for _, o := range Examples(obs, "f", nil, 4) {
+	for _, o := range Examples(nil, obs, "f", nil, 4) {
 		got = append(got, o.Text)
 	}
 	want := []string{"xy", "abcdef", "a\x00", "\U0001f600\U000e0001"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Examples: %q, want %q", got, want)
+	}
+}
+
+// TestLearnAllFeatures learns the calc example with root and count features
+// too: the observations have shapes, the model's path sets are extended by
+// its extra features everywhere it predicts (Predict, SelectRecall, the
+// seeds' rules), and a model file keeps them.
+func TestLearnAllFeatures(t *testing.T) {
+	s, _ := calcFixture(t)
+	l, err := s.Learn(context.Background(), LearnOptions{N: 200, Seed: 2, Refine: -1, Tree: learn.Config{Features: learn.AllFeatures}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range l.Train {
+		if o.Shape == nil {
+			t.Fatalf("training input %s has no shape", o.ID)
+		}
+	}
+	if len(l.Model.Extra) == 0 {
+		t.Fatal("no root or count feature in the model")
+	}
+	if l.Eval.Micro.Accuracy() < 0.9 {
+		t.Errorf("accuracy %v with all features", l.Eval.Micro.Accuracy())
+	}
+	ins := []TextInput{{"product", "x*(y+z)"}, {"plain", "x"}}
+	for _, p := range Predict(l.Model, s.Harness, ins) {
+		if p.Err != nil {
+			t.Errorf("%s: %v", p.Name, p.Err)
+		}
+	}
+	sel, stats, skipped, err := SelectRecall(l.Model, s.Harness, []string{"distribute"}, ins, 0.99)
+	if err != nil || len(skipped) != 0 || len(stats) != 1 || len(sel) == 0 || sel[0].Name != "product" {
+		t.Errorf("SelectRecall: %+v, %+v, skipped %v, %v", sel, stats, skipped, err)
+	}
+	if seeds, err := s.Seeds(context.Background(), l.Model, DemoFunc, SeedOptions{N: 3, Seed: 1}); err != nil || len(seeds) == 0 {
+		t.Errorf("seeds: %d, %v", len(seeds), err)
 	}
 }

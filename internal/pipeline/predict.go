@@ -62,7 +62,7 @@ func Predict(m *learn.Model, h *Harness, inputs []TextInput) []InputPrediction {
 	out := make([]InputPrediction, len(inputs))
 	for i, in := range inputs {
 		out[i].TextInput = in
-		ps, err := h.Paths(m.Table, in.Text)
+		ps, err := m.InputFeatures(h.Parser, []byte(in.Text))
 		if err == nil {
 			out[i].Predictions, err = m.Predict(ps)
 		}
@@ -75,7 +75,8 @@ func Predict(m *learn.Model, h *Harness, inputs []TextInput) []InputPrediction {
 type Selected struct {
 	TextInput
 	// Predictions holds one prediction per function the input is predicted
-	// to cover, in the order of the functions asked for.
+	// to cover (with a recall target: per function it was selected for), in
+	// the order of the functions asked for.
 	Predictions []learn.Prediction
 	// Prob is the mean Prob of the predictions.
 	Prob float64
@@ -86,6 +87,23 @@ type Selected struct {
 // ResolveFunc accepts them. Inputs that do not parse are returned in
 // skipped with their errors.
 func Select(m *learn.Model, h *Harness, funcs []string, inputs []TextInput) (sel []Selected, skipped []InputPrediction, err error) {
+	sel, _, skipped, err = selectInputs(m, h, funcs, inputs, 0)
+	return sel, skipped, err
+}
+
+// SelectRecall selects inputs until the expected recall of every function
+// reaches recall, taking inputs by their trees' leaf probabilities (see
+// learn.Model.SelectRecall), and ranks them as Select does. stats holds what
+// was chosen per function, in the order of the resolved functions.
+func SelectRecall(m *learn.Model, h *Harness, funcs []string, inputs []TextInput, recall float64) (sel []Selected, stats []learn.TargetRecall, skipped []InputPrediction, err error) {
+	if !(recall > 0 && recall <= 1) {
+		return nil, nil, nil, fmt.Errorf("the recall target %g is outside (0, 1]", recall)
+	}
+	return selectInputs(m, h, funcs, inputs, recall)
+}
+
+// selectInputs is Select (recall 0) and SelectRecall.
+func selectInputs(m *learn.Model, h *Harness, funcs []string, inputs []TextInput, recall float64) (sel []Selected, stats []learn.TargetRecall, skipped []InputPrediction, err error) {
 	targets := make([]string, 0, len(funcs))
 	var errs []error
 	for _, f := range funcs {
@@ -99,12 +117,12 @@ func Select(m *learn.Model, h *Harness, funcs []string, inputs []TextInput) (sel
 		}
 	}
 	if len(errs) > 0 {
-		return nil, nil, errors.Join(errs...)
+		return nil, nil, nil, errors.Join(errs...)
 	}
 	var corpus []learn.Input
 	var kept []TextInput
 	for _, in := range inputs {
-		ps, err := h.Paths(m.Table, in.Text)
+		ps, err := m.InputFeatures(h.Parser, []byte(in.Text))
 		if err != nil {
 			skipped = append(skipped, InputPrediction{TextInput: in, Err: err})
 			continue
@@ -112,15 +130,20 @@ func Select(m *learn.Model, h *Harness, funcs []string, inputs []TextInput) (sel
 		corpus = append(corpus, learn.Input{Name: in.Name, Paths: ps, Size: len(in.Text)})
 		kept = append(kept, in)
 	}
-	ranked, err := m.Select(targets, corpus)
+	var ranked []learn.Selection
+	if recall > 0 {
+		ranked, stats, err = m.SelectRecall(targets, corpus, recall)
+	} else {
+		ranked, err = m.Select(targets, corpus)
+	}
 	if err != nil {
-		return nil, skipped, err
+		return nil, nil, skipped, err
 	}
 	sel = make([]Selected, len(ranked))
 	for i, r := range ranked {
 		sel[i] = Selected{TextInput: kept[r.Index], Predictions: r.Predictions, Prob: r.Prob}
 	}
-	return sel, skipped, nil
+	return sel, stats, skipped, nil
 }
 
 // ChangedFuncs returns the functions a unified diff (git diff, diff -u)

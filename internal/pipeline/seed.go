@@ -124,7 +124,10 @@ func (s *Session) Seeds(ctx context.Context, m *learn.Model, fn string, opts See
 				data = []byte{}
 			}
 			sd := Seed{Text: text, Data: data}
-			ps := m.Table.Paths(t)
+			ps, err := m.TreeFeatures(t)
+			if err != nil {
+				return nil, err
+			}
 			for _, r := range f.Rules {
 				if r.Satisfied(ps) {
 					sd.Rule = r

@@ -146,6 +146,10 @@ func newReport(l *pipeline.Learned) *report {
 			rr := ruleReport{Covered: rule.Pos, Total: rule.Pos + rule.Neg, Gini: fmt.Sprintf("%.2f", rule.Gini())}
 			add := func(verb string, ids []int) {
 				for _, id := range ids {
+					if f := rule.Extra(pt, id); f != nil {
+						rr.Clauses = append(rr.Clauses, clause{Verb: verb, Path: f.Format(pt.Graph)})
+						continue
+					}
 					p := pt.Path(id)
 					c := clause{Verb: verb, Path: learn.PathLabel(pt.Graph, p)}
 					if pat, err := learn.NewPattern(pt.Graph, p); err == nil {
@@ -156,7 +160,7 @@ func newReport(l *pipeline.Learned) *report {
 			}
 			add("requires", rule.Required)
 			add("forbids", rule.Forbidden)
-			for _, o := range pipeline.Examples(l.Train, fn.Name, rule, reportExamples) {
+			for _, o := range pipeline.Examples(l.Model, l.Train, fn.Name, rule, reportExamples) {
 				rr.Examples = append(rr.Examples, strconv.Quote(o.Text))
 			}
 			fr.Rules = append(fr.Rules, rr)
