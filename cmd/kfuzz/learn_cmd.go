@@ -58,7 +58,12 @@ It writes the model to -o (default kfuzz-FuzzX.model.json), which kfuzz seed,
 predict and select read, and a report as BASE.md and BASE.html (default: the
 model file's name with .report instead of .model.json; -report none writes
 none). Files are written atomically; an existing file is replaced only with
--f, and is checked before any work starts.`
+-f, and is checked before any work starts.
+
+The instrumented test binary is kept across runs in the user's cache
+directory (kfuzz/measure), keyed by everything it is built from, so that a
+second run skips the build; KFUZZ_CACHE=off turns the cache off and
+KFUZZ_CACHE=DIR moves it. kfuzz seed and kfuzz cover use it too.`
 
 func runLearn(e *env, args []string) error {
 	c := commands["learn"]
