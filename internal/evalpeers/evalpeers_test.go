@@ -152,7 +152,7 @@ func TestReport(t *testing.T) {
 	if got, want := c.Coverage(4), (Spread{Median: 87, Min: 86, Max: 88}); got != want {
 		t.Errorf("coverage spread = %+v, want %+v", got, want)
 	}
-	if got, want := c.Found(), (Spread{3, 3, 3}); got != want {
+	if got, want := c.Found(), (Spread{Median: 3, Min: 3, Max: 3}); got != want {
 		t.Errorf("faults found = %+v, want %+v", got, want)
 	}
 	if n, med := c.Detection(2); n != 3 || med != 2*time.Second {

@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sort"
 	"strings"
 	"time"
+
+	"github.com/seed72891827/kfuzz/internal/evalharness"
 )
 
 // A Cell is the runs of one tool on one subject.
@@ -47,20 +48,7 @@ func (r *Result) Cell(subject, tool string) *Cell {
 }
 
 // A Spread is the median, least and greatest of a measure over runs.
-type Spread struct{ Median, Min, Max float64 }
-
-func spread(xs []float64) Spread {
-	if len(xs) == 0 {
-		return Spread{}
-	}
-	s := append([]float64(nil), xs...)
-	sort.Float64s(s)
-	m := s[len(s)/2]
-	if len(s)%2 == 0 {
-		m = (s[len(s)/2-1] + s[len(s)/2]) / 2
-	}
-	return Spread{m, s[0], s[len(s)-1]}
-}
+type Spread = evalharness.Spread
 
 // Coverage returns the spread of the statement coverage (percent) at the
 // i-th measuring time.
@@ -69,7 +57,7 @@ func (c *Cell) Coverage(i int) Spread {
 	for _, r := range c.Runs {
 		xs = append(xs, r.Points[i].Percent())
 	}
-	return spread(xs)
+	return evalharness.SpreadOf(xs)
 }
 
 // Found returns the spread of the number of seeded faults detected per
@@ -79,7 +67,7 @@ func (c *Cell) Found() Spread {
 	for _, r := range c.Runs {
 		xs = append(xs, float64(len(r.Detected)))
 	}
-	return spread(xs)
+	return evalharness.SpreadOf(xs)
 }
 
 // Detection returns how many runs detected the fault and the median time
@@ -91,10 +79,10 @@ func (c *Cell) Detection(id int) (runs int, median time.Duration) {
 			xs = append(xs, float64(at))
 		}
 	}
-	return len(xs), time.Duration(spread(xs).Median)
+	return len(xs), time.Duration(evalharness.SpreadOf(xs).Median)
 }
 
-func (s Spread) format(unit string, prec int) string {
+func formatSpread(s Spread, unit string, prec int) string {
 	if s.Min == s.Max {
 		return fmt.Sprintf("%.*f%s", prec, s.Median, unit)
 	}
@@ -137,12 +125,12 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 	fmt.Fprintf(&b, "Statement coverage of the subject package after %v (median of %d runs, least–greatest in parentheses):\n\n", cfg.Budget, cfg.Runs)
 	header("tool")
 	for _, t := range cfg.Tools {
-		row(t, func(c *Cell) string { return c.Coverage(last).format("%", 1) })
+		row(t, func(c *Cell) string { return formatSpread(c.Coverage(last), "%", 1) })
 	}
 	fmt.Fprintf(&b, "\nStatement coverage after %v:\n\n", cfg.Points[quarter])
 	header("tool")
 	for _, t := range cfg.Tools {
-		row(t, func(c *Cell) string { return c.Coverage(quarter).format("%", 1) })
+		row(t, func(c *Cell) string { return formatSpread(c.Coverage(quarter), "%", 1) })
 	}
 	fmt.Fprintf(&b, "\nSeeded faults detected in %v (median per run, least–greatest; each subject has %d; all: the sum of the medians over the subjects the tool ran on):\n\n", cfg.Budget, len(FaultsOf(cfg.Subjects[0].Name)))
 	b.WriteString("| tool |")
@@ -161,7 +149,7 @@ func (r *Result) WriteMarkdown(w io.Writer) error {
 			}
 			all += c.Found().Median
 			of += len(FaultsOf(s.Name))
-			b.WriteString(" " + c.Found().format("", 0) + " |")
+			b.WriteString(" " + formatSpread(c.Found(), "", 0) + " |")
 		}
 		fmt.Fprintf(&b, " %g of %d |\n", all, of)
 	}
