@@ -106,33 +106,40 @@ func newFastPlan(spec *isla.Spec) *fastPlan {
 		parsed:  map[string]*grammar.Tree{},
 	}
 	tc := spec.NewTermCompiler()
-	var walk func(n isla.Compiled)
-	walk = func(n isla.Compiled) {
-		switch n := n.(type) {
-		case *isla.CompiledBinary:
-			walk(n.X)
-			walk(n.Y)
-		case *isla.CompiledNot:
-			walk(n.X)
-		case *isla.CompiledIntQuantifier:
-			walk(n.Body)
-		case *isla.CompiledQuantifier:
-			walk(n.Body)
-			if n.Exists {
-				p.analyzeExists(n)
-			} else if n.Match == nil && selfContained(n) {
-				if labels := countedLabels(n.Body, n.Slot); len(labels) > 0 {
-					p.counts[n] = labels
-				}
-			}
-		case *isla.CompiledSMT:
-			p.analyzeSMT(tc, n)
-		}
-	}
 	for _, c := range p.conjs {
-		walk(c)
+		walkFormula(c, func(n isla.Compiled) {
+			switch n := n.(type) {
+			case *isla.CompiledQuantifier:
+				if n.Exists {
+					p.analyzeExists(n)
+				} else if n.Match == nil && selfContained(n) {
+					if labels := countedLabels(n.Body, n.Slot); len(labels) > 0 {
+						p.counts[n] = labels
+					}
+				}
+			case *isla.CompiledSMT:
+				p.analyzeSMT(tc, n)
+			}
+		})
 	}
 	return p
+}
+
+// walkFormula calls visit on every node of the formula n, children before
+// their parent (a quantifier after its body).
+func walkFormula(n isla.Compiled, visit func(isla.Compiled)) {
+	switch m := n.(type) {
+	case *isla.CompiledBinary:
+		walkFormula(m.X, visit)
+		walkFormula(m.Y, visit)
+	case *isla.CompiledNot:
+		walkFormula(m.X, visit)
+	case *isla.CompiledIntQuantifier:
+		walkFormula(m.Body, visit)
+	case *isla.CompiledQuantifier:
+		walkFormula(m.Body, visit)
+	}
+	visit(n)
 }
 
 // analyzeSMT records an equality of two tree variables and a str.in_re of
@@ -251,28 +258,15 @@ func varsOf(n isla.Compiled) []isla.Variable {
 // in the node of slot.
 func countedLabels(n isla.Compiled, slot int) map[string]bool {
 	out := map[string]bool{}
-	var walk func(n isla.Compiled)
-	walk = func(n isla.Compiled) {
-		switch n := n.(type) {
-		case *isla.CompiledBinary:
-			walk(n.X)
-			walk(n.Y)
-		case *isla.CompiledNot:
-			walk(n.X)
-		case *isla.CompiledIntQuantifier:
-			walk(n.Body)
-		case *isla.CompiledQuantifier:
-			walk(n.Body)
-		case *isla.CompiledPred:
-			if n.Impl == nil || n.Impl.Name() != "count" || len(n.Args) < 2 || n.Args[0].Slot != slot {
-				return
-			}
-			if name, ok := strings.CutPrefix(n.Args[1].Lit, "<"); ok {
-				out[strings.TrimSuffix(name, ">")] = true
-			}
+	walkFormula(n, func(n isla.Compiled) {
+		pr, ok := n.(*isla.CompiledPred)
+		if !ok || pr.Impl == nil || pr.Impl.Name() != "count" || len(pr.Args) < 2 || pr.Args[0].Slot != slot {
+			return
 		}
-	}
-	walk(n)
+		if name, ok := strings.CutPrefix(pr.Args[1].Lit, "<"); ok {
+			out[strings.TrimSuffix(name, ">")] = true
+		}
+	})
 	return out
 }
 
