@@ -75,27 +75,34 @@ var islaSubjects = []islaSubject{
 // islaEvalRow is the outcome for one subject; its JSON form is the output
 // of -json.
 type islaEvalRow struct {
-	Subject     string   `json:"subject"`
-	Label       string   `json:"label"`
-	Outputs     int      `json:"outputs"`
-	Valid       int      `json:"valid"`     // valid under the validator (Spec.Check) and the oracle
-	Validator   int      `json:"validator"` // valid under the validator
-	Oracle      string   `json:"oracle,omitempty"`
-	OracleOK    int      `json:"oracle_ok"`
-	SolveSecs   float64  `json:"solve_seconds"`               // time spent in the solver
-	SolveCPU    float64  `json:"solve_cpu_seconds,omitempty"` // CPU time (user+sys) of the process while solving
-	PerCPUMin   float64  `json:"valid_per_cpu_min,omitempty"`
-	ValidPerMin float64  `json:"valid_per_min"`
-	ValidPct    float64  `json:"valid_percent"`
-	KPath3      float64  `json:"kpath3_percent"` // k-paths of the grammar the valid outputs cover together
-	KPath4      float64  `json:"kpath4_percent"`
-	MeanLen     float64  `json:"mean_length"`
-	MedianLen   int      `json:"median_length"`
-	PaperRate   float64  `json:"isla_valid_per_min"`
-	PaperDiv    float64  `json:"isla_kpath_percent"`
-	Speedup     float64  `json:"speedup"`
-	Stopped     string   `json:"stopped,omitempty"` // why the solver stopped before the time was up
-	Failures    []string `json:"failures,omitempty"`
+	Subject     string  `json:"subject"`
+	Label       string  `json:"label"`
+	Outputs     int     `json:"outputs"`
+	Valid       int     `json:"valid"`     // valid under the validator (Spec.Check) and the oracle
+	Validator   int     `json:"validator"` // valid under the validator
+	Oracle      string  `json:"oracle,omitempty"`
+	OracleOK    int     `json:"oracle_ok"`
+	SolveSecs   float64 `json:"solve_seconds"`               // time spent in the solver
+	SolveCPU    float64 `json:"solve_cpu_seconds,omitempty"` // CPU time (user+sys) of the process while solving
+	PerCPUMin   float64 `json:"valid_per_cpu_min,omitempty"`
+	ValidPerMin float64 `json:"valid_per_min"`
+	ValidPct    float64 `json:"valid_percent"`
+	KPath3      float64 `json:"kpath3_percent"` // k-paths of the grammar the valid outputs cover together
+	KPath4      float64 `json:"kpath4_percent"`
+	MeanLen     float64 `json:"mean_length"`
+	MedianLen   int     `json:"median_length"`
+	PaperRate   float64 `json:"isla_valid_per_min"`
+	PaperDiv    float64 `json:"isla_kpath_percent"`
+	Speedup     float64 `json:"speedup"`
+	// The time the solver took per output (CPU time of the process where
+	// it can be read, else wall time), in milliseconds: median, 99th
+	// percentile and maximum, and whether it is CPU time.
+	LatencyP50 float64  `json:"latency_p50_ms"`
+	LatencyP99 float64  `json:"latency_p99_ms"`
+	LatencyMax float64  `json:"latency_max_ms"`
+	LatencyCPU bool     `json:"latency_cpu"`
+	Stopped    string   `json:"stopped,omitempty"` // why the solver stopped before the time was up
+	Failures   []string `json:"failures,omitempty"`
 }
 
 // runEvalISLA runs the solver on each subject for the time budget.
@@ -239,6 +246,7 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 	}
 	var lens []int
 	var solving, cpu time.Duration
+	var wallEach, cpuEach []time.Duration // per output
 	cpuOK := true
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
@@ -263,6 +271,7 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 			break
 		}
 		row.Outputs++
+		wallEach, cpuEach = append(wallEach, time.Since(start)), append(cpuEach, c1-c0)
 		in := t.Bytes()
 		ok := true
 		var r *isla.Result
@@ -290,6 +299,17 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 			pt.AddPaths(covered, t)
 			lens = append(lens, len(in))
 		}
+	}
+	each := wallEach
+	if row.LatencyCPU = cpuOK; cpuOK {
+		each = cpuEach
+	}
+	if len(each) > 0 {
+		slices.Sort(each)
+		ms := func(q float64) float64 {
+			return float64(each[min(len(each)-1, int(q*float64(len(each))))].Microseconds()) / 1000
+		}
+		row.LatencyP50, row.LatencyP99, row.LatencyMax = ms(0.5), ms(0.99), float64(each[len(each)-1].Microseconds())/1000
 	}
 	row.SolveSecs = solving.Seconds()
 	if solving > 0 {
@@ -362,6 +382,18 @@ func printISLAEval(w io.Writer, rows []*islaEvalRow, budget time.Duration, seed 
 				r.ValidPct, verdict(r.Outputs > 0 && r.Valid == r.Outputs))
 		} else {
 			fmt.Fprintf(w, "%s: %.1f%% valid (goal 100%%: %s)\n", r.Subject, r.ValidPct, verdict(r.Outputs > 0 && r.Valid == r.Outputs))
+		}
+		if r.Outputs > 0 {
+			kind := "wall"
+			if r.LatencyCPU {
+				kind = "CPU"
+			}
+			ratio := 0.0
+			if r.LatencyP50 > 0 {
+				ratio = r.LatencyMax / r.LatencyP50
+			}
+			fmt.Fprintf(w, "  %s time per output: p50 %.2f ms, p99 %.2f ms, max %.2f ms (max %.0fx the median; goal <= 100x: %s)\n",
+				kind, r.LatencyP50, r.LatencyP99, r.LatencyMax, ratio, verdict(r.LatencyP50 > 0 && ratio <= 100))
 		}
 		if r.Stopped != "" {
 			fmt.Fprintf(w, "  the solver stopped early: %s\n", r.Stopped)

@@ -59,6 +59,9 @@ func TestEvalIslaJSON(t *testing.T) {
 		if r.PaperRate == 0 || r.PaperDiv == 0 || r.Speedup <= 0 {
 			t.Errorf("%s: ISLa's figures %v/min %v%%, speedup %v", r.Subject, r.PaperRate, r.PaperDiv, r.Speedup)
 		}
+		if !(0 < r.LatencyP50 && r.LatencyP50 <= r.LatencyP99 && r.LatencyP99 <= r.LatencyMax) {
+			t.Errorf("%s: time per output p50 %v, p99 %v, max %v ms", r.Subject, r.LatencyP50, r.LatencyP99, r.LatencyMax)
+		}
 	}
 }
 
