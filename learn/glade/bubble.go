@@ -567,24 +567,14 @@ func (f *forest) round() (bool, error) {
 		}
 		k := 0
 		for _, t := range chunk {
-			pass := true
-			for range t.first {
-				pass = pass && oks[k]
-				k++
+			pass := !slices.Contains(oks[k:k+len(t.first)], false)
+			k += len(t.first)
+			if pass {
+				if pass, err = f.s.acceptsAll(t.rest); err != nil {
+					return false, err
+				}
 			}
 			if !pass {
-				f.failed[t.h] = true
-				continue
-			}
-			rest := make([][]byte, len(t.rest))
-			for i, c := range t.rest {
-				rest[i] = []byte(c)
-			}
-			roks, err := f.s.query(rest)
-			if err != nil {
-				return false, err
-			}
-			if slices.Contains(roks, false) {
 				f.failed[t.h] = true
 				continue
 			}
@@ -744,15 +734,11 @@ func (f *forest) subsume() error {
 		if !pass {
 			continue
 		}
-		rest := make([][]byte, len(t.rest))
-		for i, c := range t.rest {
-			rest[i] = []byte(c)
-		}
-		roks, err := f.s.query(rest)
+		ok, err := f.s.acceptsAll(t.rest)
 		if err != nil {
 			return err
 		}
-		if !slices.Contains(roks, false) {
+		if ok {
 			f.alts[t.a] = append(f.alts[t.a], t.b)
 			f.s.record(Step{Name: "S" + strconv.Itoa(f.s.stats.Steps+1), Chosen: "<" + strconv.Itoa(t.a) + "> ::= <" + strconv.Itoa(t.b) + ">"})
 		}

@@ -3,6 +3,7 @@ package glade
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/seed72891827/kfuzz/learn/oracle"
@@ -55,6 +56,20 @@ func (s *synth) query(inputs [][]byte) ([]bool, error) {
 		return nil, &ErrMaxQueries{Limit: s.cfg.maxQueries}
 	}
 	return oracle.AcceptAll(s.ctx, s.cache, inputs)
+}
+
+// acceptsAll reports whether the oracle accepts every one of the strings
+// (through query, so the cache and the query limit apply).
+func (s *synth) acceptsAll(strs []string) (bool, error) {
+	inputs := make([][]byte, len(strs))
+	for i, c := range strs {
+		inputs[i] = []byte(c)
+	}
+	oks, err := s.query(inputs)
+	if err != nil {
+		return false, err
+	}
+	return !slices.Contains(oks, false), nil
 }
 
 // A cand is a candidate under evaluation: its printed form, its checks and
