@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/cputime"
 )
 
 // A Constraint is a semantic constraint on the inputs of a harness, beyond
@@ -66,22 +67,35 @@ func WithConstraintSeeds(n int) Option {
 // (see WithRepairBudget).
 const DefaultRepairBudget = 500 * time.Microsecond
 
-// WithRepairBudget sets the time the repair of one input may take (default
-// DefaultRepairBudget; 0: no limit). An input whose repair takes longer is
-// skipped and counted (Stats.OverBudget), so that one hard input never
-// stalls a fuzzing worker. A constraint with a method
+// WithRepairBudget sets the CPU time the repair of one input may take
+// (default DefaultRepairBudget; 0: no limit). An input whose repair takes
+// longer is skipped and counted (Stats.OverBudget), so that one hard input
+// never stalls a fuzzing worker. The budget counts the CPU time of the
+// repairing goroutine's thread, not the time it waits for a core, so it
+// means the same on a loaded machine as on an idle one (where the system
+// has no per-thread CPU clock, it is wall-clock time). A constraint with a
+// method
+//
+//	RepairWithin(t *grammar.Tree, seed uint64, budget time.Duration) (*grammar.Tree, bool)
+//
+// such as solver.Repairer gets the budget and stops there; the harness
+// calls it in place of Valid and Repair, and takes a result that is t
+// itself for valid. A constraint with a method
 //
 //	RepairBy(t *grammar.Tree, seed uint64, deadline time.Time) (*grammar.Tree, bool)
 //
-// such as solver.Repairer gets the deadline and stops there; the harness
-// calls it in place of Valid and Repair, and takes a result that is t
-// itself for valid. Of other constraints, the harness discards a repair
-// that returns late. The budget is wall-clock time: on a loaded machine,
-// raise it. The environment variable KFUZZ_REPAIR_BUDGET, if set to a
-// duration, overrides the option (kfuzz eval harness -repair-budget sets
-// it).
+// instead gets a wall-clock deadline the budget after the repair starts.
+// Of other constraints, the harness discards a repair that returns late.
+// The environment variable KFUZZ_REPAIR_BUDGET, if set to a duration,
+// overrides the option (kfuzz eval harness -repair-budget sets it).
 func WithRepairBudget(d time.Duration) Option {
 	return func(cfg *config) { cfg.repairBudget = d }
+}
+
+// budgetRepairer is a Constraint that takes a CPU-time budget (see
+// WithRepairBudget).
+type budgetRepairer interface {
+	RepairWithin(t *grammar.Tree, seed uint64, budget time.Duration) (*grammar.Tree, bool)
 }
 
 // deadlineRepairer is a Constraint that takes a deadline (see
@@ -137,27 +151,38 @@ func (h *Harness) check(in Input, data []byte) (Input, outcome) {
 // repair checks tree against the constraint and repairs it within the
 // budget, with a seed derived from used, the bytes the decoding read (not
 // those after them, which do not change the input either). It records the
-// time of every repair attempted.
+// CPU time of every repair attempted (see WithRepairBudget).
 func (h *Harness) repair(c Constraint, tree *grammar.Tree, used []byte) (*grammar.Tree, outcome) {
 	budget := h.cfg.repairBudget
-	if dr, ok := c.(deadlineRepairer); ok {
-		start := time.Now()
-		var deadline time.Time
-		if budget > 0 {
-			deadline = start.Add(budget)
-		}
-		out, ok := dr.RepairBy(tree, repairSeed(used), deadline)
+	seed := repairSeed(used)
+	switch c := c.(type) {
+	case budgetRepairer:
+		timer := cputime.Start()
+		out, ok := c.RepairWithin(tree, seed, budget)
+		d := timer.Stop()
 		if ok && out == tree {
 			return tree, outcomeValid
 		}
-		return out, h.repairOutcome(time.Since(start), out, ok)
+		return out, h.repairOutcome(d, out, ok)
+	case deadlineRepairer:
+		timer := cputime.Start()
+		var deadline time.Time
+		if budget > 0 {
+			deadline = time.Now().Add(budget)
+		}
+		out, ok := c.RepairBy(tree, seed, deadline)
+		d := timer.Stop()
+		if ok && out == tree {
+			return tree, outcomeValid
+		}
+		return out, h.repairOutcome(d, out, ok)
 	}
 	if c.Valid(tree) {
 		return tree, outcomeValid
 	}
-	start := time.Now()
-	out, ok := c.Repair(tree, repairSeed(used))
-	return out, h.repairOutcome(time.Since(start), out, ok)
+	timer := cputime.Start()
+	out, ok := c.Repair(tree, seed)
+	return out, h.repairOutcome(timer.Stop(), out, ok)
 }
 
 // repairOutcome records a repair that took d and returned out and ok, and
@@ -358,7 +383,7 @@ func (s Stats) String() string {
 		str += fmt.Sprintf(", %.0f valid per second", s.ValidPerSecond)
 	}
 	if s.RepairMax > 0 {
-		str += fmt.Sprintf("; repair time p50 %v, p99 %v, max %v", s.RepairP50, s.RepairP99, s.RepairMax)
+		str += fmt.Sprintf("; repair CPU time p50 %v, p99 %v, max %v", s.RepairP50, s.RepairP99, s.RepairMax)
 	}
 	return str
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/cputime"
 	"github.com/seed72891827/kfuzz/internal/protocol"
 )
 
@@ -150,7 +151,7 @@ func TestStatsString(t *testing.T) {
 	}
 	s = Stats{Inputs: 200, Repaired: 30, Rejected: 10, OverBudget: 2, ValidPerSecond: 950,
 		RepairP50: 40 * time.Microsecond, RepairP99: 310 * time.Microsecond, RepairMax: 520 * time.Microsecond}
-	want = "200 inputs: 160 valid as decoded, 30 repaired, 10 skipped (2 over the repair budget); 95.0% reached the target with a valid input, 950 valid per second; repair time p50 40µs, p99 310µs, max 520µs"
+	want = "200 inputs: 160 valid as decoded, 30 repaired, 10 skipped (2 over the repair budget); 95.0% reached the target with a valid input, 950 valid per second; repair CPU time p50 40µs, p99 310µs, max 520µs"
 	if got := s.String(); got != want {
 		t.Errorf("String() = %q, want %q", got, want)
 	}
@@ -183,15 +184,37 @@ func TestConstraintThenEdits(t *testing.T) {
 	}
 }
 
-// slowNoY is noY with a repair that takes a while.
+// slowNoY is noY with a repair that works (or, with sleep, waits) for a
+// while.
 type slowNoY struct {
 	noY
-	d time.Duration
+	d     time.Duration
+	sleep bool
 }
 
 func (s slowNoY) Repair(t *grammar.Tree, seed uint64) (*grammar.Tree, bool) {
-	time.Sleep(s.d)
+	if s.sleep {
+		time.Sleep(s.d)
+	} else {
+		for end := time.Now().Add(s.d); time.Now().Before(end); {
+		}
+	}
 	return s.noY.Repair(t, seed)
+}
+
+// budgetNoY is deadlineNoY with RepairWithin; it records the budgets it
+// gets (and, through RepairBy, deadlines it should not get).
+type budgetNoY struct {
+	deadlineNoY
+	budgets *[]time.Duration
+}
+
+func (b budgetNoY) RepairWithin(t *grammar.Tree, seed uint64, budget time.Duration) (*grammar.Tree, bool) {
+	*b.budgets = append(*b.budgets, budget)
+	if b.Valid(t) {
+		return t, true
+	}
+	return b.Repair(t, seed)
 }
 
 // deadlineNoY is noY with RepairBy; it records the deadlines it gets.
@@ -208,10 +231,12 @@ func (d deadlineNoY) RepairBy(t *grammar.Tree, seed uint64, deadline time.Time) 
 	return d.Repair(t, seed)
 }
 
-// TestRepairBudget checks that a repair that takes longer than the budget
-// skips its input and is counted, that a constraint with RepairBy gets the
-// deadline (none without a budget) in place of Valid and Repair, and that
-// its valid inputs count as valid.
+// TestRepairBudget checks that a repair that works longer than the budget
+// skips its input and is counted while one that only waits as long does
+// not (the budget is CPU time), that a constraint with RepairWithin gets
+// the budget, and one with RepairBy only the deadline (none without a
+// budget), in place of Valid and Repair, and that their valid inputs count
+// as valid.
 func TestRepairBudget(t *testing.T) {
 	c, err := NewCodec(exprGraph)
 	if err != nil {
@@ -229,12 +254,32 @@ func TestRepairBudget(t *testing.T) {
 		return c.Decode(data), data
 	}
 
-	h := &Harness{cfg: config{constraint: slowNoY{noY{c}, 5 * time.Millisecond}, repairBudget: time.Millisecond}, codec: c}
+	h := &Harness{cfg: config{constraint: slowNoY{noY{c}, 5 * time.Millisecond, false}, repairBudget: time.Millisecond}, codec: c}
 	in, data := decode("y+1")
 	_, o := h.check(in, data)
 	h.count(o)
 	if s := h.Stats(); o != outcomeOverBudget || s.OverBudget != 1 || s.Rejected != 1 || s.RepairMax < 5*time.Millisecond {
 		t.Errorf("outcome %v, stats %+v; want over the budget, counted, with the repair's time", o, s)
+	}
+	if cputime.ThreadCPU() {
+		h = &Harness{cfg: config{constraint: slowNoY{noY{c}, 20 * time.Millisecond, true}, repairBudget: 5 * time.Millisecond}, codec: c}
+		in, data := decode("y+1")
+		if _, o := h.check(in, data); o != outcomeRepaired || h.Stats().RepairMax >= 5*time.Millisecond {
+			t.Errorf("a repair that waits 20 ms: outcome %v, time %v; want repaired within the 5 ms CPU budget", o, h.Stats().RepairMax)
+		}
+	}
+
+	var budgets []time.Duration
+	var unwanted []time.Time
+	h = &Harness{cfg: config{constraint: budgetNoY{deadlineNoY{noY{c}, &unwanted}, &budgets}, repairBudget: 3 * time.Millisecond}, codec: c}
+	for _, src := range []string{"y+1", "x+1"} {
+		in, data := decode(src)
+		if _, o := h.check(in, data); o == outcomeRejected || o == outcomeOverBudget {
+			t.Errorf("%s: outcome %v, want repaired or valid", src, o)
+		}
+	}
+	if len(budgets) != 2 || budgets[0] != 3*time.Millisecond || len(unwanted) != 0 {
+		t.Errorf("budgets %v, deadlines %v; want 3ms twice and no RepairBy call", budgets, unwanted)
 	}
 
 	var deadlines []time.Time

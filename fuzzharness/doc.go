@@ -117,15 +117,17 @@
 // added (those that cannot be repaired are left out), and the constraint's
 // Seeds, typically solver outputs, are added after them.
 //
-// A repair has a time budget (WithRepairBudget, default
+// A repair has a budget of CPU time (WithRepairBudget, default
 // DefaultRepairBudget): an input whose repair takes longer is skipped and
 // counted (Stats.OverBudget), so that one hard input never stalls a
-// worker; solver.Repairer gets the deadline and stops there.
+// worker; solver.Repairer gets the budget and stops there. Time a worker
+// waits for a core does not count, so the budget means the same on a
+// loaded machine.
 //
 // The harness counts the inputs that were valid as decoded, repaired, and
 // skipped (Stats; Stats.ValidRate is the share that reached the target with
 // a valid input, Stats.ValidPerSecond their rate), records the
-// distribution of the repair times (Stats.RepairP50, RepairP99,
+// distribution of the repairs' CPU times (Stats.RepairP50, RepairP99,
 // RepairMax), and logs them when the fuzz test ends (go test -v). Under
 // go test -fuzz the inputs run in worker processes: each worker writes its
 // counts to a file in a directory under os.TempDir named after the

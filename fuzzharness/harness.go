@@ -272,7 +272,7 @@ type Stats struct {
 	Elapsed        time.Duration
 	ValidPerSecond float64
 	// RepairP50, RepairP99 and RepairMax are the median, the 99th
-	// percentile and the maximum of the time of the repairs attempted
+	// percentile and the maximum of the CPU time of the repairs attempted
 	// (successful, failed and over the budget). The percentiles are upper
 	// bounds of a bucket of RepairTimes, at most 25% above the exact
 	// value; the maximum is exact.

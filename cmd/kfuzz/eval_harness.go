@@ -29,7 +29,7 @@ func runEvalHarness(e *env, args []string) error {
 	parallel := fs.Int("parallel", 2, "fuzzing worker processes")
 	which := fs.String("examples", "calc,json", "comma-separated examples to evaluate: "+subjectNames()+", or constraints for "+constraintNames())
 	runs := fs.Int("runs", 1, "how many times to fuzz each example (median and spread over the runs)")
-	budget := fs.Duration("repair-budget", 0, "the time one input's repair may take in the constraint examples (0: the harness's default, fuzzharness.DefaultRepairBudget)")
+	budget := fs.Duration("repair-budget", 0, "the CPU time one input's repair may take in the constraint examples (0: the harness's default, fuzzharness.DefaultRepairBudget)")
 	keep := fs.String("keep", "", "keep the fuzz caches and binaries in `dir` instead of a temporary directory")
 	if pos, err := parseFlags(fs, args); err != nil {
 		return err

@@ -44,6 +44,7 @@ var kfuzzLayers = []rule{
 	{"internal/z3", 0},
 	{"internal/gocmd", 0},
 	{"internal/atomicfile", 0},
+	{"internal/cputime", 0},
 	{"coverage/rt", 0},
 	// The parsers the grammar miners are evaluated on: plain Go, no kfuzz.
 	{"internal/subjects", 0},

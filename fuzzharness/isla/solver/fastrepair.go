@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
@@ -307,8 +306,8 @@ type fastInsert struct {
 // fastRepair repairs t with the fast steps, in at most fastPasses passes.
 // It returns the last tree it made (t itself if it made none) and whether
 // that tree satisfies the constraint. It stops after the pass during which
-// the deadline (if not zero) passes.
-func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, deadline time.Time) (*grammar.Tree, bool) {
+// lim is reached.
+func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, lim limit) (*grammar.Tree, bool) {
 	f := &fastRun{r: r, p: r.plan, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x66617374))}
 	spec := r.spec
 	cur := t
@@ -341,7 +340,7 @@ func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, deadline time.Time) 
 		clear(f.ins)
 		clear(f.added)
 		clear(f.holds)
-		if !deadline.IsZero() && time.Now().After(deadline) {
+		if lim.passed() {
 			return cur, false
 		}
 	}

@@ -10,5 +10,5 @@ import (
 func (r *Repairer) FastRepair(t *grammar.Tree, seed uint64, deadline time.Time) (*grammar.Tree, bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.fastRepair(t, seed, deadline)
+	return r.fastRepair(t, seed, limit{deadline: deadline})
 }

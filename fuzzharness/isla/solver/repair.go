@@ -11,6 +11,7 @@ import (
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/internal/cputime"
 )
 
 // Defaults of a Repairer.
@@ -133,10 +134,9 @@ func (r *Repairer) Repair(t *grammar.Tree, seed uint64) (*grammar.Tree, bool) {
 }
 
 // RepairBy is Repair with a deadline (the zero time: none): once the
-// deadline passes, it stops and returns nil and false. Package fuzzharness
-// calls it, when a constraint has it, with the harness's repair budget
-// (fuzzharness.WithRepairBudget), so that one hard input does not stall a
-// fuzzing worker.
+// deadline passes, it stops and returns nil and false. (Package
+// fuzzharness calls RepairWithin, with the harness's repair budget, so
+// that one hard input does not stall a fuzzing worker.)
 //
 // Most violations are local and need no search. The constraint is
 // compiled once, when the Repairer is made, into repair steps for the
@@ -155,6 +155,48 @@ func (r *Repairer) Repair(t *grammar.Tree, seed uint64) (*grammar.Tree, bool) {
 // across calls, for as long as the Repairer lives (in a fuzzing worker:
 // the whole run).
 func (r *Repairer) RepairBy(t *grammar.Tree, seed uint64, deadline time.Time) (*grammar.Tree, bool) {
+	return r.repair(t, seed, limit{deadline: deadline})
+}
+
+// RepairWithin is Repair with a budget of CPU time (0: none): once the
+// calling goroutine has worked for budget on the repair, it stops and
+// returns nil and false. Time spent waiting for a core does not count, so
+// on a loaded machine the budget bounds the work a repair does, not the
+// scheduler's delays. The goroutine is locked to its OS thread during the
+// repair, whose CPU clock measures it (where the system has no thread CPU
+// clock, the budget is wall-clock time, as with RepairBy). Package
+// fuzzharness calls it with the harness's repair budget
+// (fuzzharness.WithRepairBudget).
+func (r *Repairer) RepairWithin(t *grammar.Tree, seed uint64, budget time.Duration) (*grammar.Tree, bool) {
+	if budget <= 0 {
+		return r.repair(t, seed, limit{})
+	}
+	timer := cputime.Start()
+	defer timer.Stop()
+	return r.repair(t, seed, limit{timer: timer, budget: budget})
+}
+
+// A limit says when a repair stops: never (the zero limit), at a
+// wall-clock deadline, or once a CPU timer reaches a budget.
+type limit struct {
+	deadline time.Time
+	timer    *cputime.Timer
+	budget   time.Duration
+}
+
+// passed reports whether the limit has been reached.
+func (l limit) passed() bool {
+	switch {
+	case l.timer != nil:
+		return l.timer.Elapsed() > l.budget
+	case !l.deadline.IsZero():
+		return time.Now().After(l.deadline)
+	}
+	return false
+}
+
+// repair is RepairBy and RepairWithin, stopping at lim.
+func (r *Repairer) repair(t *grammar.Tree, seed uint64, lim limit) (*grammar.Tree, bool) {
 	if t == nil || t.Node != r.base.rhs || !t.Complete() {
 		return nil, false // not a complete tree of the spec's graph
 	}
@@ -162,12 +204,12 @@ func (r *Repairer) RepairBy(t *grammar.Tree, seed uint64, deadline time.Time) (*
 	defer r.mu.Unlock()
 	// The fast repair's first pass checks t: a tree that satisfies the
 	// constraint is returned as it is.
-	cur, ok := r.fastRepair(t, seed, deadline)
+	cur, ok := r.fastRepair(t, seed, lim)
 	if ok {
 		return cur, true
 	}
 	for round := range r.rounds {
-		if passed(deadline) {
+		if lim.passed() {
 			return nil, false
 		}
 		var out *grammar.Tree
@@ -181,7 +223,7 @@ func (r *Repairer) RepairBy(t *grammar.Tree, seed uint64, deadline time.Time) (*
 			if a.insert {
 				budget = r.base.cfg.maxStates
 			}
-			if out, ok = s.repairRound(cur, a.open, a.insert, budget, deadline); ok || passed(deadline) {
+			if out, ok = s.repairRound(cur, a.open, a.insert, budget, lim); ok || lim.passed() {
 				break
 			}
 		}
@@ -195,9 +237,6 @@ func (r *Repairer) RepairBy(t *grammar.Tree, seed uint64, deadline time.Time) (*
 	}
 	return nil, false
 }
-
-// passed reports whether the deadline, if not zero, has passed.
-func passed(deadline time.Time) bool { return !deadline.IsZero() && time.Now().After(deadline) }
 
 // What a repair attempt opens of each violation.
 const (
@@ -251,7 +290,7 @@ func (r *Repairer) fresh(seed uint64) *Solver {
 // repairRound opens the nodes that the violations of the constraint on t
 // depend on and solves from there. It returns the first solution the
 // solver reaches, valid or not, and false if it reaches none.
-func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int, deadline time.Time) (*grammar.Tree, bool) {
+func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int, lim limit) (*grammar.Tree, bool) {
 	spec := s.spec
 	v := isla.NewView(t.Bytes(), t, spec.Labels(), spec.RootLabel(), spec.VirtualRoot())
 	e := isla.NewEvaluator(spec, v)
@@ -324,7 +363,7 @@ func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int,
 		forms = append(forms, it)
 	}
 	s.cfg.insertion = insert
-	return s.searchFrom(&state{root: root, forms: slices.Clone(forms)}, forms, budget, deadline)
+	return s.searchFrom(&state{root: root, forms: slices.Clone(forms)}, forms, budget, lim)
 }
 
 // searchFrom runs the solver from state st and returns the first solution
@@ -332,14 +371,13 @@ func (s *Solver) repairRound(t *grammar.Tree, open int, insert bool, budget int,
 // constraint again, the check starts from forms, whose universal
 // quantifiers skip the instances that held in the input: the nodes keep
 // their ids through insertions, and the final check of Repair catches an
-// instance that the insertion broke. It gives up once the deadline (if not
-// zero) passes.
-func (s *Solver) searchFrom(st *state, forms []item, budget int, deadline time.Time) (*grammar.Tree, bool) {
+// instance that the insertion broke. It gives up once lim is reached.
+func (s *Solver) searchFrom(st *state, forms []item, budget int, lim limit) (*grammar.Tree, bool) {
 	s.queue, s.seq = nil, 0
 	s.push(st)
 	ctx := context.Background()
 	for budget := budget; budget > 0 && s.queue.Len() > 0; budget-- {
-		if passed(deadline) {
+		if lim.passed() {
 			return nil, false
 		}
 		st := heap.Pop(&s.queue).(*state)
