@@ -27,7 +27,7 @@ func runEvalHarness(e *env, args []string) error {
 	fs := newFlagSet(e, c)
 	fuzzTime := fs.Duration("time", 30*time.Second, "how long to fuzz each fuzz test")
 	parallel := fs.Int("parallel", 2, "fuzzing worker processes")
-	which := fs.String("examples", "calc,json", "comma-separated examples to evaluate: "+subjectNames()+", or constraints for "+constraintNames())
+	which := fs.String("examples", "calc,json", "comma-separated examples to evaluate: "+subjectNames()+", constraints for "+constraintNames()+", or overhead for "+overheadNames())
 	runs := fs.Int("runs", 1, "how many times to fuzz each example (median and spread over the runs)")
 	budget := fs.Duration("repair-budget", 0, "the CPU time one input's repair may take in the constraint examples (0: the harness's default, fuzzharness.DefaultRepairBudget)")
 	keep := fs.String("keep", "", "keep the fuzz caches and binaries in `dir` instead of a temporary directory")
@@ -60,9 +60,9 @@ func runEvalHarness(e *env, args []string) error {
 	}
 	wanted := map[string]bool{}
 	for _, n := range strings.Split(*which, ",") {
-		if n = strings.TrimSpace(n); n == "constraints" {
+		if n = strings.TrimSpace(n); n == "constraints" || n == "overhead" {
 			for _, sub := range evalharness.Subjects {
-				if sub.Constrained() {
+				if n == "constraints" && sub.Constrained() || n == "overhead" && sub.Overhead {
 					wanted[sub.Name] = true
 				}
 			}
@@ -134,8 +134,24 @@ func runEvalHarness(e *env, args []string) error {
 				res.Subject.Name, res.RunIndex+1, res.Repair.Target, rn, rf, other.Target, on, of)
 		}
 	}
+	overhead := map[string][]float64{} // subject: same-run ratios of execs per CPU second
 	for _, res := range results {
-		if res.Subject.Constrained() {
+		if !res.Subject.Overhead {
+			continue
+		}
+		if h, p := res.Harness, res.Plain; p.CPURate() > 0 {
+			overhead[res.Subject.Name] = append(overhead[res.Subject.Name], h.CPURate()/p.CPURate())
+		}
+	}
+	for _, sub := range subjects {
+		if xs := overhead[sub.Name]; len(xs) > 0 {
+			sp := evalharness.SpreadOf(xs)
+			fmt.Fprintf(e.stdout, "%s (%d runs): the harness's own cost, targets that only read their input: execs per CPU second %.0f%% [%.0f%%, %.0f%%] of plain (goal >= 90%%: %s)\n",
+				sub.Name, len(xs), 100*sp.Median, 100*sp.Min, 100*sp.Max, verdict(sp.Median >= 0.9))
+		}
+	}
+	for _, res := range results {
+		if res.Subject.Constrained() || res.Subject.Overhead {
 			continue
 		}
 		h, p := res.Harness, res.Plain
@@ -157,19 +173,21 @@ func runEvalHarness(e *env, args []string) error {
 }
 
 // subjectNames lists the examples of kfuzz eval harness.
-func subjectNames() string {
-	var names []string
-	for _, s := range evalharness.Subjects {
-		names = append(names, s.Name)
-	}
-	return strings.Join(names, ", ")
-}
+func subjectNames() string { return namesOf(func(evalharness.Subject) bool { return true }) }
 
 // constraintNames lists the constraint examples.
-func constraintNames() string {
+func constraintNames() string { return namesOf(evalharness.Subject.Constrained) }
+
+// overheadNames lists the pairs that measure the harness's own cost.
+func overheadNames() string {
+	return namesOf(func(s evalharness.Subject) bool { return s.Overhead })
+}
+
+// namesOf lists the subjects for which keep is true.
+func namesOf(keep func(evalharness.Subject) bool) string {
 	var names []string
 	for _, s := range evalharness.Subjects {
-		if s.Constrained() {
+		if keep(s) {
 			names = append(names, s.Name)
 		}
 	}

@@ -50,6 +50,10 @@ type Subject struct {
 	// repaired; empty for other subjects. Harness is then the grammar
 	// alone.
 	Skip, Repair string
+	// Overhead marks a pair whose targets only read their input
+	// (examples/overhead): the comparison measures the harness's own cost
+	// per execution, not the work the inputs cause.
+	Overhead bool
 }
 
 // Constrained reports whether s is a constraint subject.
@@ -65,8 +69,8 @@ func (s Subject) Targets() []string {
 	return []string{s.Harness, s.Plain}
 }
 
-// Subjects are the examples evaluated: the grammar subjects, then the
-// constraint subjects.
+// Subjects are the examples evaluated: the grammar subjects, the
+// constraint subjects, and the pairs that measure the harness's own cost.
 var Subjects = []Subject{
 	{Name: "calc", Pkg: "./examples/calc", Harness: "FuzzCalc", Plain: "FuzzCalcPlain", CoverPkg: "./examples/calc"},
 	{Name: "json", Pkg: "./examples/json", Harness: "FuzzJSON", Plain: "FuzzJSONPlain", CoverPkg: "encoding/json,./examples/json"},
@@ -78,6 +82,8 @@ var Subjects = []Subject{
 		Skip: "FuzzCSVSkip", Repair: "FuzzCSVRepair"},
 	{Name: "tar", Pkg: "./examples/constrained", Harness: "FuzzTARGrammar", Plain: "FuzzTARPlain", CoverPkg: "archive/tar",
 		Skip: "FuzzTARSkip", Repair: "FuzzTARRepair"},
+	{Name: "overhead-calc", Pkg: "./examples/overhead", Harness: "FuzzCalc", Plain: "FuzzCalcPlain", CoverPkg: "./examples/overhead", Overhead: true},
+	{Name: "overhead-json", Pkg: "./examples/overhead", Harness: "FuzzJSON", Plain: "FuzzJSONPlain", CoverPkg: "./examples/overhead", Overhead: true},
 }
 
 // Run is the outcome of fuzzing one fuzz test.

@@ -1,6 +1,9 @@
 package evalharness
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,5 +104,38 @@ func TestSummarizeConstraints(t *testing.T) {
 	}
 	if s.RepairP99 != 2*time.Millisecond || s.RepairMax != 4*time.Millisecond || s.OverBudget != 2 {
 		t.Errorf("repair p99 %v, max %v, over budget %d", s.RepairP99, s.RepairMax, s.OverBudget)
+	}
+}
+
+// TestSubjectsExist checks that every fuzz test a subject names is a
+// fuzz test of the subject's package, and that the names are unique.
+func TestSubjectsExist(t *testing.T) {
+	names := map[string]bool{}
+	for _, s := range Subjects {
+		if names[s.Name] {
+			t.Errorf("two subjects are named %s", s.Name)
+		}
+		names[s.Name] = true
+		files, err := filepath.Glob(filepath.Join("..", "..", filepath.FromSlash(s.Pkg), "*_test.go"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("%s: no test files in %s (%v)", s.Name, s.Pkg, err)
+		}
+		fuzzTests := map[string]bool{}
+		for _, file := range files {
+			f, err := parser.ParseFile(token.NewFileSet(), file, nil, parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv == nil && strings.HasPrefix(fd.Name.Name, "Fuzz") {
+					fuzzTests[fd.Name.Name] = true
+				}
+			}
+		}
+		for _, target := range s.Targets() {
+			if !fuzzTests[target] {
+				t.Errorf("%s: %s is not a fuzz test of %s", s.Name, target, s.Pkg)
+			}
+		}
 	}
 }
