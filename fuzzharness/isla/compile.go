@@ -213,6 +213,9 @@ type CompiledBinary struct {
 	Src  *Binary
 	X, Y Compiled
 	Vars []Variable
+	// yFirst: the Evaluator decides a conjunction or disjunction by Y
+	// first, which is cheaper to evaluate than X (evalCost).
+	yFirst bool
 }
 
 // A CompiledQuantifier is a compiled quantifier over tree nodes.
@@ -472,7 +475,8 @@ func (cp *compiler) formula(f Formula) Compiled {
 		return &CompiledNot{Src: f, X: x, Vars: cp.freeInfo(f)}
 	case *Binary:
 		x, y := cp.formula(f.X), cp.formula(f.Y)
-		return &CompiledBinary{Src: f, X: x, Y: y, Vars: cp.freeInfo(f)}
+		yFirst := (f.Op == And || f.Op == Or) && evalCost(y) < evalCost(x)
+		return &CompiledBinary{Src: f, X: x, Y: y, Vars: cp.freeInfo(f), yFirst: yFirst}
 	case *Quantifier:
 		return cp.quantifier(f)
 	case *IntQuantifier:
@@ -998,3 +1002,29 @@ func (cp *compiler) app(t *App) (CompiledTerm, bool) {
 
 // SourceOf returns the source formula of a compiled formula.
 func SourceOf(c Compiled) Formula { return c.source() }
+
+// evalCost estimates what evaluating n costs, to order the operands of a
+// conjunction or disjunction, which the Evaluator may decide in either
+// order (evaluation has no side effects, and an undefined value counts as
+// false either way): an SMT-LIB formula compares a few values; a
+// structural predicate walks the tree's ancestors, level more of them; a
+// semantic predicate computes; a quantifier visits nodes.
+func evalCost(n Compiled) int {
+	switch n := n.(type) {
+	case *CompiledSMT:
+		return 1
+	case *CompiledPred:
+		switch {
+		case n.Impl != nil:
+			return 8
+		case n.level != "":
+			return 4
+		}
+		return 2
+	case *CompiledNot:
+		return evalCost(n.X)
+	case *CompiledBinary:
+		return evalCost(n.X) + evalCost(n.Y)
+	}
+	return 50 // a quantifier
+}

@@ -81,8 +81,14 @@ func (e *Evaluator) Eval(n Compiled) bool {
 	case *CompiledBinary:
 		switch n.Src.Op {
 		case And:
+			if n.yFirst {
+				return e.Eval(n.Y) && e.Eval(n.X)
+			}
 			return e.Eval(n.X) && e.Eval(n.Y)
 		case Or:
+			if n.yFirst {
+				return e.Eval(n.Y) || e.Eval(n.X)
+			}
 			return e.Eval(n.X) || e.Eval(n.Y)
 		case Xor:
 			return e.Eval(n.X) != e.Eval(n.Y)
