@@ -27,7 +27,8 @@ type RefineConfig struct {
 	// inputs no refinement may lose.
 	Samples int
 	// Tries is the number of replacement subtrees tried per node of a
-	// rejected input (0: DefaultRefineTries).
+	// rejected input, and of subtrees taking the rejected input's
+	// alternative (0: DefaultRefineTries).
 	Tries int
 	// Rounds is the number of rounds of sampling and refining
 	// (0: DefaultRefineRounds); refining stops early when a round rejects
@@ -41,10 +42,15 @@ type RefineConfig struct {
 	// and a parse of every valid sample per candidate update.
 	MaxRejected int
 	// Tokens names the token nonterminals of a grammar mined with a lexer
-	// (Result.Tokens). With them, Refine first learns which adjacent tokens
-	// need white space between them, running the parser on samples with and
-	// without it, and rewrites the grammar so that they have it (see
-	// Result.Tokens).
+	// (Result.Tokens), whose rules begin with the white space the lexer
+	// skips ([\n ]*). With them, Refine first learns which adjacent tokens
+	// the lexer would read as one (do followed by the identifier a, doa):
+	// those whose white space, removed from an accepted sample, makes the
+	// parser reject it, or, added to a rejected one, accept it. It then
+	// rewrites the grammar so that such tokens always have white space
+	// between them: the rules that can begin with the second get a variant
+	// per kind of token before them (<statement-after-doSym>), in which it is
+	// <B-sep> ::= [\n ] <B>.
 	Tokens []string
 }
 
@@ -61,16 +67,23 @@ type RefineStats struct {
 
 // Refine narrows the over-approximations of a mined grammar against the
 // parser (STALAGMITE's section 3.4): it generates inputs from g and runs the
-// parser, accept, on them. For each rejected input, it replaces the
-// derivation subtrees of its nonterminals, innermost first, by random ones
-// until the parser accepts the result; the alternative the rejected input
-// took there is then dropped (or, failing that, the nonterminal restricted
-// to the alternative of the accepted replacement), first in the nonterminal
-// everywhere, then only in the context of the replaced subtree (a copy of the nonterminal and
-// of the rules on the way down from an enclosing nonterminal, going up one
-// level at a time). An update is kept when every accepted sample still
-// parses and the rejected input no longer does, so that the refined grammar
-// is at least as precise and keeps what the samples showed valid.
+// parser, accept, on them. Each rejected input is first made smaller: its
+// subtrees, top down, are replaced by smallest ones while the parser still
+// rejects it, so that one error is left. Then the derivation subtrees of its
+// nonterminals, innermost first, are replaced by random ones until the
+// parser accepts the result; unless the alternative the rejected input took
+// there is valid in that place (a random subtree taking it is accepted too),
+// it is then dropped (or, failing that, the nonterminal restricted to the
+// alternative of the accepted replacement), first in the nonterminal
+// everywhere, then only in the context of the replaced subtree (a copy of
+// the nonterminal and of the rules on the way down from an enclosing
+// nonterminal, going up one level at a time). An update is kept when every
+// accepted sample still parses and the rejected input no longer does, so
+// that the refined grammar is at least as precise and keeps what the
+// samples showed valid.
+//
+// With RefineConfig.Tokens, the grammar's tokens are first separated where
+// the lexer needs white space between them (see RefineConfig.Tokens).
 //
 // g must have the form Mine returns: every rule with several alternatives is
 // an alternation at its top. The result is a new grammar.
