@@ -53,7 +53,7 @@ func (r *refiner) separate(g *grammar.Grammar, tokens []string, seed uint64) (*g
 			continue
 		}
 		isTok[t] = true
-		if c := leadingSkip(g, t, 0); c != nil {
+		if c := leadingSkip(g, t, 0); c != nil && len(c.Set()) > 0 {
 			skip[t] = c
 		}
 	}
@@ -132,6 +132,9 @@ func (r *refiner) separate(g *grammar.Grammar, tokens []string, seed uint64) (*g
 		return g, 0, nil
 	}
 	out := (&separator{g: g, isTok: isTok, skip: skip}).rewrite(tokens, need)
+	if out == nil {
+		return g, 0, nil // too many variants: left as it is
+	}
 	if err := out.Check(); err != nil {
 		return nil, 0, fmt.Errorf("the separated grammar is malformed (a kfuzz bug): %v", err)
 	}
@@ -239,6 +242,7 @@ type separator struct {
 	reps      map[*grammar.Repeat]string
 	cur       string // the rule whose variant is being written
 	start     string
+	alts      int // alternatives written, against maxSepAlts
 }
 
 // sepInfo is what a rule or expression can begin and end with: whether it
@@ -257,6 +261,12 @@ type variantKey struct {
 	in, out int
 }
 
+// maxSepAlts bounds the alternatives written for the variants: each
+// boundary of a concatenation where the class of the last token matters
+// multiplies them by the classes that can end there.
+const maxSepAlts = 1 << 14
+
+// rewrite returns the separated grammar, or nil when it would be too large.
 func (s *separator) rewrite(tokens []string, need map[string]map[string]bool) *grammar.Grammar {
 	// Classes: tokens by their need sets; 0 is the empty set.
 	s.class = map[string]int{}
@@ -286,7 +296,7 @@ func (s *separator) rewrite(tokens []string, need map[string]map[string]bool) *g
 		s.classes[c] = append(s.classes[c], t)
 	}
 	if len(s.classes) > 64 {
-		return s.g
+		return nil
 	}
 	s.analyse()
 	s.variants = map[variantKey]string{}
@@ -303,7 +313,7 @@ func (s *separator) rewrite(tokens []string, need map[string]map[string]bool) *g
 	s.start = start.Name
 	s.variants[variantKey{start.Name, 0, -1}] = start.Name
 	s.pending = append(s.pending, variantKey{start.Name, 0, -1})
-	for len(s.pending) > 0 {
+	for len(s.pending) > 0 && s.alts <= maxSepAlts {
 		k := s.pending[0]
 		s.pending = s.pending[1:]
 		r := s.g.Rule(k.name)
@@ -321,6 +331,9 @@ func (s *separator) rewrite(tokens []string, need map[string]map[string]bool) *g
 		if s.needed[t] && s.skip[t] != nil {
 			s.rules = append(s.rules, &grammar.Rule{Name: s.sepName(t), Expr: &grammar.Seq{X: []grammar.Expr{cloneExpr(s.skip[t]), &grammar.Ref{Name: t}}}})
 		}
+	}
+	if s.alts > maxSepAlts {
+		return nil
 	}
 	out := &grammar.Grammar{Start: s.start, Rules: s.rules}
 	prune(out)
@@ -551,6 +564,9 @@ func (s *separator) genSeq(xs []grammar.Expr, in, out int) []grammar.Expr {
 		return alts
 	}
 	for c := range s.classes {
+		if s.alts > maxSepAlts {
+			return nil
+		}
 		head := s.gen(xs[0], in, c)
 		if len(head) == 0 {
 			continue
@@ -559,6 +575,7 @@ func (s *separator) genSeq(xs []grammar.Expr, in, out int) []grammar.Expr {
 			alts = append(alts, concat(join(head), tail))
 		}
 	}
+	s.alts += len(alts)
 	return alts
 }
 
@@ -602,6 +619,11 @@ func (s *separator) genRepeat(e *grammar.Repeat, in, out int) []grammar.Expr {
 			s.analyse()
 		}
 		return s.genSeq(append(xs, &grammar.Ref{Name: name}), in, out)
+	}
+	if e.Max-e.Min > 8 {
+		// Written out, X{m,n} would be too large: X as if no token
+		// preceded it, a superset.
+		return same(s.gen(e.X, -1, -1))
 	}
 	var alts []grammar.Expr
 	for n := e.Min; n <= e.Max; n++ {

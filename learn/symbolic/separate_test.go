@@ -109,3 +109,73 @@ func TestSeparateTokens(t *testing.T) {
 		t.Errorf("separate on tokens without white space: %d pairs, %v; want the grammar unchanged", n, err)
 	}
 }
+
+// doWords accepts "do" words, then a one-letter identifier and ";", the
+// words read as runs of letters, blanks between them skipped.
+func doWords(b []byte) bool {
+	var words []string
+	for i := 0; i < len(b); {
+		switch c := b[i]; {
+		case c == ' ':
+			i++
+		case c == ';':
+			words = append(words, ";")
+			i++
+		case c >= 'a' && c <= 'z':
+			j := i
+			for j < len(b) && b[j] >= 'a' && b[j] <= 'z' {
+				j++
+			}
+			words = append(words, string(b[i:j]))
+			i = j
+		default:
+			return false
+		}
+	}
+	for len(words) > 0 && words[0] == "do" {
+		words = words[1:]
+	}
+	return len(words) == 2 && len(words[0]) == 1 && words[1] == ";"
+}
+
+// TestSeparateRepetition separates tokens repeated by a quantifier, whose
+// iterations follow each other: the repetition becomes a recursive rule
+// whose variants track the token before each iteration.
+func TestSeparateRepetition(t *testing.T) {
+	g, err := grammar.Parse("do.bnf", []byte(`<start> ::= <do>* <id> <semi> ;
+<do> ::= [ ]* "do" ;
+<id> ::= [ ]* [a-z] ;
+<semi> ::= [ ]* ";" ;`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st RefineStats
+	r := &refiner{ctx: context.Background(), accept: doWords, st: &st,
+		cfg: RefineConfig{Samples: 300, MaxSize: DefaultRefineMaxSize}}
+	sep, pairs, err := r.separate(g, []string{"do", "id", "semi"}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%d pairs\n%s", pairs, sep)
+	if pairs != 2 {
+		t.Errorf("%d pairs need a blank; want 2 (do before do, do before an identifier)", pairs)
+	}
+	p, err := grammar.NewParser(grammar.MustCompile(sep))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]bool{
+		"a;": true, " a ;": true, "do a;": true, "do do  do b;": true,
+		"doa;": false, "dodo a;": false, "do do doa;": false,
+	} {
+		if got := p.Recognize([]byte(in)) == nil; got != want {
+			t.Errorf("the separated grammar accepts %q: %v; want %v", in, got, want)
+		}
+		if got := doWords([]byte(in)); got != want {
+			t.Errorf("doWords(%q) = %v; the test wants %v", in, got, want)
+		}
+	}
+	if !recognizesAll(sep, r.valid) {
+		t.Error("the separated grammar lost a valid sample")
+	}
+}
