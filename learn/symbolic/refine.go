@@ -305,14 +305,26 @@ func (r *refiner) fix(t *grammar.Tree, gen *grammar.Generator) (bool, error) {
 	return false, nil
 }
 
-// recognizesAll reports whether g derives every input of ins.
-func recognizesAll(g *grammar.Grammar, ins [][]byte) bool {
+// recognizer returns a parser of g, or nil (g nil or not compilable).
+func recognizer(g *grammar.Grammar) *grammar.Parser {
+	if g == nil {
+		return nil
+	}
 	gr, err := grammar.Compile(g)
 	if err != nil {
-		return false
+		return nil
 	}
 	p, err := grammar.NewParser(gr)
 	if err != nil {
+		return nil
+	}
+	return p
+}
+
+// recognizesAll reports whether g derives every input of ins.
+func recognizesAll(g *grammar.Grammar, ins [][]byte) bool {
+	p := recognizer(g)
+	if p == nil {
 		return false
 	}
 	for _, in := range ins {
@@ -380,15 +392,8 @@ func (r *refiner) validHere(t, n *grammar.Tree, took int, gen *grammar.Generator
 // keeps reports whether g still parses every valid sample and no longer the
 // rejected input.
 func (r *refiner) keeps(g *grammar.Grammar, rejected []byte) bool {
-	if g == nil {
-		return false
-	}
-	gr, err := grammar.Compile(g)
-	if err != nil {
-		return false
-	}
-	p, err := grammar.NewParser(gr)
-	if err != nil || p.Recognize(rejected) == nil {
+	p := recognizer(g)
+	if p == nil || p.Recognize(rejected) == nil {
 		return false
 	}
 	for i, v := range r.valid {
@@ -476,27 +481,12 @@ func (r *refiner) copyName(base string) string {
 // retarget makes the reference expression of graph node occ refer to name.
 func retarget(e grammar.Expr, occ *grammar.Node, name string) bool {
 	found := false
-	var walk func(e grammar.Expr)
-	walk = func(e grammar.Expr) {
-		switch e := e.(type) {
-		case *grammar.Ref:
-			if e.P == occ.Pos && e.Name == occ.Name {
-				e.Name = name
-				found = true
-			}
-		case *grammar.Alt:
-			for _, x := range e.X {
-				walk(x)
-			}
-		case *grammar.Seq:
-			for _, x := range e.X {
-				walk(x)
-			}
-		case *grammar.Repeat:
-			walk(e.X)
+	eachRef(e, func(x *grammar.Ref) {
+		if x.P == occ.Pos && x.Name == occ.Name {
+			x.Name = name
+			found = true
 		}
-	}
-	walk(e)
+	})
 	return found
 }
 

@@ -389,28 +389,15 @@ func (s *separator) sepName(t string) string { return t + "-sep" }
 // of its instances.
 func (s *separator) tokenRules() map[string]bool {
 	in := map[string]bool{}
-	var visit func(e grammar.Expr)
-	visit = func(e grammar.Expr) {
-		switch e := e.(type) {
-		case *grammar.Ref:
-			if r := s.g.Rule(e.Name); r != nil && !in[e.Name] {
-				in[e.Name] = true
-				visit(r.Expr)
-			}
-		case *grammar.Alt:
-			for _, x := range e.X {
-				visit(x)
-			}
-		case *grammar.Seq:
-			for _, x := range e.X {
-				visit(x)
-			}
-		case *grammar.Repeat:
-			visit(e.X)
+	var visit func(name string)
+	visit = func(name string) {
+		if r := s.g.Rule(name); r != nil && !in[name] {
+			in[name] = true
+			eachRef(r.Expr, func(x *grammar.Ref) { visit(x.Name) })
 		}
 	}
 	for t := range s.isTok {
-		visit(&grammar.Ref{Name: t})
+		visit(t)
 	}
 	return in
 }
@@ -792,36 +779,22 @@ func prune(g *grammar.Grammar) {
 
 // reachable returns the rules the first one reaches, in their order.
 func reachable(rules []*grammar.Rule) []*grammar.Rule {
+	if len(rules) == 0 {
+		return nil
+	}
 	byName := map[string]*grammar.Rule{}
 	for _, r := range rules {
 		byName[r.Name] = r
 	}
 	seen := map[string]bool{}
-	var visit func(e grammar.Expr)
-	visit = func(e grammar.Expr) {
-		switch e := e.(type) {
-		case *grammar.Ref:
-			if !seen[e.Name] && byName[e.Name] != nil {
-				seen[e.Name] = true
-				visit(byName[e.Name].Expr)
-			}
-		case *grammar.Alt:
-			for _, x := range e.X {
-				visit(x)
-			}
-		case *grammar.Seq:
-			for _, x := range e.X {
-				visit(x)
-			}
-		case *grammar.Repeat:
-			visit(e.X)
+	var visit func(name string)
+	visit = func(name string) {
+		if r := byName[name]; r != nil && !seen[name] {
+			seen[name] = true
+			eachRef(r.Expr, func(x *grammar.Ref) { visit(x.Name) })
 		}
 	}
-	if len(rules) == 0 {
-		return nil
-	}
-	seen[rules[0].Name] = true
-	visit(rules[0].Expr)
+	visit(rules[0].Name)
 	var out []*grammar.Rule
 	for _, r := range rules {
 		if seen[r.Name] {
@@ -861,20 +834,27 @@ func mergeVariants(g *grammar.Grammar, base map[string]string) {
 }
 
 func renameRefs(e grammar.Expr, to map[string]string) {
+	eachRef(e, func(x *grammar.Ref) {
+		if n, ok := to[x.Name]; ok {
+			x.Name = n
+		}
+	})
+}
+
+// eachRef calls f on every reference in e.
+func eachRef(e grammar.Expr, f func(*grammar.Ref)) {
 	switch e := e.(type) {
 	case *grammar.Ref:
-		if n, ok := to[e.Name]; ok {
-			e.Name = n
-		}
+		f(e)
 	case *grammar.Alt:
 		for _, x := range e.X {
-			renameRefs(x, to)
+			eachRef(x, f)
 		}
 	case *grammar.Seq:
 		for _, x := range e.X {
-			renameRefs(x, to)
+			eachRef(x, f)
 		}
 	case *grammar.Repeat:
-		renameRefs(e.X, to)
+		eachRef(e.X, f)
 	}
 }

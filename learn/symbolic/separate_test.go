@@ -2,6 +2,7 @@ package symbolic
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
@@ -113,29 +114,11 @@ func TestSeparateTokens(t *testing.T) {
 // doWords accepts "do" words, then a one-letter identifier and ";", the
 // words read as runs of letters, blanks between them skipped.
 func doWords(b []byte) bool {
-	var words []string
-	for i := 0; i < len(b); {
-		switch c := b[i]; {
-		case c == ' ':
-			i++
-		case c == ';':
-			words = append(words, ";")
-			i++
-		case c >= 'a' && c <= 'z':
-			j := i
-			for j < len(b) && b[j] >= 'a' && b[j] <= 'z' {
-				j++
-			}
-			words = append(words, string(b[i:j]))
-			i = j
-		default:
-			return false
-		}
-	}
+	words := strings.Fields(strings.ReplaceAll(string(b), ";", " ; "))
 	for len(words) > 0 && words[0] == "do" {
 		words = words[1:]
 	}
-	return len(words) == 2 && len(words[0]) == 1 && words[1] == ";"
+	return len(words) == 2 && len(words[0]) == 1 && words[0] >= "a" && words[0] <= "z" && words[1] == ";"
 }
 
 // TestSeparateRepetition separates tokens repeated by a quantifier, whose
