@@ -42,7 +42,10 @@ per token; the parser is then mined over tokens.
 itself (STALAGMITE's refinement): inputs generated from the grammar that the
 parser rejects are repaired subtree by subtree, and the alternative that made
 them invalid is dropped, in the nonterminal or in the context it came from,
-when every accepted sample still parses. The parser runs in a small program
+when every accepted sample still parses. With a lexing stage, it first
+learns which adjacent tokens need white space between them (the parser
+rejects them joined, "doa", and accepts them apart) and gives the grammar
+the white space there. The parser runs in a small program
 built with the go command (through an overlay: nothing is written into the
 module).
 
@@ -129,13 +132,16 @@ func runMineSymbolic(e *env, args []string) error {
 			prog.finish()
 			return err
 		}
-		g, rst, err := symbolic.Refine(ctx, res.Grammar, accept, symbolic.RefineConfig{Seed: *seed, Samples: *refineSamples})
+		g, rst, err := symbolic.Refine(ctx, res.Grammar, accept, symbolic.RefineConfig{Seed: *seed, Samples: *refineSamples, Tokens: res.Tokens})
 		stopOracle()
 		prog.finish()
 		if err != nil {
 			return err
 		}
 		res.Grammar = g
+		if rst.Separated > 0 {
+			fmt.Fprintf(e.stderr, "kfuzz mine symbolic: %d pairs of adjacent tokens need white space between them\n", rst.Separated)
+		}
 		fmt.Fprintf(e.stderr, "kfuzz mine symbolic: refined in %d rounds: %d of the samples rejected, %d updates, %d parser runs\n",
 			rst.Rounds, rst.Rejected, rst.Fixes, rst.Queries)
 	}

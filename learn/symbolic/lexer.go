@@ -209,6 +209,20 @@ func (e *executor) proxy(s *state, f *frame, args []value) outcome {
 	return running
 }
 
+// tokenNames returns the names of the tokens' nonterminals, by identifier.
+func tokenNames(tokens map[int]*mined, names map[int]string) []string {
+	ids := make([]int, 0, len(tokens))
+	for id := range tokens {
+		ids = append(ids, id)
+	}
+	sort.Ints(ids)
+	out := make([]string, len(ids))
+	for i, id := range ids {
+		out[i] = names[id]
+	}
+	return out
+}
+
 // tokenRules returns the token grammar's rules: each token's nonterminal,
 // named after its constant, and the nonterminals of its instances, prefixed
 // with it.

@@ -97,7 +97,10 @@ type Unsupported struct {
 
 // Result is a mined grammar and how it was found.
 type Result struct {
-	Grammar     *grammar.Grammar
+	Grammar *grammar.Grammar
+	// Tokens names the nonterminals of the lexer's tokens, by identifier,
+	// when Config.Lexer is set; RefineConfig.Tokens takes them.
+	Tokens      []string
 	Stats       Stats
 	Unsupported []Unsupported
 }
@@ -175,14 +178,16 @@ func MineSSA(ctx context.Context, prog *ssa.Program, pkg *ssa.Package, cfg Confi
 	m.finish()
 	m.simplify(map[string]bool{e.entryNT: true})
 	g := m.grammar(e.entryNT)
+	var tokNames []string
 	if tokens != nil {
 		g.Rules = append(g.Rules, tokenRules(tokens, e.lexer.names)...)
+		tokNames = tokenNames(tokens, e.lexer.names)
 	}
 	if err := g.Check(); err != nil {
 		return nil, fmt.Errorf("symbolic: the mined grammar is malformed (a kfuzz bug): %v", err)
 	}
 	e.stats.Duration = time.Since(start)
-	return &Result{Grammar: g, Stats: e.stats, Unsupported: e.sortedUnsupported()}, nil
+	return &Result{Grammar: g, Tokens: tokNames, Stats: e.stats, Unsupported: e.sortedUnsupported()}, nil
 }
 
 // mineEntry explores the paths of fn, which takes the input as its only

@@ -11,7 +11,7 @@ import (
 // Refinement's defaults.
 const (
 	DefaultRefineSamples = 1000
-	DefaultRefineTries   = 5
+	DefaultRefineTries   = 20
 	DefaultRefineLevels  = 4
 	DefaultRefineFixes   = 100
 	DefaultRefineRounds  = 3
@@ -27,7 +27,8 @@ type RefineConfig struct {
 	// inputs no refinement may lose.
 	Samples int
 	// Tries is the number of replacement subtrees tried per node of a
-	// rejected input (0: DefaultRefineTries).
+	// rejected input, and of subtrees taking the rejected input's
+	// alternative (0: DefaultRefineTries).
 	Tries int
 	// Rounds is the number of rounds of sampling and refining
 	// (0: DefaultRefineRounds); refining stops early when a round rejects
@@ -40,6 +41,17 @@ type RefineConfig struct {
 	// round (0: DefaultRefineFixes): each costs parser runs for the repairs
 	// and a parse of every valid sample per candidate update.
 	MaxRejected int
+	// Tokens names the token nonterminals of a grammar mined with a lexer
+	// (Result.Tokens), whose rules begin with the white space the lexer
+	// skips ([\n ]*). With them, Refine first learns which adjacent tokens
+	// the lexer would read as one (do followed by the identifier a, doa):
+	// those whose white space, removed from an accepted sample, makes the
+	// parser reject it, or, added to a rejected one, accept it. It then
+	// rewrites the grammar so that such tokens always have white space
+	// between them: the rules that can begin with the second get a variant
+	// per kind of token before them (<statement-after-doSym>), in which it is
+	// <B-sep> ::= [\n ] <B>.
+	Tokens []string
 }
 
 // RefineStats counts what Refine did.
@@ -48,20 +60,30 @@ type RefineStats struct {
 	Rejected int // samples the parser rejected, over all rounds
 	Fixes    int // grammar updates kept
 	Queries  int // calls of the parser
+	// Separated counts the pairs of token kinds found to need white space
+	// between them (with Tokens).
+	Separated int
 }
 
 // Refine narrows the over-approximations of a mined grammar against the
 // parser (STALAGMITE's section 3.4): it generates inputs from g and runs the
-// parser, accept, on them. For each rejected input, it replaces the
-// derivation subtrees of its nonterminals, innermost first, by random ones
-// until the parser accepts the result; the alternative the rejected input
-// took there is then dropped (or, failing that, the nonterminal restricted
-// to the alternative of the accepted replacement), first in the nonterminal
-// everywhere, then only in the context of the replaced subtree (a copy of the nonterminal and
-// of the rules on the way down from an enclosing nonterminal, going up one
-// level at a time). An update is kept when every accepted sample still
-// parses and the rejected input no longer does, so that the refined grammar
-// is at least as precise and keeps what the samples showed valid.
+// parser, accept, on them. Each rejected input is first made smaller: its
+// subtrees, top down, are replaced by smallest ones while the parser still
+// rejects it, so that one error is left. Then the derivation subtrees of its
+// nonterminals, innermost first, are replaced by random ones until the
+// parser accepts the result; unless the alternative the rejected input took
+// there is valid in that place (a random subtree taking it is accepted too),
+// it is then dropped (or, failing that, the nonterminal restricted to the
+// alternative of the accepted replacement), first in the nonterminal
+// everywhere, then only in the context of the replaced subtree (a copy of
+// the nonterminal and of the rules on the way down from an enclosing
+// nonterminal, going up one level at a time). An update is kept when every
+// accepted sample still parses and the rejected input no longer does, so
+// that the refined grammar is at least as precise and keeps what the
+// samples showed valid.
+//
+// With RefineConfig.Tokens, the grammar's tokens are first separated where
+// the lexer needs white space between them (see RefineConfig.Tokens).
 //
 // g must have the form Mine returns: every rule with several alternatives is
 // an alternation at its top. The result is a new grammar.
@@ -82,13 +104,22 @@ func Refine(ctx context.Context, g *grammar.Grammar, accept func([]byte) bool, c
 		cfg.MaxRejected = DefaultRefineFixes
 	}
 	var st RefineStats
+	r := &refiner{ctx: ctx, accept: accept, cfg: cfg, st: &st}
+	if len(cfg.Tokens) > 0 {
+		sep, n, err := r.separate(g, cfg.Tokens, cfg.Seed^0x5e9a7a7e)
+		if err != nil {
+			return nil, st, fmt.Errorf("symbolic: refine: %v", err)
+		}
+		if n > 0 && recognizesAll(sep, r.valid) {
+			g, st.Separated = sep, n
+		}
+	}
 	// Parsing the printed grammar gives every expression a position, by
 	// which graph nodes are traced back to the expressions they come from.
 	cur, err := grammar.Parse("mined.bnf", []byte(expandOptional(g).String()))
 	if err != nil {
 		return nil, st, fmt.Errorf("symbolic: refine: %v", err)
 	}
-	r := &refiner{ctx: ctx, accept: accept, cfg: cfg, st: &st}
 	for round := 0; round < cfg.Rounds; round++ {
 		st.Rounds++
 		changed, err := r.round(cur, cfg.Seed+uint64(round)*7919)
@@ -158,6 +189,7 @@ func (r *refiner) round(g *grammar.Grammar, seed uint64) (bool, error) {
 		}
 	}
 	r.st.Rejected += len(failing)
+	small := grammar.NewGenerator(r.gr, seed^0x736d616c6c)
 	changed := false
 	looked := 0
 	for _, t := range failing {
@@ -174,6 +206,10 @@ func (r *refiner) round(g *grammar.Grammar, seed uint64) (bool, error) {
 		// The tree is over the grammar of the round's start; an update
 		// since then may have removed its rules: regenerate the failing
 		// input's tree only from the round's graph (its nodes are stable).
+		r.reduce(t, small)
+		if r.parser.Recognize(t.Bytes()) != nil {
+			continue
+		}
 		ok, err := r.fix(t, gen)
 		if err != nil {
 			return false, err
@@ -181,6 +217,33 @@ func (r *refiner) round(g *grammar.Grammar, seed uint64) (bool, error) {
 		changed = changed || ok
 	}
 	return changed, nil
+}
+
+// reduce makes the rejected input t smaller while the parser still rejects
+// it, so that one repair can make it valid: top down, it replaces each
+// subtree of a nonterminal by a smallest one (from small) and keeps the
+// replacement when the parser still rejects the input. A sample with
+// several errors (two assignments to a parenthesised expression) has none
+// left whose repair alone makes it valid; reduced, it keeps one.
+func (r *refiner) reduce(t *grammar.Tree, small *grammar.Generator) {
+	var walk func(n *grammar.Tree)
+	walk = func(n *grammar.Tree) {
+		if n.Node.Kind == grammar.KindRef && n.Size() > n.Node.MinSize {
+			small.MaxSize = n.Node.MinSize
+			if s, err := small.GenerateFrom(n.Node); err == nil && len(s.Children) == 1 {
+				saved := n.Children
+				n.Children = s.Children
+				if !r.query(t.Bytes()) {
+					return
+				}
+				n.Children = saved
+			}
+		}
+		for _, c := range n.Children {
+			walk(c)
+		}
+	}
+	walk(t)
 }
 
 // fix looks for an update of the grammar that excludes the rejected input t.
@@ -216,7 +279,7 @@ func (r *refiner) fix(t *grammar.Tree, gen *grammar.Generator) (bool, error) {
 			continue
 		}
 		good := r.repair(t, o.node, gen)
-		if good < 0 {
+		if good < 0 || r.validHere(t, o.node, took, gen) {
 			continue
 		}
 		for level := -1; level <= min(len(o.up), DefaultRefineLevels); level++ {
@@ -240,6 +303,36 @@ func (r *refiner) fix(t *grammar.Tree, gen *grammar.Generator) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// recognizer returns a parser of g, or nil (g nil or not compilable).
+func recognizer(g *grammar.Grammar) *grammar.Parser {
+	if g == nil {
+		return nil
+	}
+	gr, err := grammar.Compile(g)
+	if err != nil {
+		return nil
+	}
+	p, err := grammar.NewParser(gr)
+	if err != nil {
+		return nil
+	}
+	return p
+}
+
+// recognizesAll reports whether g derives every input of ins.
+func recognizesAll(g *grammar.Grammar, ins [][]byte) bool {
+	p := recognizer(g)
+	if p == nil {
+		return false
+	}
+	for _, in := range ins {
+		if p.Recognize(in) != nil {
+			return false
+		}
+	}
+	return true
 }
 
 func altIndex(alt, chosen *grammar.Node) int {
@@ -273,18 +366,34 @@ func (r *refiner) repair(t, n *grammar.Tree, gen *grammar.Generator) int {
 	return -1
 }
 
+// validHere reports whether the parser accepts t with n's subtree replaced
+// by a random one that takes alternative took, as the rejected input did:
+// then that alternative is valid where n stands, and the error lies inside
+// the subtree (a bad assignment in a chain of them): dropping it there would
+// lose valid inputs the samples may lack.
+func (r *refiner) validHere(t, n *grammar.Tree, took int, gen *grammar.Generator) bool {
+	saved := n.Children
+	defer func() { n.Children = saved }()
+	rhs := n.Node.Children[0]
+	for range r.cfg.Tries {
+		s, err := gen.GenerateFrom(rhs.Children[took])
+		if err != nil {
+			return false
+		}
+		n.Children = []*grammar.Tree{{Node: rhs, Children: []*grammar.Tree{s}}}
+		if in := t.Bytes(); r.query(in) {
+			r.valid = append(r.valid, in)
+			return true
+		}
+	}
+	return false
+}
+
 // keeps reports whether g still parses every valid sample and no longer the
 // rejected input.
 func (r *refiner) keeps(g *grammar.Grammar, rejected []byte) bool {
-	if g == nil {
-		return false
-	}
-	gr, err := grammar.Compile(g)
-	if err != nil {
-		return false
-	}
-	p, err := grammar.NewParser(gr)
-	if err != nil || p.Recognize(rejected) == nil {
+	p := recognizer(g)
+	if p == nil || p.Recognize(rejected) == nil {
 		return false
 	}
 	for i, v := range r.valid {
@@ -372,27 +481,12 @@ func (r *refiner) copyName(base string) string {
 // retarget makes the reference expression of graph node occ refer to name.
 func retarget(e grammar.Expr, occ *grammar.Node, name string) bool {
 	found := false
-	var walk func(e grammar.Expr)
-	walk = func(e grammar.Expr) {
-		switch e := e.(type) {
-		case *grammar.Ref:
-			if e.P == occ.Pos && e.Name == occ.Name {
-				e.Name = name
-				found = true
-			}
-		case *grammar.Alt:
-			for _, x := range e.X {
-				walk(x)
-			}
-		case *grammar.Seq:
-			for _, x := range e.X {
-				walk(x)
-			}
-		case *grammar.Repeat:
-			walk(e.X)
+	eachRef(e, func(x *grammar.Ref) {
+		if x.P == occ.Pos && x.Name == occ.Name {
+			x.Name = name
+			found = true
 		}
-	}
-	walk(e)
+	})
 	return found
 }
 
@@ -438,9 +532,10 @@ func cloneExpr(e grammar.Expr) grammar.Expr {
 	panic(errors.New("symbolic: unknown grammar expression"))
 }
 
-// expandOptional returns g with optional elements at the top of a rule's
-// alternatives (x y? z) written as alternatives (x z | x y z), up to three
-// per alternative, so that refinement can drop or keep either.
+// expandOptional returns g with alternations nested at the top of a rule
+// made one ((x | y) | z as x | y | z), and optional elements at the top of
+// its alternatives (x y? z) written as alternatives (x z | x y z), up to
+// three per alternative, so that refinement can drop or keep each.
 func expandOptional(g *grammar.Grammar) *grammar.Grammar {
 	c := cloneGrammar(g)
 	for _, r := range c.Rules {
@@ -451,7 +546,7 @@ func expandOptional(g *grammar.Grammar) *grammar.Grammar {
 			alts = []grammar.Expr{r.Expr}
 		}
 		var out []grammar.Expr
-		for _, a := range alts {
+		for _, a := range flattenAlts(alts) {
 			out = append(out, expandSeq(a)...)
 		}
 		if len(out) > 1 {
@@ -503,6 +598,20 @@ func expandSeq(e grammar.Expr) []grammar.Expr {
 				c[i] = cloneExpr(x)
 			}
 			out = append(out, &grammar.Seq{X: c})
+		}
+	}
+	return out
+}
+
+// flattenAlts returns alts with the alternatives of nested alternations in
+// their place.
+func flattenAlts(alts []grammar.Expr) []grammar.Expr {
+	var out []grammar.Expr
+	for _, a := range alts {
+		if n, ok := a.(*grammar.Alt); ok {
+			out = append(out, flattenAlts(n.X)...)
+		} else {
+			out = append(out, a)
 		}
 	}
 	return out
