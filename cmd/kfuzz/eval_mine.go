@@ -26,10 +26,10 @@ import (
 func init() {
 	register(&command{
 		name: "eval mine",
-		usage: "[-subjects url,grep,lisp,xml,json,expr,while,calc,cgidecode,jsonparse,tinyc] [-configs glade,glade+rec,bubble,symbolic]\n" +
+		usage: "[-subjects url,grep,lisp,xml,json,expr,while,calc,cgidecode,jsonparse,tinyc] [-configs glade,glade+rec,bubble,symbolic,symbolic+refine]\n" +
 			"\t\t[-n 1000] [-seed S] [-seeds 10] [-seed-len 50] [-max-queries N] [-symbolic-max-paths N]\n" +
 			"\t\t[-max-items N] [-max-size N] [-o DIR] [-json] [-cover 30s] [-parallel 2]",
-		short: "evaluate grammar mining (GLADE, GLADE with the recursion stage, the tree stage, symbolic): precision, recall, F1, queries, time",
+		short: "evaluate grammar mining (GLADE, GLADE with the recursion stage, the tree stage, symbolic, refined): precision, recall, F1, queries, time",
 		run:   runEvalMine,
 	})
 }
@@ -60,7 +60,10 @@ is skipped on the others; its queries are the paths it explored, at most
 which does not saturate, takes seconds and about a gigabyte, not a minute
 and 4 GB). Its package is loaded from the kfuzz module, so run it inside the
 module. GLADE runs on these subjects too, with seeds from their golden
-grammars. calc's oracle is calc.Eval, with its division-by-zero error counted
+grammars. symbolic+refine is the symbolic grammar refined against the
+subject's oracle, run in-process (kfuzz mine symbolic -refine; for tinyc
+also the separation of tokens its lexer would read as one); its queries are
+the paths plus the oracle's calls. calc's oracle is calc.Eval, with its division-by-zero error counted
 as accepted (a semantic error no grammar excludes) when the whole input is
 well formed.
 
@@ -99,7 +102,7 @@ func runEvalMine(e *env, args []string) error {
 		fs.PrintDefaults()
 	}
 	which := fs.String("subjects", strings.Join(mineeval.Names(), ","), "comma-separated `subjects` to evaluate")
-	configs := fs.String("configs", mineeval.ConfigGLADE+","+mineeval.ConfigRecursion+","+mineeval.ConfigTrees+","+mineeval.ConfigSymbolic, "comma-separated `configurations`")
+	configs := fs.String("configs", strings.Join(mineConfigNames, ","), "comma-separated `configurations`")
 	n := fs.Int("n", mineeval.DefaultN, "inputs generated for precision and for recall each")
 	seed := fs.Uint64("seed", 1, "random seed of the seed inputs and the samples")
 	seeds := fs.Int("seeds", mineeval.DefaultSeeds, "seed inputs given to the miner")
@@ -141,17 +144,17 @@ func runEvalMine(e *env, args []string) error {
 	var configNames []string
 	for _, name := range strings.Split(*configs, ",") {
 		name = strings.TrimSpace(name)
-		if name != mineeval.ConfigGLADE && name != mineeval.ConfigRecursion && name != mineeval.ConfigTrees && name != mineeval.ConfigSymbolic {
-			return fmt.Errorf("unknown configuration %q (have %s, %s, %s, %s)", name, mineeval.ConfigGLADE, mineeval.ConfigRecursion, mineeval.ConfigTrees, mineeval.ConfigSymbolic)
+		if !slices.Contains(mineConfigNames, name) {
+			return fmt.Errorf("unknown configuration %q (have %s)", name, strings.Join(mineConfigNames, ", "))
 		}
 		configNames = append(configNames, name)
 	}
 	root := "" // the kfuzz module, if a symbolic run needs it
 	for _, s := range subjects {
-		if s.Code != nil && slices.Contains(configNames, mineeval.ConfigSymbolic) && root == "" {
+		if s.Code != nil && slices.ContainsFunc(configNames, isSymbolicConfig) && root == "" {
 			var err error
 			if root, err = kfuzzModuleRoot(); err != nil {
-				return fmt.Errorf("%v, or leave %s out of -configs", err, mineeval.ConfigSymbolic)
+				return fmt.Errorf("%v, or leave %s and %s out of -configs", err, mineeval.ConfigSymbolic, mineeval.ConfigSymbolicRefined)
 			}
 		}
 	}
@@ -242,14 +245,27 @@ func runEvalMine(e *env, args []string) error {
 	return nil
 }
 
+// mineConfigNames are the configurations of kfuzz eval mine.
+var mineConfigNames = []string{mineeval.ConfigGLADE, mineeval.ConfigRecursion, mineeval.ConfigTrees, mineeval.ConfigSymbolic, mineeval.ConfigSymbolicRefined}
+
+// isSymbolicConfig reports whether the configuration called name mines the
+// subject's code.
+func isSymbolicConfig(name string) bool {
+	return name == mineeval.ConfigSymbolic || name == mineeval.ConfigSymbolicRefined
+}
+
 // mineConfig returns the configuration called name, reporting its progress
 // on prog: GLADE's with at most maxQueries oracle queries, or the symbolic
 // miner's on the module at root with at most maxPaths paths.
 func mineConfig(name, root string, prog *progress, subject string, maxQueries, maxPaths int) mineeval.Config {
-	if name == mineeval.ConfigSymbolic {
-		return mineeval.Symbolic(root, symbolic.Config{MaxPaths: maxPaths, Progress: func(st symbolic.Stats) {
+	if isSymbolicConfig(name) {
+		cfg := symbolic.Config{MaxPaths: maxPaths, Progress: func(st symbolic.Stats) {
 			prog.Step(fmt.Sprintf("eval mine: %s %s: %d paths (%d accepting), %d forks", subject, name, st.Paths, st.Accepted, st.Forks), 0)
-		}})
+		}}
+		if name == mineeval.ConfigSymbolicRefined {
+			return mineeval.SymbolicRefined(root, cfg, symbolic.RefineConfig{Seed: 1})
+		}
+		return mineeval.Symbolic(root, cfg)
 	}
 	opts := []glade.Option{glade.WithMaxQueries(maxQueries), glade.WithProgress(mineProgress(prog, subject, name))}
 	cfgs := mineeval.Configs(opts...)
@@ -365,8 +381,8 @@ func mineProgress(prog *progress, subject, config string) func(glade.Progress) {
 func writeMined(dir string, s *mineeval.Subject, config string, res *mineeval.Result) error {
 	subject := s.Name
 	var b strings.Builder
-	if config == mineeval.ConfigSymbolic {
-		fmt.Fprintf(&b, "# Mined by kfuzz eval mine: subject %s, configuration %s, from the code of %s.%s, %d paths.\n",
+	if isSymbolicConfig(config) {
+		fmt.Fprintf(&b, "# Mined by kfuzz eval mine: subject %s, configuration %s, from the code of %s.%s, %d paths and parser runs.\n",
 			subject, config, s.Code.Package, s.Code.Entry, res.Queries)
 	} else {
 		fmt.Fprintf(&b, "# Mined by kfuzz eval mine: subject %s, configuration %s, %d oracle queries.\n", subject, config, res.Queries)
@@ -399,7 +415,7 @@ func printMineEval(w io.Writer, rows []mineEvalRow, n int) error {
 	var order []string
 	hasSymbolic := false
 	for _, r := range rows {
-		hasSymbolic = hasSymbolic || r.Config == mineeval.ConfigSymbolic
+		hasSymbolic = hasSymbolic || isSymbolicConfig(r.Config)
 		if _, ok := best[r.Subject]; !ok {
 			order = append(order, r.Subject)
 		}
@@ -426,7 +442,7 @@ func printMineEval(w io.Writer, rows []mineEvalRow, n int) error {
 	}
 	fmt.Fprintf(w, "\nsubjects with F1 >= 0.9 in their best configuration: %d of %d (GLADE's goal: 5 of its 7, url to while)\n", met, len(order))
 	if hasSymbolic {
-		fmt.Fprintf(w, "symbolic: seeds none (it reads the parser's code), queries = paths explored; run only on subjects with code\n")
+		fmt.Fprintf(w, "symbolic: seeds none (it reads the parser's code), queries = paths explored (+ the oracle's calls of symbolic+refine); run only on subjects with code\n")
 	}
 	return nil
 }

@@ -126,7 +126,9 @@ func runCode(ctx context.Context, s *Subject, c Config, opts RunOptions) (*Resul
 		return res, nil
 	}
 	start := time.Now()
-	g, work, err := c.MineCode(ctx, *s.Code)
+	code := *s.Code
+	code.Oracle = s.Oracle
+	g, work, err := c.MineCode(ctx, code)
 	res.Mining = time.Since(start)
 	res.Queries = work
 	return measure(ctx, s, c, res, g, err, opts)

@@ -43,6 +43,10 @@ type Subject struct {
 type Code struct {
 	Package string // such as "./internal/subjects/calc"
 	Entry   string // such as "Eval"
+	// Oracle is the subject's oracle (Subject.Oracle), which Run sets for
+	// the code miners that refine their grammar against the parser
+	// (ConfigSymbolicRefined).
+	Oracle func([]byte) bool
 }
 
 //go:embed grammars/*.bnf

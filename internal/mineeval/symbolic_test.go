@@ -48,6 +48,35 @@ func TestSymbolicCGIDecode(t *testing.T) {
 	}
 }
 
+// TestSymbolicRefinedCGIDecode runs ConfigSymbolicRefined on cgidecode
+// through Run: Run hands the subject's oracle to the refinement, whose
+// calls count as work on top of the paths, and the grammar stays exact.
+func TestSymbolicRefinedCGIDecode(t *testing.T) {
+	s, err := Lookup("cgidecode")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := Run(context.Background(), s, Symbolic(moduleRoot(t), symbolic.Config{}), RunOptions{Options: Options{N: testN(), Seed: 1}})
+	if err != nil || plain.Err != nil {
+		t.Fatal(err, plain.Err)
+	}
+	res, err := Run(context.Background(), s, SymbolicRefined(moduleRoot(t), symbolic.Config{}, symbolic.RefineConfig{Seed: 1, Samples: 50}),
+		RunOptions{Options: Options{N: testN(), Seed: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Err != nil {
+		t.Fatal(res.Err)
+	}
+	if res.Config != ConfigSymbolicRefined || res.Score.F1 != 1 || res.Queries <= plain.Queries {
+		t.Errorf("config %q, F1 %v, %d queries (%d paths); want %q, 1, more than the paths", res.Config, res.Score.F1, res.Queries, plain.Queries, ConfigSymbolicRefined)
+	}
+	if _, _, err := SymbolicRefined(moduleRoot(t), symbolic.Config{}, symbolic.RefineConfig{}).MineCode(context.Background(), *s.Code); err == nil ||
+		!strings.Contains(err.Error(), "oracle") {
+		t.Errorf("without the oracle: error %v, want one naming the oracle", err)
+	}
+}
+
 // TestSymbolicCalc checks the symbolic configuration on calc, whose oracle
 // counts division by zero as accepted: the mined grammar is exact.
 func TestSymbolicCalc(t *testing.T) {
