@@ -218,6 +218,7 @@ type Solver struct {
 	universals []string                 // the nonterminals of the universal quantifiers
 
 	paths      map[pathKey][]*grammar.Node
+	besideWays map[besideKey][]beside // insertions beside a node (insert.go)
 	lengths    map[lengthKey]*lengthTable
 	regexes    map[string]regexEntry
 	partitions map[string][]interval
