@@ -293,3 +293,78 @@ func interleave(a, b []option, n int) []option {
 	}
 	return out
 }
+
+// holeInsertions returns the states in which an existential quantifier is
+// eliminated by deriving an open leaf of its range into a new node of its
+// type (ISLa's insertion into a hole), built from its match expression, at
+// most Branches of them, chosen at random. The random expansion of the
+// open leaves (Solver.expand) may derive such a node too, but seldom one
+// that matches a match expression with fixed text, and it derives the rest
+// of the leaf at random, which can bring new obligations (a random XML
+// attribute whose prefix needs a declaration of its own). It makes them
+// only the first time a state is expanded.
+func (s *Solver) holeInsertions(c *evalCtx, st *state) []*state {
+	if !s.cfg.insertion || st.holed || st.root.open {
+		return nil
+	}
+	st.holed = true
+	type cand struct {
+		i int
+		l *stree
+	}
+	var cands []cand
+	for i, it := range st.forms {
+		q, ok := it.n.(*isla.CompiledQuantifier)
+		if !ok || !it.exists() || q.Child > 0 {
+			continue
+		}
+		inID, _ := it.env.lookup(q.In)
+		in, ok := c.idx[inID]
+		if !ok {
+			continue
+		}
+		for y := in; y < c.v.Nodes[in].End; y++ {
+			if !c.isOpen(y) || c.phantom(y) {
+				continue
+			}
+			if l := c.node(c.ids[y]); l != nil && l.open && s.derives(l.g, q.Src.Type) {
+				cands = append(cands, cand{i, l})
+			}
+		}
+	}
+	s.rng.Shuffle(len(cands), func(a, b int) { cands[a], cands[b] = cands[b], cands[a] })
+	var out []*state
+	for k, cd := range cands {
+		if k >= s.cfg.branches {
+			s.incomplete(LimitBranches, "not every insertion into an open leaf was tried")
+			break
+		}
+		it := st.forms[cd.i]
+		q := it.n.(*isla.CompiledQuantifier)
+		binds := make([]int32, 1+s.binderCount(q))
+		path := s.refPath(cd.l.g, q.Src.Type)
+		mk := s.typeNode(q, binds)
+		end := func(g *grammar.Node) (*stree, bool) {
+			t, ok := mk(g)
+			if ok && len(path) == 1 {
+				// The leaf becomes the new node.
+				binds[0] = cd.l.id
+				t = mkNode(cd.l.id, t.g, t.kids, t.val, t.open)
+			}
+			return t, ok
+		}
+		sub, ok := s.alongPath(path, cd.l.id, end, nil)
+		if !ok {
+			continue
+		}
+		root := st.root.replace(map[int32]*stree{cd.l.id: sub})
+		c2 := s.reuseEvalCtx(s.spareCtx, &state{root: root, ints: st.ints})
+		s.spareCtx = nil
+		inst := item{n: q.Body, env: bindMatch(it.env, q, binds), neg: it.neg}
+		for _, conj := range s.normalize(c2, inst) {
+			out = append(out, s.applyOption(st, cd.i, option{root: root, forms: conj, res: resolved{key: s.key(it), binds: binds}}))
+		}
+		s.spareCtx = c2
+	}
+	return out
+}

@@ -502,6 +502,7 @@ type state struct {
 	ints     []string   // values of the numeric constants; "" while unknown
 	resolved []resolved // existential quantifiers eliminated by matching
 	steps    int
+	holed    bool // holeInsertions made its states
 	cost     float64
 	seq      uint64
 }
