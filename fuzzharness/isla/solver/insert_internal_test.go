@@ -21,7 +21,7 @@ func wrapSetup(t *testing.T, bnf, constraint, text string) (*Solver, *evalCtx, *
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(spec, Seed(3))
+	s, err := New(spec, Seed(3), NonVacuous(1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -125,7 +125,11 @@ func Branches(n int) Option { return func(c *config) { c.branches = n } }
 // function penalizes vacuously satisfied universals: a solution valid only
 // vacuously is held back while the solver processes up to n more states
 // looking for others, and returned only after them (or once the search
-// runs out). The default, 0, returns every solution as found.
+// runs out). The default, 0, returns every solution as found. With n > 0
+// the solver also inserts new nodes beside and around existing ones and
+// into open leaves to eliminate existential quantifiers (insert.go), which
+// non-vacuous solutions of grammars that nest by recursion need, such as
+// an XML element declaring the namespace prefix used inside it.
 func NonVacuous(n int) Option { return func(c *config) { c.nonVacuous = n } }
 
 // CostWeights sets the weights of the cost function (default
