@@ -57,10 +57,10 @@ type wrapCand struct {
 
 // wraps returns up to n ways to eliminate an existential quantifier by
 // inserting a new node of its type beside or around an existing node of its
-// range. It tries, in random order, the nodes that hold a node the
-// quantifier's instance binds (the variables of the enclosing formulas) and
-// the range itself, or, if there are none, all the others; the ways where
-// the quantifier's body is false at once are dropped.
+// range. The nodes that hold a node the quantifier's instance binds (the
+// variables of the enclosing formulas) and the range itself are tried
+// first, in random order, then the others; the ways where the quantifier's
+// body is false at once are dropped.
 func (s *Solver) wraps(c *evalCtx, st *state, it item, q *isla.CompiledQuantifier, key string, n int) []option {
 	if n <= 0 || q.Child > 0 || !s.embeds() {
 		return nil
@@ -104,11 +104,9 @@ func (s *Solver) wraps(c *evalCtx, st *state, it item, q *isla.CompiledQuantifie
 		return true
 	})
 	// Only where no node is near, the others.
-	cands := first
-	if len(cands) == 0 {
-		cands = rest
-	}
-	s.rng.Shuffle(len(cands), func(a, b int) { cands[a], cands[b] = cands[b], cands[a] })
+	s.rng.Shuffle(len(first), func(a, b int) { first[a], first[b] = first[b], first[a] })
+	s.rng.Shuffle(len(rest), func(a, b int) { rest[a], rest[b] = rest[b], rest[a] })
+	cands := append(first, rest...)
 	var out []option
 	tried := 0
 	for _, cd := range cands {
