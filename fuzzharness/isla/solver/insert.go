@@ -126,13 +126,7 @@ func (s *Solver) wraps(c *evalCtx, st *state, it item, q *isla.CompiledQuantifie
 			continue
 		}
 		root := st.root.replace(map[int32]*stree{cd.u.id: sub})
-		c2 := s.reuseEvalCtx(s.spareCtx, &state{root: root, ints: st.ints})
-		s.spareCtx = nil
-		inst := item{n: q.Body, env: bindMatch(it.env, q, binds), neg: it.neg}
-		for _, conj := range s.normalize(c2, inst) {
-			out = append(out, option{root: root, forms: conj, res: resolved{key: key, binds: binds}})
-		}
-		s.spareCtx = c2
+		out = append(out, s.insertedOptions(st, root, it, q, key, binds)...)
 	}
 	if tried < len(cands) {
 		s.incomplete(LimitBranches, "not every tree insertion beside or around an existing node was tried")
@@ -289,6 +283,24 @@ func (s *Solver) aroundTree(u *stree, q *isla.CompiledQuantifier, binds []int32)
 	}, nil)
 }
 
+// insertedOptions returns the ways to eliminate the existential quantifier
+// instance it by a node inserted into the state's tree, giving root: one per
+// disjunct of the instance's body, the quantifier bound to binds, none if
+// the body is false at once.
+func (s *Solver) insertedOptions(st *state, root *stree, it item, q *isla.CompiledQuantifier, key string, binds []int32) []option {
+	// The context only decides the instance's atoms: the memory of the
+	// one before it is reused.
+	c := s.reuseEvalCtx(s.spareCtx, &state{root: root, ints: st.ints})
+	s.spareCtx = nil
+	var out []option
+	inst := item{n: q.Body, env: bindMatch(it.env, q, binds), neg: it.neg}
+	for _, conj := range s.normalize(c, inst) {
+		out = append(out, option{root: root, forms: conj, res: resolved{key: key, binds: binds}})
+	}
+	s.spareCtx = c
+	return out
+}
+
 // interleave returns up to n options, taken in turn from a and b.
 func interleave(a, b []option, n int) []option {
 	out := make([]option, 0, min(n, len(a)+len(b)))
@@ -367,18 +379,15 @@ func (s *Solver) holeInsertions(c *evalCtx, st *state) []*state {
 			continue
 		}
 		root := st.root.replace(map[int32]*stree{cd.l.id: sub})
-		c2 := s.reuseEvalCtx(s.spareCtx, &state{root: root, ints: st.ints})
-		s.spareCtx = nil
-		inst := item{n: q.Body, env: bindMatch(it.env, q, binds), neg: it.neg}
-		for _, conj := range s.normalize(c2, inst) {
+		for _, o := range s.insertedOptions(st, root, it, q, s.key(it), binds) {
 			// The tree only grows where it was open: what held before
 			// still holds, and the universal quantifiers go on.
-			child := s.applyOption(st, cd.i, option{forms: conj, res: resolved{key: s.key(it), binds: binds}})
+			o.root = nil
+			child := s.applyOption(st, cd.i, o)
 			child.root = root
 			s.stats.Insertions++
 			out = append(out, child)
 		}
-		s.spareCtx = c2
 	}
 	return out
 }

@@ -56,6 +56,27 @@ func idOf(root *stree, name string) int32 {
 	return id
 }
 
+// wrapOnce parses text, inserts with wraps for the existential quantifier
+// of the constraint and checks that there is one way, giving the tree want,
+// in which the first node labeled kept keeps its id and its text.
+func wrapOnce(t *testing.T, bnf, constraint, text, kept, want string) option {
+	t.Helper()
+	s, c, st, it := wrapSetup(t, bnf, constraint, text)
+	k := st.root.find(idOf(st.root, kept))
+	opts := s.wraps(c, st, it, it.n.(*isla.CompiledQuantifier), s.key(it), 4)
+	if len(opts) != 1 {
+		t.Fatalf("%d options, want 1", len(opts))
+	}
+	o := opts[0]
+	if got := o.root.text(); got != want {
+		t.Errorf("tree %q, want %q", got, want)
+	}
+	if u := o.root.find(k.id); u == nil || u.text() != k.text() {
+		t.Errorf("the <%s> node lost its id or its text: %v", kept, u)
+	}
+	return o
+}
+
 // An existential quantifier over an enclosing node, where the tree has
 // none: the only way is a new node around the existing one.
 func TestWrapsAround(t *testing.T) {
@@ -70,21 +91,8 @@ func TestWrapsAround(t *testing.T) {
 forall <use> u="u{<var> x}":
   exists <node> n="(d{<var> y} <nodes>)":
     (inside(u, n) and x = y)`
-	s, c, st, it := wrapSetup(t, bnf, constraint, "ua")
-	use := idOf(st.root, "use")
-	q := it.n.(*isla.CompiledQuantifier)
-	opts := s.wraps(c, st, it, q, s.key(it), 4)
-	if len(opts) != 1 {
-		t.Fatalf("%d options, want 1", len(opts))
-	}
-	o := opts[0]
 	// The open leaf of y derives no text yet.
-	if got := o.root.text(); got != "(d ua)" {
-		t.Errorf("tree %q, want %q", got, "(d ua)")
-	}
-	if u := o.root.find(use); u == nil || u.text() != "ua" {
-		t.Errorf("the <use> node lost its id or its text: %v", u)
-	}
+	o := wrapOnce(t, bnf, constraint, "ua", "use", "(d ua)")
 	n := o.root.find(o.res.binds[0])
 	if n == nil || n.label() != "node" || n.text() != "(d ua)" {
 		t.Fatalf("the witness is not the new enclosing <node>: %v", n)
@@ -110,20 +118,7 @@ func TestWrapsBeside(t *testing.T) {
 forall <item> u="u{<var> x}":
   exists <item> d="d{<var> y}":
     x = y`
-	s, c, st, it := wrapSetup(t, bnf, constraint, "ua")
-	use := idOf(st.root, "item")
-	q := it.n.(*isla.CompiledQuantifier)
-	opts := s.wraps(c, st, it, q, s.key(it), 4)
-	if len(opts) != 1 {
-		t.Fatalf("%d options, want 1", len(opts))
-	}
-	o := opts[0]
-	if got := o.root.text(); got != "d,ua" {
-		t.Errorf("tree %q, want %q", got, "d,ua")
-	}
-	if u := o.root.find(use); u == nil || u.text() != "ua" {
-		t.Errorf("the <item> node lost its id or its text: %v", u)
-	}
+	o := wrapOnce(t, bnf, constraint, "ua", "item", "d,ua")
 	if d := o.root.find(o.res.binds[0]); d == nil || d.label() != "item" || d.text() != "d" {
 		t.Errorf("the witness is not the new <item>: %v", d)
 	}

@@ -59,15 +59,7 @@ func (s *Solver) insertions(c *evalCtx, st *state, it item, q *isla.CompiledQuan
 		kids := make([]*stree, 0, len(cd.rep.kids)+1)
 		kids = append(append(append(kids, cd.rep.kids[:cd.pos]...), elem), cd.rep.kids[cd.pos:]...)
 		root := st.root.replace(map[int32]*stree{cd.rep.id: mkNode(cd.rep.id, cd.rep.g, kids, "", false)})
-		// The context only decides the instance's atoms: the memory of the
-		// one before it is reused.
-		c2 := s.reuseEvalCtx(s.spareCtx, &state{root: root, ints: st.ints})
-		s.spareCtx = nil
-		inst := item{n: q.Body, env: bindMatch(it.env, q, binds), neg: it.neg}
-		for _, conj := range s.normalize(c2, inst) {
-			out = append(out, option{root: root, forms: conj, res: resolved{key: key, binds: binds}})
-		}
-		s.spareCtx = c2
+		out = append(out, s.insertedOptions(st, root, it, q, key, binds)...)
 	}
 	if tried < len(cands) {
 		s.incomplete(LimitBranches, "not every tree insertion was tried")
