@@ -178,9 +178,10 @@ const MaxRestartsPerSolution = 8
 //     atoms constrain;
 //   - an existential quantifier is eliminated by matching (one state per
 //     match) or by tree insertion: a new subtree of its type, built from its
-//     match expression, inserted into a repetition inside its range; after an
-//     insertion the original constraint is added again and checked on the
-//     new tree;
+//     match expression, inserted into a repetition inside its range (and,
+//     with NonVacuous, beside or around an existing node where the grammar
+//     nests by recursion, or into an open leaf); after an insertion the
+//     original constraint is added again and checked on the new tree;
 //   - "exists int" introduces a fresh numeric constant;
 //   - once no quantifier is left, the atoms (SMT-LIB formulas and semantic
 //     predicates) are solved together: in Go where they are simple (a value
