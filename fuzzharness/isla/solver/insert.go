@@ -27,7 +27,8 @@ import (
 // nodes off them generated at random. u keeps its id and its subtree, so
 // the formulas that bind it stay bound; only when u is the quantifier's
 // range itself (beside u) does the new A node take its id, so that the
-// range grows by the new node.
+// range grows by the new node. A third kind, into an open leaf of the range
+// (holeInsertions), derives the leaf into the new node.
 
 // embeds reports whether the solver inserts beside and around existing
 // nodes and into open leaves: with tree insertion on, when it prefers
@@ -264,6 +265,9 @@ func (s *Solver) aroundTree(u *stree, q *isla.CompiledQuantifier, binds []int32)
 			if s.derives(l.g, u.g.Name) {
 				holes = append(holes, l)
 			}
+		}
+		if len(holes) == 0 {
+			return nil, false
 		}
 		h := holes[s.rng.IntN(len(holes))]
 		path := s.refPath(h.g, u.g.Name)
