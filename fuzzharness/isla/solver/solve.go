@@ -125,7 +125,11 @@ func Branches(n int) Option { return func(c *config) { c.branches = n } }
 // function penalizes vacuously satisfied universals: a solution valid only
 // vacuously is held back while the solver processes up to n more states
 // looking for others, and returned only after them (or once the search
-// runs out). The default, 0, returns every solution as found.
+// runs out). The default, 0, returns every solution as found. With n > 0
+// the solver also inserts new nodes beside and around existing ones and
+// into open leaves to eliminate existential quantifiers (insert.go), which
+// non-vacuous solutions of grammars that nest by recursion need, such as
+// an XML element declaring the namespace prefix used inside it.
 func NonVacuous(n int) Option { return func(c *config) { c.nonVacuous = n } }
 
 // CostWeights sets the weights of the cost function (default
@@ -174,9 +178,10 @@ const MaxRestartsPerSolution = 8
 //     atoms constrain;
 //   - an existential quantifier is eliminated by matching (one state per
 //     match) or by tree insertion: a new subtree of its type, built from its
-//     match expression, inserted into a repetition inside its range; after an
-//     insertion the original constraint is added again and checked on the
-//     new tree;
+//     match expression, inserted into a repetition inside its range (and,
+//     with NonVacuous, beside or around an existing node where the grammar
+//     nests by recursion, or into an open leaf); after an insertion the
+//     original constraint is added again and checked on the new tree;
 //   - "exists int" introduces a fresh numeric constant;
 //   - once no quantifier is left, the atoms (SMT-LIB formulas and semantic
 //     predicates) are solved together: in Go where they are simple (a value
@@ -218,6 +223,7 @@ type Solver struct {
 	universals []string                 // the nonterminals of the universal quantifiers
 
 	paths      map[pathKey][]*grammar.Node
+	besideWays map[besideKey][]beside // insertions beside a node (insert.go)
 	lengths    map[lengthKey]*lengthTable
 	regexes    map[string]regexEntry
 	partitions map[string][]interval
@@ -501,6 +507,7 @@ type state struct {
 	ints     []string   // values of the numeric constants; "" while unknown
 	resolved []resolved // existential quantifiers eliminated by matching
 	steps    int
+	holed    bool // holeInsertions made its states
 	cost     float64
 	seq      uint64
 }

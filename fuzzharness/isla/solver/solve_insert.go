@@ -13,7 +13,8 @@ const maxInsertTries = 24
 // insertions returns up to n ways to eliminate an existential quantifier
 // by tree insertion: a new subtree of the quantifier's type, built from its
 // match expression (holes left open), becomes a new element of a
-// repetition inside the quantifier's range. Insertion points are tried in
+// repetition inside the quantifier's range, or is inserted around an
+// existing node (wraps), the two kinds taking turns. Insertion points are tried in
 // random order; those where the quantifier's body is false at once are
 // dropped.
 func (s *Solver) insertions(c *evalCtx, st *state, it item, q *isla.CompiledQuantifier, key string, n int) []option {
@@ -58,20 +59,12 @@ func (s *Solver) insertions(c *evalCtx, st *state, it item, q *isla.CompiledQuan
 		kids := make([]*stree, 0, len(cd.rep.kids)+1)
 		kids = append(append(append(kids, cd.rep.kids[:cd.pos]...), elem), cd.rep.kids[cd.pos:]...)
 		root := st.root.replace(map[int32]*stree{cd.rep.id: mkNode(cd.rep.id, cd.rep.g, kids, "", false)})
-		// The context only decides the instance's atoms: the memory of the
-		// one before it is reused.
-		c2 := s.reuseEvalCtx(s.spareCtx, &state{root: root, ints: st.ints})
-		s.spareCtx = nil
-		inst := item{n: q.Body, env: bindMatch(it.env, q, binds), neg: it.neg}
-		for _, conj := range s.normalize(c2, inst) {
-			out = append(out, option{root: root, forms: conj, res: resolved{key: key, binds: binds}})
-		}
-		s.spareCtx = c2
+		out = append(out, s.insertedOptions(st, root, it, q, key, binds)...)
 	}
 	if tried < len(cands) {
 		s.incomplete(LimitBranches, "not every tree insertion was tried")
 	}
-	return out
+	return interleave(out, s.wraps(c, st, it, q, key, n), n)
 }
 
 func (s *Solver) binderCount(q *isla.CompiledQuantifier) int {
@@ -132,22 +125,50 @@ type pathKey struct {
 // the ids of the pattern's bound holes. Nodes off the path are generated at
 // random.
 func (s *Solver) pathTree(n *grammar.Node, q *isla.CompiledQuantifier, binds []int32) (*stree, bool) {
-	path := s.refPath(n, q.Src.Type)
-	if path == nil {
+	return s.alongPath(s.refPath(n, q.Src.Type), 0, s.typeNode(q, binds), nil)
+}
+
+// typeNode returns a function that makes a new node of the quantifier's
+// type for its reference graph node g: from a random pattern tree of its
+// match expression if it has one, else an open leaf. binds receives the new
+// node's id and the ids of the pattern's bound holes.
+func (s *Solver) typeNode(q *isla.CompiledQuantifier, binds []int32) func(g *grammar.Node) (*stree, bool) {
+	return func(g *grammar.Node) (*stree, bool) {
+		id := s.ids.id()
+		binds[0] = id
+		ps := s.patterns[q]
+		if len(ps) == 0 {
+			return mkNode(id, g, nil, "", true), true
+		}
+		p := ps[s.rng.IntN(len(ps))]
+		return mkNode(id, g, []*stree{s.fromPattern(p, binds[1:])}, "", false), true
+	}
+}
+
+// alongPath builds a subtree for the graph path path (as refPath returns
+// them): the nodes on the path are derived into the next one, the last is
+// made by end, and the nodes off the path are generated at random. The
+// subtree's root gets the id top (0: a new one). An off-path node that is
+// a key of side is made by its function instead. It fails on an empty
+// path.
+func (s *Solver) alongPath(path []*grammar.Node, top int32, end func(*grammar.Node) (*stree, bool),
+	side map[*grammar.Node]func() (*stree, bool)) (*stree, bool) {
+	if len(path) == 0 {
 		return nil, false
 	}
 	var build func(k int) (*stree, bool)
 	build = func(k int) (*stree, bool) {
 		g := path[k]
 		if k == len(path)-1 {
-			id := s.ids.id()
-			binds[0] = id
-			ps := s.patterns[q]
-			if len(ps) == 0 {
-				return mkNode(id, g, nil, "", true), true
+			return end(g)
+		}
+		// The id is drawn after the children's, as it always was, so
+		// that a seed gives the same trees.
+		newID := func() int32 {
+			if k == 0 && top != 0 {
+				return top
 			}
-			p := ps[s.rng.IntN(len(ps))]
-			return mkNode(id, g, []*stree{s.fromPattern(p, binds[1:])}, "", false), true
+			return s.ids.id()
 		}
 		next := path[k+1]
 		switch g.Kind {
@@ -156,7 +177,7 @@ func (s *Solver) pathTree(n *grammar.Node, q *isla.CompiledQuantifier, binds []i
 			if !ok {
 				return nil, false
 			}
-			return mkNode(s.ids.id(), g, []*stree{sub}, "", false), true
+			return mkNode(newID(), g, []*stree{sub}, "", false), true
 		case grammar.KindSeq:
 			kids := make([]*stree, len(g.Children))
 			onPath := false
@@ -165,6 +186,8 @@ func (s *Solver) pathTree(n *grammar.Node, q *isla.CompiledQuantifier, binds []i
 				if ch == next && !onPath {
 					onPath = true
 					kids[i], ok = build(k + 1)
+				} else if f := side[ch]; f != nil {
+					kids[i], ok = f()
 				} else {
 					kids[i], ok = s.generate(ch)
 				}
@@ -172,7 +195,7 @@ func (s *Solver) pathTree(n *grammar.Node, q *isla.CompiledQuantifier, binds []i
 					return nil, false
 				}
 			}
-			return mkNode(s.ids.id(), g, kids, "", false), true
+			return mkNode(newID(), g, kids, "", false), true
 		case grammar.KindRepeat:
 			kids := make([]*stree, max(1, g.Min))
 			var ok bool
@@ -184,7 +207,7 @@ func (s *Solver) pathTree(n *grammar.Node, q *isla.CompiledQuantifier, binds []i
 					return nil, false
 				}
 			}
-			return mkNode(s.ids.id(), g, kids, "", false), true
+			return mkNode(newID(), g, kids, "", false), true
 		}
 		return nil, false
 	}

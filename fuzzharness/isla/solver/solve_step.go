@@ -23,7 +23,8 @@ func (s *Solver) process(ctx context.Context, st *state) ([]*state, []*grammar.T
 		// The expansions are samples: the state stays in the queue, a
 		// step older, for more of them.
 		st.steps++
-		return append(s.expand(st, matter), st), nil, nil
+		children := append(s.expand(st, matter), s.holeInsertions(c, st)...)
+		return append(children, st), nil, nil
 	}
 	for i, it := range st.forms {
 		if q, ok := it.n.(*isla.CompiledQuantifier); ok && it.exists() {
@@ -449,27 +450,32 @@ func (s *Solver) branchExists(c *evalCtx, st *state, i int, q *isla.CompiledQuan
 		opts = append(opts, s.insertions(c, st, it, q, key, s.cfg.branches-len(opts))...)
 	}
 	var out []*state
-	rest := append(append([]item(nil), st.forms[:i]...), st.forms[i+1:]...)
 	for _, o := range opts {
-		child := st.clone()
-		child.forms = append(append([]item(nil), rest...), o.forms...)
-		child.resolved = append(slices.Clip(st.resolved), o.res)
-		child.steps++
-		if o.root != nil {
-			child.root = o.root
-			s.stats.Insertions++
-			// The original constraint, again: the insertion may have
-			// broken what held before. Universal quantifiers start over.
-			kept := child.forms[:0]
-			for _, f := range child.forms {
-				if _, ok := f.n.(*isla.CompiledQuantifier); ok && !f.exists() {
-					continue
-				}
-				kept = append(kept, f)
-			}
-			child.forms = append(kept, item{n: s.spec.Formula(), env: (*env)(nil).bind(0, s.constID)})
-		}
-		out = append(out, child)
+		out = append(out, s.applyOption(st, i, o))
 	}
 	return out
+}
+
+// applyOption returns the state in which the existential quantifier at
+// position i of the state's formulas is eliminated by option o.
+func (s *Solver) applyOption(st *state, i int, o option) *state {
+	child := st.clone()
+	child.forms = append(append(append([]item(nil), st.forms[:i]...), st.forms[i+1:]...), o.forms...)
+	child.resolved = append(slices.Clip(st.resolved), o.res)
+	child.steps++
+	if o.root != nil {
+		child.root = o.root
+		s.stats.Insertions++
+		// The original constraint, again: the insertion may have
+		// broken what held before. Universal quantifiers start over.
+		kept := child.forms[:0]
+		for _, f := range child.forms {
+			if _, ok := f.n.(*isla.CompiledQuantifier); ok && !f.exists() {
+				continue
+			}
+			kept = append(kept, f)
+		}
+		child.forms = append(kept, item{n: s.spec.Formula(), env: (*env)(nil).bind(0, s.constID)})
+	}
+	return child
 }
