@@ -86,6 +86,7 @@ type config struct {
 	maxSize     int
 	insertion   bool
 	restart     int
+	stall       int
 	treeSolvers map[string]isla.TreeSolver
 	nonVacuous  int
 }
@@ -148,7 +149,8 @@ func TreeInsertion(on bool) Option { return func(c *config) { c.insertion = on }
 // each drawing new random choices, spread the solutions over more of the
 // grammar at the price of the work to reach a first solution again. With
 // restarts, a search that runs out of MaxStates also starts over, up to
-// MaxRestartsPerSolution times, before Next gives up.
+// MaxRestartsPerSolution times, before Next gives up, and so does a search
+// that stalls (StallFactor).
 func RestartEvery(n int) Option { return func(c *config) { c.restart = n } }
 
 // MaxRestartsPerSolution bounds the restarts, after running out of states,
@@ -242,6 +244,7 @@ type Solver struct {
 	counts    map[countKey]*countTable // count-directed derivation tables
 	covered   grammar.PathSet
 	pathTable *grammar.PathTable
+	stall     stallDetector // restarts of stalled searches (StallFactor)
 
 	stats Stats
 }
@@ -255,6 +258,7 @@ type Stats struct {
 	GoSolved   int // atom sets solved in Go
 	Insertions int // tree insertions made
 	Restarts   int // searches started over (RestartEvery)
+	Stalls     int // of them, stalled searches abandoned (StallFactor)
 }
 
 // New returns a solver for the constraint of spec. It fails if the
@@ -263,7 +267,8 @@ type Stats struct {
 func New(spec *isla.Spec, opts ...Option) (*Solver, error) {
 	cfg := config{seed: 1, maxStates: DefaultMaxStates, smtTimeout: DefaultSMTTimeout,
 		models: DefaultModels, expansions: DefaultExpansions, branches: DefaultBranches,
-		attempts: DefaultCSPAttempts, weights: DefaultWeights, maxSize: DefaultMaxSize, insertion: true}
+		attempts: DefaultCSPAttempts, weights: DefaultWeights, maxSize: DefaultMaxSize, insertion: true,
+		stall: DefaultStallFactor}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -412,7 +417,11 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 			return nil, s.gaveUp(GaveUpError{Reason: reason, Part: partOf(s.head()), Limit: LimitStates,
 				Value: s.limitValue(LimitStates)})
 		}
+		if s.stalled() {
+			s.restartStalled()
+		}
 		budget--
+		s.stall.since++
 		if len(s.held) > 0 {
 			s.heldFor++
 		}
@@ -445,6 +454,7 @@ func (s *Solver) restart() {
 	s.reserve = s.reserve[:0]
 	s.push(s.initial())
 	s.found = 0
+	s.stall.since = 0
 	s.stats.Restarts++
 }
 
@@ -479,6 +489,7 @@ func (s *Solver) emit(t *grammar.Tree) error {
 			s.covered = s.pathTable.NewPathSet()
 		}
 	}
+	s.solvedNew()
 	if s.cfg.nonVacuous > 0 && slices.Contains(s.spec.Matched(t), false) {
 		s.held = append(s.held, t)
 		return nil
