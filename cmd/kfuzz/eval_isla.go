@@ -27,7 +27,7 @@ import (
 func init() {
 	register(&command{
 		name:  "eval isla",
-		usage: "[-time 60s] [-subjects c,xml,csv,tar,rest] [-seed S] [-identity nonterminal|occurrence] [-constraints DIR] [-restart N] [-max-states N] [-formal] [-n N] [-json] [-z3=false]",
+		usage: "[-time 60s] [-subjects c,xml,csv,tar,rest] [-seed S] [-identity nonterminal|occurrence] [-constraints DIR] [-restart N] [-max-states N] [-stall K] [-formal] [-n N] [-json] [-z3=false]",
 		short: "measure the ISLa solver on the subjects of the ISLa paper (or, with -formal, ISLa's own formalizations): valid inputs per minute, validity (validator and Go oracles), k-path diversity, next to ISLa's Table 2",
 		run:   runEvalISLA,
 	})
@@ -119,6 +119,7 @@ func runEvalISLA(e *env, args []string) error {
 	useZ3 := fs.Bool("z3", true, "solve with Z3 the atoms the solver cannot solve in Go")
 	restart := fs.Int("restart", solveRestart, "start the search over after every `n` solutions (solver.RestartEvery; 0: never)")
 	maxStates := fs.Int("max-states", solveMaxStates, "the solver's state budget per solution (solver.MaxStates); with -restart, a search that runs out starts over")
+	stall := fs.Int("stall", solver.DefaultStallFactor, "with -restart, start a search over once it has gone `k` times the median states between solutions without a new one (solver.StallFactor; 0: never)")
 	formal := fs.Bool("formal", false, "solve ISLa's own formalizations (fuzzharness/isla/testdata/formal) instead of the paper's subjects")
 	maxOut := fs.Int("n", 0, "stop a subject after `N` outputs (0: when -time is up)")
 	if pos, err := parseFlags(fs, args); err != nil {
@@ -169,7 +170,10 @@ func runEvalISLA(e *env, args []string) error {
 			smt = z
 		}
 	}
-	opts := []solver.Option{solver.RestartEvery(*restart), solver.MaxStates(*maxStates)}
+	if *stall < 0 {
+		return &exitError{code: 2, err: errors.New("-stall must not be negative")}
+	}
+	opts := []solver.Option{solver.RestartEvery(*restart), solver.MaxStates(*maxStates), solver.StallFactor(*stall)}
 	var rows []*islaEvalRow
 	for _, sub := range subjects {
 		fmt.Fprintf(e.stderr, "eval isla: %s for %v\n", sub.label, *budget)

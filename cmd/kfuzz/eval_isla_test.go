@@ -72,6 +72,9 @@ func TestEvalIslaErrors(t *testing.T) {
 	if _, errOut, code := runEval(t, "-subjects", "c", "-constraints", t.TempDir(), "-time", "1s"); code == 0 || !strings.Contains(errOut, "scriptsizec-def-use.isla") {
 		t.Errorf("missing constraint file: code %d, %q", code, errOut)
 	}
+	if _, errOut, code := runEval(t, "-subjects", "c", "-stall", "-1"); code != 2 || !strings.Contains(errOut, "-stall must not be negative") {
+		t.Errorf("negative -stall: code %d, %q", code, errOut)
+	}
 }
 
 // The Scriptsize-C oracle finds what a compiler finds.

@@ -86,6 +86,7 @@ type config struct {
 	maxSize     int
 	insertion   bool
 	restart     int
+	stall       int
 	treeSolvers map[string]isla.TreeSolver
 	nonVacuous  int
 }
@@ -152,7 +153,8 @@ func TreeInsertion(on bool) Option { return func(c *config) { c.insertion = on }
 // each drawing new random choices, spread the solutions over more of the
 // grammar at the price of the work to reach a first solution again. With
 // restarts, a search that runs out of MaxStates also starts over, up to
-// MaxRestartsPerSolution times, before Next gives up.
+// MaxRestartsPerSolution times, before Next gives up, and so does a search
+// that stalls (StallFactor).
 func RestartEvery(n int) Option { return func(c *config) { c.restart = n } }
 
 // MaxRestartsPerSolution bounds the restarts, after running out of states,
@@ -248,6 +250,7 @@ type Solver struct {
 	counts    map[countKey]*countTable // count-directed derivation tables
 	covered   grammar.PathSet
 	pathTable *grammar.PathTable
+	stall     stallDetector // restarts of stalled searches (StallFactor)
 
 	stats Stats
 }
@@ -261,6 +264,7 @@ type Stats struct {
 	GoSolved   int // atom sets solved in Go
 	Insertions int // tree insertions made
 	Restarts   int // searches started over (RestartEvery)
+	Stalls     int // of them, stalled searches abandoned (StallFactor)
 }
 
 // New returns a solver for the constraint of spec. It fails if the
@@ -269,7 +273,8 @@ type Stats struct {
 func New(spec *isla.Spec, opts ...Option) (*Solver, error) {
 	cfg := config{seed: 1, maxStates: DefaultMaxStates, smtTimeout: DefaultSMTTimeout,
 		models: DefaultModels, expansions: DefaultExpansions, branches: DefaultBranches,
-		attempts: DefaultCSPAttempts, weights: DefaultWeights, maxSize: DefaultMaxSize, insertion: true}
+		attempts: DefaultCSPAttempts, weights: DefaultWeights, maxSize: DefaultMaxSize, insertion: true,
+		stall: DefaultStallFactor}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -418,7 +423,11 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 			return nil, s.gaveUp(GaveUpError{Reason: reason, Part: partOf(s.head()), Limit: LimitStates,
 				Value: s.limitValue(LimitStates)})
 		}
+		if s.stalled() {
+			s.restartStalled()
+		}
 		budget--
+		s.stall.since++
 		if len(s.held) > 0 {
 			s.heldFor++
 		}
@@ -451,6 +460,7 @@ func (s *Solver) restart() {
 	s.reserve = s.reserve[:0]
 	s.push(s.initial())
 	s.found = 0
+	s.stall.since = 0
 	s.stats.Restarts++
 }
 
@@ -485,6 +495,7 @@ func (s *Solver) emit(t *grammar.Tree) error {
 			s.covered = s.pathTable.NewPathSet()
 		}
 	}
+	s.solvedNew()
 	if s.cfg.nonVacuous > 0 && slices.Contains(s.spec.Matched(t), false) {
 		s.held = append(s.held, t)
 		return nil
