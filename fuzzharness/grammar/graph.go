@@ -152,7 +152,8 @@ type Graph struct {
 	Symbols  []*Symbol // the k-path alphabet under Identity
 	Identity Identity
 
-	rhs map[string]*Node // nonterminal -> right-hand side
+	index map[string]int32 // rule name -> number (the checker's)
+	rhsOf []*Node          // rule number -> right-hand side, nil if not in the graph
 
 	distOnce sync.Once
 	dist     []int32 // len(Nodes) x len(Symbols): shortest distance, -1 if unreachable
@@ -188,17 +189,18 @@ func Compile(g *Grammar, opts ...CompileOption) (*Graph, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if err := g.Check(); err != nil {
+	c := g.check(false)
+	if err := c.err(); err != nil {
 		return nil, err
 	}
-	rules := g.ruleIndex()
-	if rules[cfg.start] == nil {
+	start, ok := c.index[cfg.start]
+	if !ok {
 		return nil, fmt.Errorf("grammar: start symbol <%s> is not defined", cfg.start)
 	}
-	b := &builder{rules: rules, pending: map[string][]*Node{}, gr: &Graph{Grammar: g, Identity: cfg.identity, rhs: map[string]*Node{}}}
-	b.gr.Root = b.build(cfg.start)
-	gr := b.gr
-	gr.symbols()
+	gr := &Graph{Grammar: g, Identity: cfg.identity, index: c.index, rhsOf: make([]*Node, len(c.defs))}
+	b := newBuilder(c, gr, start)
+	gr.Root = b.build(start)
+	gr.symbols(b.refRules)
 	if err := gr.minima(); err != nil {
 		return nil, err
 	}
@@ -215,151 +217,235 @@ func MustCompile(g *Grammar, opts ...CompileOption) *Graph {
 	return gr
 }
 
+// A builder builds a graph from the checker's flat form of a grammar that
+// has no errors, with the expressions for what the flat form leaves out.
 type builder struct {
-	rules   map[string]*Rule   // the first rule of each name
-	pending map[string][]*Node // references to rules under construction
-	gr      *Graph
-	slab    []Node
-	ptrs    []*Node // slab of one-element Children slices of references
+	c        *grammarChecker
+	gr       *Graph
+	nodes    []Node  // all nodes, allocated at once
+	kids     []*Node // all Children slices, allocated at once
+	entered  []bool  // per rule: its right-hand side is being or was built
+	refs     []int32 // the IDs of the references, in ID order
+	refRules []int32 // the rule each of refs refers to
 }
 
-// node adds a copy of n to the graph. Nodes are allocated in slabs, which
-// large grammars load much faster with.
-func (b *builder) node(v *Node) *Node {
-	if len(b.slab) == cap(b.slab) {
-		b.slab = make([]Node, 0, min(1024, 16+len(b.gr.Nodes)))
+// passThrough reports whether flat node n is built as its only child: an
+// alternation or concatenation of one element is that element.
+func passThrough(n *flatNode) bool {
+	return (n.kind == flatAlt || n.kind == flatSeq) && n.nkids == 1
+}
+
+// newBuilder returns a builder with the nodes and children of the rules
+// reachable from start allocated, counted on the flat form.
+func newBuilder(c *grammarChecker, gr *Graph, start int32) *builder {
+	seen := make([]bool, len(c.defs))
+	seen[start] = true
+	queue := []int32{start}
+	nodes, kids, refs := 0, 0, 0
+	for len(queue) > 0 {
+		r := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		end := int32(len(c.nodes))
+		if int(r)+1 < len(c.roots) {
+			end = c.roots[r+1]
+		}
+		for i := c.roots[r]; i < end; i++ {
+			n := &c.nodes[i]
+			if passThrough(n) {
+				continue
+			}
+			nodes++
+			switch n.kind {
+			case flatAlt, flatSeq, flatRepeat:
+				kids += int(n.nkids)
+			case flatRef:
+				kids++
+				refs++
+				if !seen[n.ref] {
+					seen[n.ref] = true
+					queue = append(queue, n.ref)
+				}
+			}
+		}
 	}
-	b.slab = append(b.slab, *v)
-	n := &b.slab[len(b.slab)-1]
-	n.ID = len(b.gr.Nodes)
-	n.Sym = -1
+	gr.Nodes = make([]*Node, 0, nodes)
+	return &builder{
+		c:        c,
+		gr:       gr,
+		nodes:    make([]Node, 0, nodes),
+		kids:     make([]*Node, 0, kids),
+		refs:     make([]int32, 0, refs),
+		refRules: make([]int32, 0, refs),
+	}
+}
+
+// node adds a node of the given kind, rule and position to the graph.
+func (b *builder) node(kind NodeKind, rule string, pos Pos) *Node {
+	id := len(b.nodes)
+	b.nodes = append(b.nodes, Node{ID: id, Kind: kind, Rule: rule, Pos: pos, Sym: -1})
+	n := &b.nodes[id]
 	b.gr.Nodes = append(b.gr.Nodes, n)
 	return n
 }
 
-// A buildTask builds the expression e of rule into *dst; or, if finish is
-// set, completes the rule whose right-hand side was built into *dst.
+// children returns a slice of k children for a node.
+func (b *builder) children(k int) []*Node {
+	l := len(b.kids)
+	b.kids = b.kids[:l+k]
+	return b.kids[l : l+k : l+k]
+}
+
+// A buildTask builds the expression e, whose flat node is flat, of rule
+// into *dst; or, if finish is set, completes the rule whose right-hand side
+// was built into *dst.
 type buildTask struct {
 	e      Expr
-	rule   string
+	flat   int32
+	rule   int32
 	dst    **Node
 	finish bool
 }
 
-// build builds the right-hand side of the named rule and everything it
+// build builds the right-hand side of the rule start and everything it
 // reaches, numbering the nodes in depth-first pre-order, as a recursive
 // descent through expressions and, at a first reference, into the
 // referenced rule would. It keeps an explicit stack, so that chains of
-// rules of any length do not exhaust the goroutine stack.
-func (b *builder) build(name string) *Node {
+// rules of any length do not exhaust the goroutine stack. References get
+// their child, the referenced rule's right-hand side, once all rules are
+// built.
+func (b *builder) build(start int32) *Node {
+	c := b.c
+	b.entered = make([]bool, len(c.defs))
 	var root *Node
 	var stack []buildTask
-	enter := func(name string, dst **Node) {
-		// Reserve the slot before building so that recursive references
-		// find the rule under construction.
-		b.gr.rhs[name] = nil
-		stack = append(stack, buildTask{rule: name, dst: dst, finish: true}, buildTask{e: b.rules[name].Expr, rule: name, dst: dst})
+	enter := func(r int32, dst **Node) {
+		b.entered[r] = true
+		stack = append(stack, buildTask{rule: r, dst: dst, finish: true}, buildTask{e: c.defs[r].Expr, flat: c.roots[r], rule: r, dst: dst})
 	}
-	enter(name, &root)
+	enter(start, &root)
 	for len(stack) > 0 {
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if t.finish {
-			rhs := *t.dst
-			b.gr.rhs[t.rule] = rhs
-			// Patch references built while the rule was under construction.
-			for _, n := range b.pending[t.rule] {
-				n.Children[0] = rhs
-			}
-			delete(b.pending, t.rule)
+			b.gr.rhsOf[t.rule] = *t.dst
 			continue
 		}
+		fn := &c.nodes[t.flat]
+		if passThrough(fn) {
+			stack = append(stack, buildTask{e: onlyElement(t.e), flat: c.kids[fn.kids], rule: t.rule, dst: t.dst})
+			continue
+		}
+		name := c.defs[t.rule].Name
+		var n *Node
 		var kids []Expr
+		var one [1]Expr
 		switch e := t.e.(type) {
 		case *Alt:
-			if len(e.X) == 1 {
-				stack = append(stack, buildTask{e: e.X[0], rule: t.rule, dst: t.dst})
-				continue
-			}
-			n := b.node(&Node{Kind: KindAlt, Rule: t.rule, Pos: e.P})
-			*t.dst, kids = n, e.X
+			n, kids = b.node(KindAlt, name, e.P), e.X
 		case *Seq:
-			if len(e.X) == 1 {
-				stack = append(stack, buildTask{e: e.X[0], rule: t.rule, dst: t.dst})
-				continue
-			}
-			n := b.node(&Node{Kind: KindSeq, Rule: t.rule, Pos: e.P})
-			*t.dst, kids = n, e.X
+			n, kids = b.node(KindSeq, name, e.P), e.X
 		case *Repeat:
-			n := b.node(&Node{Kind: KindRepeat, Rule: t.rule, Pos: e.P, Min: e.Min, Max: e.Max})
-			*t.dst, kids = n, []Expr{e.X}
+			n = b.node(KindRepeat, name, e.P)
+			n.Min, n.Max = e.Min, e.Max
+			one[0] = e.X
+			kids = one[:]
 		case *Lit:
-			*t.dst = b.node(&Node{Kind: KindLit, Rule: t.rule, Pos: e.P, Lit: e.S})
+			n = b.node(KindLit, name, e.P)
+			n.Lit = e.S
 		case *Class:
-			n := b.node(&Node{Kind: KindClass, Rule: t.rule, Pos: e.P, Class: e})
+			n = b.node(KindClass, name, e.P)
+			n.Class = e
 			n.set = e.Set()
 			for _, r := range n.set {
 				n.setCount += int(r.Hi-r.Lo) + 1
 			}
-			*t.dst = n
 		case *Ref:
-			n := b.node(&Node{Kind: KindRef, Rule: t.rule, Pos: e.P, Name: e.Name})
-			if len(b.ptrs) == cap(b.ptrs) {
-				b.ptrs = make([]*Node, 0, 1024)
-			}
-			b.ptrs = append(b.ptrs, nil)
-			n.Children = b.ptrs[len(b.ptrs)-1 : len(b.ptrs) : len(b.ptrs)]
-			*t.dst = n
-			switch rhs, ok := b.gr.rhs[e.Name]; {
-			case !ok:
-				enter(e.Name, &n.Children[0])
-			case rhs == nil: // under construction; patched when finished
-				b.pending[e.Name] = append(b.pending[e.Name], n)
-			default:
-				n.Children[0] = rhs
+			n = b.node(KindRef, name, e.P)
+			n.Name = e.Name
+			n.Children = b.children(1)
+			b.refs = append(b.refs, int32(n.ID))
+			b.refRules = append(b.refRules, fn.ref)
+			if !b.entered[fn.ref] {
+				enter(fn.ref, &n.Children[0])
 			}
 		default:
 			panic(fmt.Sprintf("grammar: unknown expression type %T", e))
 		}
+		*t.dst = n
 		if len(kids) > 0 {
-			n := *t.dst
-			n.Children = make([]*Node, len(kids))
+			n.Children = b.children(len(kids))
 			// Push in reverse, so that the first child is built first.
+			flat := c.kids[fn.kids : fn.kids+fn.nkids]
 			for i := len(kids) - 1; i >= 0; i-- {
-				stack = append(stack, buildTask{e: kids[i], rule: t.rule, dst: &n.Children[i]})
+				stack = append(stack, buildTask{e: kids[i], flat: flat[i], rule: t.rule, dst: &n.Children[i]})
 			}
 		}
+	}
+	for k, id := range b.refs {
+		b.nodes[id].Children[0] = b.gr.rhsOf[b.refRules[k]]
 	}
 	return root
 }
 
-func (gr *Graph) symbols() {
-	byName := map[string]*Symbol{}
-	var slab []Symbol // symbols and their one-node lists are allocated in slabs
-	var one []*Node
+// onlyElement returns the element of an alternation or concatenation of
+// one element.
+func onlyElement(e Expr) Expr {
+	if a, ok := e.(*Alt); ok {
+		return a.X[0]
+	}
+	return e.(*Seq).X[0]
+}
+
+// symbols numbers the symbols. refRules holds the rule of each reference,
+// in ID order.
+func (gr *Graph) symbols(refRules []int32) {
+	byName := gr.Identity == ByNonterminal
+	var symOfRule []int32 // ByNonterminal: the symbol of each rule's references, or -1
+	if byName {
+		symOfRule = make([]int32, len(gr.rhsOf))
+		for i := range symOfRule {
+			symOfRule[i] = -1
+		}
+	}
+	// Count the symbols first, to allocate them at once.
+	count, k := 0, 0
+	for _, n := range gr.Nodes {
+		switch {
+		case !n.Symbolic():
+		case byName && n.Kind == KindRef:
+			if r := refRules[k]; symOfRule[r] < 0 {
+				symOfRule[r] = -2
+				count++
+			}
+			k++
+		default:
+			count++
+		}
+	}
+	gr.Symbols = make([]*Symbol, 0, count)
+	slab := make([]Symbol, 0, count)
+	one := make([]*Node, 0, count) // the one-node lists
+	k = 0
 	for _, n := range gr.Nodes {
 		if !n.Symbolic() {
 			continue
 		}
-		if gr.Identity == ByNonterminal && n.Kind == KindRef {
-			if s, ok := byName[n.Name]; ok {
-				s.Nodes = append(s.Nodes, n)
-				n.Sym = s.ID
+		if byName && n.Kind == KindRef {
+			r := refRules[k]
+			k++
+			if s := symOfRule[r]; s >= 0 {
+				sym := gr.Symbols[s]
+				sym.Nodes = append(sym.Nodes, n)
+				n.Sym = int(s)
 				continue
 			}
-		}
-		if len(slab) == cap(slab) {
-			slab = make([]Symbol, 0, 1024)
-			one = make([]*Node, 0, 1024)
+			symOfRule[r] = int32(len(gr.Symbols))
 		}
 		one = append(one, n)
-		slab = append(slab, Symbol{ID: len(gr.Symbols), Nodes: one[len(one)-1 : len(one) : len(one)], nonterminal: gr.Identity == ByNonterminal && n.Kind == KindRef})
+		slab = append(slab, Symbol{ID: len(gr.Symbols), Nodes: one[len(one)-1 : len(one) : len(one)], nonterminal: byName && n.Kind == KindRef})
 		s := &slab[len(slab)-1]
 		gr.Symbols = append(gr.Symbols, s)
 		n.Sym = s.ID
-		if gr.Identity == ByNonterminal && n.Kind == KindRef {
-			byName[n.Name] = s
-		}
 	}
 }
 
@@ -655,12 +741,17 @@ func (h *minHeap) pop() (int, int32) {
 
 // RHS returns the right-hand side node of the named nonterminal, or nil if the
 // rule is not part of the graph (undefined, or unreachable from the start).
-func (gr *Graph) RHS(name string) *Node { return gr.rhs[name] }
+func (gr *Graph) RHS(name string) *Node {
+	if i, ok := gr.index[name]; ok {
+		return gr.rhsOf[i]
+	}
+	return nil
+}
 
 // Nonterminals returns the names of the rules in the graph, in the order their
 // right-hand sides were numbered.
 func (gr *Graph) Nonterminals() []string {
-	names := make([]string, 0, len(gr.rhs))
+	names := make([]string, 0, len(gr.rhsOf))
 	seen := map[string]bool{}
 	for _, n := range gr.Nodes {
 		if !seen[n.Rule] {
