@@ -476,10 +476,16 @@ func satMul(a, b int) int {
 // children of an Alt, sums and maxima otherwise). A few passes over the
 // nodes usually find it; where they do not, Knuth's generalization of
 // Dijkstra's algorithm settles every node once, cheapest first: in time
-// O(E log V) for E edges and V nodes.
+// O(E log V) for E edges and V nodes. Both work on a compact copy of the
+// graph (see minGraph).
 func (gr *Graph) minima() error {
-	if !gr.minimaByPasses(4) {
-		gr.minimaKnuth()
+	m := newMinGraph(gr)
+	depth, size, length, ok := m.byPasses(4)
+	if !ok {
+		depth, size, length = m.knuth(minDepthOf), m.knuth(minSizeOf), m.knuth(minLenOf)
+	}
+	for i, n := range gr.Nodes {
+		n.MinDepth, n.MinSize, n.MinLen = depth[i], size[i], length[i]
 	}
 	for _, n := range gr.Nodes {
 		if n.MinSize >= inf {
@@ -489,160 +495,196 @@ func (gr *Graph) minima() error {
 	return nil
 }
 
-// minimaByPasses tries to find the minima by at most passes passes over
-// the nodes, children before parents as far as the node order allows,
-// which usually converges after one or two. It reports whether it did.
-func (gr *Graph) minimaByPasses(passes int) bool {
+// A minGraph is what the minima depend on, with nodes by ID and without
+// pointers, which large graphs are several times faster to solve on.
+type minGraph struct {
+	kind  []NodeKind
+	first []int32 // the children of node i are kids[first[i]:first[i+1]]
+	kids  []int32
+	// param is, for a Lit, its length; for a Class, the least length of
+	// its characters, or inf if it has none; for a Repeat, its Min.
+	param []int
+	par   [][]int32 // the parents of each node, once per edge; made by knuth
+}
+
+func newMinGraph(gr *Graph) *minGraph {
 	nn := len(gr.Nodes)
-	depth, size, length := make([]int, nn), make([]int, nn), make([]int, nn)
+	m := &minGraph{kind: make([]NodeKind, nn), first: make([]int32, nn+1), param: make([]int, nn)}
+	edges := 0
+	for _, n := range gr.Nodes {
+		edges += len(n.Children)
+	}
+	m.kids = make([]int32, 0, edges)
+	for i, n := range gr.Nodes {
+		m.kind[i] = n.Kind
+		m.first[i] = int32(len(m.kids))
+		for _, c := range n.Children {
+			m.kids = append(m.kids, int32(c.ID))
+		}
+		switch n.Kind {
+		case KindLit:
+			m.param[i] = len(n.Lit)
+		case KindClass:
+			switch {
+			case n.setCount == 0:
+				m.param[i] = inf
+			case !n.Class.Bytes && n.set[0].Lo >= 0x80:
+				m.param[i] = utf8.RuneLen(n.set[0].Lo)
+			default:
+				m.param[i] = 1
+			}
+		case KindRepeat:
+			m.param[i] = n.Min
+		}
+	}
+	m.first[nn] = int32(len(m.kids))
+	return m
+}
+
+// children returns the IDs of node i's children.
+func (m *minGraph) children(i int32) []int32 { return m.kids[m.first[i]:m.first[i+1]] }
+
+// byPasses tries to find the minima by at most passes passes over the
+// nodes, children before parents as far as the node order allows, which
+// usually converges after one or two. It reports whether it did.
+func (m *minGraph) byPasses(passes int) (depth, size, length []int, ok bool) {
+	nn := len(m.kind)
+	depth, size, length = make([]int, nn), make([]int, nn), make([]int, nn)
 	for i := range nn {
 		depth[i], size[i], length[i] = inf, inf, inf
 	}
 	for range passes {
 		changed := false
-		for i := nn - 1; i >= 0; i-- {
-			n := gr.Nodes[i]
-			if d := minDepthOf(n, depth); d < depth[i] {
+		for i := int32(nn - 1); i >= 0; i-- {
+			if d := minDepthOf(m, i, depth); d < depth[i] {
 				depth[i], changed = d, true
 			}
-			if s := minSizeOf(n, size); s < size[i] {
+			if s := minSizeOf(m, i, size); s < size[i] {
 				size[i], changed = s, true
 			}
-			if l := minLenOf(n, length); l < length[i] {
+			if l := minLenOf(m, i, length); l < length[i] {
 				length[i], changed = l, true
 			}
 		}
 		if !changed {
-			for i, n := range gr.Nodes {
-				n.MinDepth, n.MinSize, n.MinLen = depth[i], size[i], length[i]
-			}
-			return true
+			return depth, size, length, true
 		}
 	}
-	return false
+	return nil, nil, nil, false
 }
 
-// minimaKnuth finds the minima by Knuth's algorithm.
-func (gr *Graph) minimaKnuth() {
-	parents := make([][]int32, len(gr.Nodes))
-	for _, n := range gr.Nodes {
-		for _, c := range n.Children {
-			parents[c.ID] = append(parents[c.ID], int32(n.ID))
-		}
+// minChild returns the least value in val of node i's children, inf if none.
+func (m *minGraph) minChild(i int32, val []int) int {
+	v := inf
+	for _, c := range m.children(i) {
+		v = min(v, val[c])
 	}
-	depth := gr.minimum(parents, minDepthOf)
-	size := gr.minimum(parents, minSizeOf)
-	length := gr.minimum(parents, minLenOf)
-	for i, n := range gr.Nodes {
-		n.MinDepth, n.MinSize, n.MinLen = depth[i], size[i], length[i]
-	}
+	return v
 }
 
-// minChild returns the least value in val of n's children, inf if none.
-func minChild(n *Node, val []int) int {
-	m := inf
-	for _, c := range n.Children {
-		m = min(m, val[c.ID])
-	}
-	return m
-}
-
-// A minOf computes a node's minimum from its children's in val (for an Alt,
+// A minOf computes node i's minimum from its children's in val (for an Alt,
 // from those known so far, the others being inf).
-type minOf func(n *Node, val []int) int
+type minOf func(m *minGraph, i int32, val []int) int
 
-func minDepthOf(n *Node, val []int) int {
-	switch n.Kind {
+func minDepthOf(m *minGraph, i int32, val []int) int {
+	switch m.kind[i] {
 	case KindLit:
 		return 0
 	case KindClass:
-		if n.setCount == 0 {
+		if m.param[i] >= inf {
 			return inf
 		}
 		return 0
 	case KindRef:
-		return satAdd(val[n.Children[0].ID], 1)
+		return satAdd(val[m.kids[m.first[i]]], 1)
 	case KindAlt:
-		return minChild(n, val)
+		return m.minChild(i, val)
 	case KindSeq:
 		d := 0
-		for _, c := range n.Children {
-			d = max(d, val[c.ID])
+		for _, c := range m.children(i) {
+			d = max(d, val[c])
 		}
 		return d
 	case KindRepeat:
-		if n.Min == 0 {
+		if m.param[i] == 0 {
 			return 0
 		}
-		return val[n.Children[0].ID]
+		return val[m.kids[m.first[i]]]
 	}
 	return inf
 }
 
-func minSizeOf(n *Node, val []int) int {
-	switch n.Kind {
+func minSizeOf(m *minGraph, i int32, val []int) int {
+	switch m.kind[i] {
 	case KindLit:
 		return 1
 	case KindClass:
-		if n.setCount == 0 {
+		if m.param[i] >= inf {
 			return inf
 		}
 		return 1
 	case KindRef:
-		return satAdd(val[n.Children[0].ID], 1)
+		return satAdd(val[m.kids[m.first[i]]], 1)
 	case KindAlt:
-		return satAdd(minChild(n, val), 1)
+		return satAdd(m.minChild(i, val), 1)
 	case KindSeq:
 		s := 1
-		for _, c := range n.Children {
-			s = satAdd(s, val[c.ID])
+		for _, c := range m.children(i) {
+			s = satAdd(s, val[c])
 		}
 		return s
 	case KindRepeat:
-		if n.Min == 0 {
+		if m.param[i] == 0 {
 			return 1
 		}
-		return satAdd(1, satMul(n.Min, val[n.Children[0].ID]))
+		return satAdd(1, satMul(m.param[i], val[m.kids[m.first[i]]]))
 	}
 	return inf
 }
 
-func minLenOf(n *Node, val []int) int {
-	switch n.Kind {
-	case KindLit:
-		return len(n.Lit)
-	case KindClass:
-		if n.setCount == 0 {
-			return inf
-		}
-		if !n.Class.Bytes && n.set[0].Lo >= 0x80 {
-			return len(string(n.set[0].Lo))
-		}
-		return 1
+func minLenOf(m *minGraph, i int32, val []int) int {
+	switch m.kind[i] {
+	case KindLit, KindClass:
+		return m.param[i]
 	case KindRef:
-		return val[n.Children[0].ID]
+		return val[m.kids[m.first[i]]]
 	case KindAlt:
-		return minChild(n, val)
+		return m.minChild(i, val)
 	case KindSeq:
 		l := 0
-		for _, c := range n.Children {
-			l = satAdd(l, val[c.ID])
+		for _, c := range m.children(i) {
+			l = satAdd(l, val[c])
 		}
 		return l
 	case KindRepeat:
-		if n.Min == 0 {
+		if m.param[i] == 0 {
 			return 0
 		}
-		return satMul(n.Min, val[n.Children[0].ID])
+		return satMul(m.param[i], val[m.kids[m.first[i]]])
 	}
 	return inf
 }
 
-// minimum solves one minimum for every node (see minima). An Alt can be
-// settled once its cheapest child is; any other node once all its
-// children are. Nodes that derive no finite string keep inf.
-func (gr *Graph) minimum(parents [][]int32, of minOf) []int {
-	nn := len(gr.Nodes)
+// parents returns the parents of every node, once per edge.
+func (m *minGraph) parents() [][]int32 {
+	parents := make([][]int32, len(m.kind))
+	for i := range m.kind {
+		for _, c := range m.children(int32(i)) {
+			parents[c] = append(parents[c], int32(i))
+		}
+	}
+	return parents
+}
+
+// knuth solves one minimum for every node (see minima) by Knuth's
+// algorithm. An Alt can be settled once its cheapest child is; any other
+// node once all its children are. Nodes that derive no finite string keep
+// inf.
+func (m *minGraph) knuth(of minOf) []int {
+	if m.par == nil {
+		m.par = m.parents()
+	}
+	nn := len(m.kind)
 	val := make([]int, nn)
 	for i := range val {
 		val[i] = inf
@@ -650,15 +692,16 @@ func (gr *Graph) minimum(parents [][]int32, of minOf) []int {
 	done := make([]bool, nn)
 	waiting := make([]int32, nn) // children an and-node still waits for
 	var h minHeap
-	for i, n := range gr.Nodes {
-		switch {
-		case n.Kind == KindAlt:
-		case n.Kind == KindRepeat && n.Min == 0, len(n.Children) == 0:
-			if v := of(n, val); v < inf {
-				h.push(v, int32(i))
+	for i := range int32(nn) {
+		nk := m.first[i+1] - m.first[i]
+		switch k := m.kind[i]; {
+		case k == KindAlt:
+		case k == KindRepeat && m.param[i] == 0, nk == 0:
+			if v := of(m, i, val); v < inf {
+				h.push(v, i)
 			}
 		default:
-			waiting[i] = int32(len(n.Children))
+			waiting[i] = nk
 		}
 	}
 	for h.len() > 0 {
@@ -668,20 +711,19 @@ func (gr *Graph) minimum(parents [][]int32, of minOf) []int {
 		}
 		done[id] = true
 		val[id] = v
-		for _, p := range parents[id] {
+		for _, p := range m.par[id] {
 			if done[p] {
 				continue
 			}
-			n := gr.Nodes[p]
-			switch {
-			case n.Kind == KindAlt:
-				if w := of(n, val); w < inf {
+			switch k := m.kind[p]; {
+			case k == KindAlt:
+				if w := of(m, p, val); w < inf {
 					h.push(w, p)
 				}
-			case n.Kind == KindRepeat && n.Min == 0:
+			case k == KindRepeat && m.param[p] == 0:
 			default:
 				if waiting[p]--; waiting[p] == 0 {
-					if w := of(n, val); w < inf {
+					if w := of(m, p, val); w < inf {
 						h.push(w, p)
 					}
 				}
