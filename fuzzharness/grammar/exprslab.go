@@ -4,18 +4,28 @@ package grammar
 // allocates at once.
 const exprSlab = 512
 
-// An exprAlloc allocates the expressions of a grammar that a parser reads
-// in slabs, and the element lists of alternations and concatenations in
+// An exprAlloc allocates the rules and expressions of a grammar that a
+// parser reads in slabs, and the element lists of alternations and concatenations in
 // shared arrays: a grammar mined from a parser can have millions of
 // expressions, and allocating each on its own makes reading it several
 // times slower. Slices handed out have their capacity capped, so that
 // appending to one never writes into its neighbour.
 type exprAlloc struct {
+	rules []Rule
 	lits  []Lit
 	refs  []Ref
 	seqs  []Seq
 	alts  []Alt
 	lists []Expr
+}
+
+// rule returns a rule at pos, to be named and defined.
+func (a *exprAlloc) rule(pos Pos) *Rule {
+	if len(a.rules) == cap(a.rules) {
+		a.rules = make([]Rule, 0, exprSlab)
+	}
+	a.rules = append(a.rules, Rule{Pos: pos})
+	return &a.rules[len(a.rules)-1]
 }
 
 func (a *exprAlloc) lit(s string, pos Pos) *Lit {

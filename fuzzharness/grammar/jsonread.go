@@ -179,7 +179,7 @@ func (p *jsonParser) parse() *Grammar {
 		return nil
 	}
 	g := &Grammar{}
-	defined := make(map[string]Pos)
+	defined := make(map[string]int32) // rule name -> index in g.Rules
 	for p.dec.More() {
 		t, off, err := p.token()
 		if err != nil {
@@ -188,7 +188,7 @@ func (p *jsonParser) parse() *Grammar {
 		key, _ := t.(string) // object keys are always strings
 		end := p.base + int(p.dec.InputOffset())
 		at := p.stringOffsets(key, off, end)
-		r := &Rule{Pos: p.pos(at.at(0))}
+		r := p.alloc.rule(p.pos(at.at(0)))
 		name, ok := refName(key)
 		if !ok {
 			p.errs.Add(p.pos(off), fmt.Sprintf(`expected a nonterminal key such as "<name>", found %s`, describeJSON(key)))
@@ -207,10 +207,10 @@ func (p *jsonParser) parse() *Grammar {
 		}
 		r.Expr = x
 		if first, dup := defined[r.Name]; dup {
-			p.errs.Add(r.Pos, fmt.Sprintf("duplicate definition of <%s>: first defined at %s", r.Name, first))
+			p.errs.Add(r.Pos, fmt.Sprintf("duplicate definition of <%s>: first defined at %s", r.Name, g.Rules[first].Pos))
 			continue
 		}
-		defined[r.Name] = r.Pos
+		defined[r.Name] = int32(len(g.Rules))
 		g.Rules = append(g.Rules, r)
 	}
 	if _, _, err := p.token(); err != nil { // the closing '}'
