@@ -36,6 +36,7 @@ func init() {
 
 // corpusFlags are the flags that choose how corpus entries are decoded.
 type corpusFlags struct {
+	e         *env
 	fs        *flag.FlagSet
 	spec      *string
 	start     *string
@@ -45,8 +46,9 @@ type corpusFlags struct {
 	maxEdits  *int
 }
 
-func newCorpusFlags(fs *flag.FlagSet) *corpusFlags {
+func newCorpusFlags(e *env, fs *flag.FlagSet) *corpusFlags {
 	return &corpusFlags{
+		e:         e,
 		fs:        fs,
 		spec:      fs.String("grammar", "", "decode with this grammar `file` or built-in name (default: ask the fuzz test, with go test)"),
 		start:     fs.String("start", "", "start the grammar at this nonterminal (with -grammar)"),
@@ -75,7 +77,7 @@ func (cf *corpusFlags) codec(dir string) (*fuzzharness.Codec, error) {
 		if *cf.start != "" {
 			copts = append(copts, grammar.WithStart(*cf.start))
 		}
-		if gr, err = loadGraph(*cf.spec, copts...); err != nil {
+		if gr, err = cf.e.loadGraph(*cf.spec, copts...); err != nil {
 			return nil, err
 		}
 	} else {
@@ -147,7 +149,7 @@ func (l *lazyCodec) get() (*fuzzharness.Codec, error) {
 func runCorpusShow(e *env, args []string) error {
 	c := commands["corpus show"]
 	fs := newFlagSet(e, c)
-	cf := newCorpusFlags(fs)
+	cf := newCorpusFlags(e, fs)
 	tree := fs.Bool("tree", false, "print the derivation tree too")
 	files, err := parseFlags(fs, args)
 	if err != nil {
@@ -234,7 +236,7 @@ const maxListed = 100
 func runCorpusLs(e *env, args []string) error {
 	c := commands["corpus ls"]
 	fs := newFlagSet(e, c)
-	cf := newCorpusFlags(fs)
+	cf := newCorpusFlags(e, fs)
 	dirs, err := parseFlags(fs, args)
 	if err != nil {
 		return err

@@ -54,17 +54,11 @@ func runGrammarCheck(e *env, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	steps := startSlowSteps(e.stderr, "reading grammar "+pos[0])
-	g, err := loadGrammar(pos[0])
-	if err != nil {
-		steps.done()
+	g, gr, err := e.loadGrammarGraph(pos[0])
+	if g == nil {
 		return err
 	}
-	steps.next(fmt.Sprintf("checking and compiling grammar %s (%d rules)", pos[0], len(g.Rules)))
-	problems := g.Problems()
-	gr, err := grammar.Compile(g)
-	steps.done()
-	for _, p := range problems {
+	for _, p := range g.Problems() {
 		fmt.Fprintln(e.stderr, p)
 	}
 	if err != nil {

@@ -33,7 +33,7 @@ const (
 func init() {
 	register(&command{
 		name:  "isla solve",
-		usage: "-grammar FILE|NAME -constraint FILE [-constraint FILE ...] [-n N] [-seed S] [-o DIR] [-time D] [-max-states N] [-restart N] [-non-vacuous] [-z3=false]",
+		usage: "-grammar FILE|NAME -constraint FILE [-constraint FILE ...] [-n N] [-seed S] [-o DIR] [-time D] [-max-states N] [-restart N] [-max-items N] [-non-vacuous] [-z3=false]",
 		short: "generate inputs that satisfy ISLa constraints (the conjunction of the files), one quoted input a line or one file each in DIR; semantic predicates: count, tar_checksum, tar_size",
 		run:   runISLASolve,
 	})
@@ -67,6 +67,7 @@ func runISLASolve(e *env, args []string) error {
 	limit := fs.Duration("time", time.Minute, "time limit")
 	maxStates := fs.Int("max-states", solveMaxStates, "states one search may process per input; with -restart, a search that runs out starts over (up to solver.MaxRestartsPerSolution times) before giving up")
 	restart := fs.Int("restart", solveRestart, "start the search over after every `n` inputs, for diversity (solver.RestartEvery; 0: never)")
+	maxItems := fs.Int("max-items", 0, "bound on the Earley items of each parse of a solved text (`n`; 0: the parser's default, grammar.DefaultMaxItems)")
 	useZ3 := fs.Bool("z3", true, "solve with Z3 the atoms the solver cannot solve in Go")
 	nonVacuous := fs.Bool("non-vacuous", false, "prefer (solver.NonVacuous and the cost function's vacuity term) and keep only inputs in which every universal quantifier has at least one instance")
 	rest, err := parseFlags(fs, args)
@@ -103,7 +104,7 @@ func runISLASolve(e *env, args []string) error {
 	if err != nil {
 		return constraintError(e, err)
 	}
-	opts := []solver.Option{solver.Seed(*seed), solver.MaxStates(*maxStates), solver.RestartEvery(*restart)}
+	opts := []solver.Option{solver.Seed(*seed), solver.MaxStates(*maxStates), solver.RestartEvery(*restart), solver.MaxItems(*maxItems)}
 	if *nonVacuous {
 		opts = append(opts, preferNonVacuous()...)
 	}
@@ -145,6 +146,8 @@ func runISLASolve(e *env, args []string) error {
 					gu.Flag = "-max-states"
 				case solver.LimitTime:
 					gu.Flag, gu.Value = "-time", limit.String()
+				case solver.LimitItems:
+					gu.Flag = "-max-items"
 				}
 			}
 			return &exitError{code: 1, err: fmt.Errorf("%d of %d inputs: %w", made, *n, err)}

@@ -118,6 +118,25 @@ func TestISLASolveGaveUp(t *testing.T) {
 	}
 }
 
+// TestISLASolveItemLimit checks that a solved text whose parse exceeds the
+// Earley item limit stops isla solve with an error naming -max-items, and
+// that raising it lets the same constraint solve.
+func TestISLASolveItemLimit(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "fields.isla")
+	if err := os.WriteFile(f, []byte(`forall <non-escaped> f: (f = "ab" or f = "cd")`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"solve", "-grammar", "csv", "-constraint", f, "-n", "2", "-z3=false"}
+	_, errOut, code := runISLA(t, append(args, "-max-items", "1")...)
+	if code != 1 || !strings.Contains(errOut, "needs more Earley items than allowed") ||
+		!strings.Contains(errOut, "stopped by MaxItems (1), raise it with -max-items") {
+		t.Errorf("-max-items 1: code %d, err %q; want 1 and an error naming -max-items", code, errOut)
+	}
+	if out, errOut, code := runISLA(t, append(args, "-max-items", "1000")...); code != 0 || strings.Count(out, "\n") != 2 {
+		t.Errorf("-max-items 1000: code %d, out %q, err %q; want 2 inputs", code, out, errOut)
+	}
+}
+
 // TestISLASolveNonVacuous checks the report of the share of inputs in which
 // each universal quantifier matched, and that -non-vacuous keeps only the
 // inputs in which all did.

@@ -30,7 +30,7 @@ func runKPath(e *env, args []string) error {
 	if *k < 1 {
 		return fmt.Errorf("-k must be at least 1")
 	}
-	gr, err := loadGraph(*spec, grammar.WithIdentity(*identity))
+	gr, err := e.loadGraph(*spec, grammar.WithIdentity(*identity))
 	if err != nil {
 		return err
 	}

@@ -26,27 +26,26 @@ func loadGrammar(spec string) (*grammar.Grammar, error) {
 }
 
 // loadGraph loads a grammar as loadGrammar does and compiles its graph,
-// showing progress on standard error if that takes long (see
-// env.loadGraph, which commands with an env use).
-func loadGraph(spec string, opts ...grammar.CompileOption) (*grammar.Graph, error) {
-	return loadGraphTo(os.Stderr, spec, opts...)
-}
-
-// loadGraph loads a grammar as loadGrammar does and compiles its graph,
-// showing progress on e's standard error if that takes long.
+// showing progress on e's standard error if that takes long. Every command
+// that reads a grammar loads it with loadGraph (or loadGrammarGraph), so
+// that all report load errors and progress the same way.
 func (e *env) loadGraph(spec string, opts ...grammar.CompileOption) (*grammar.Graph, error) {
-	return loadGraphTo(e.stderr, spec, opts...)
+	_, gr, err := e.loadGrammarGraph(spec, opts...)
+	return gr, err
 }
 
-func loadGraphTo(w io.Writer, spec string, opts ...grammar.CompileOption) (*grammar.Graph, error) {
-	steps := startSlowSteps(w, "reading grammar "+spec)
+// loadGrammarGraph is loadGraph that also returns the grammar, which is
+// non-nil when it was read, even if it does not compile.
+func (e *env) loadGrammarGraph(spec string, opts ...grammar.CompileOption) (*grammar.Grammar, *grammar.Graph, error) {
+	steps := startSlowSteps(e.stderr, "reading grammar "+spec)
 	defer steps.done()
 	g, err := loadGrammar(spec)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	steps.next(fmt.Sprintf("checking and compiling grammar %s (%d rules)", spec, len(g.Rules)))
-	return grammar.Compile(g, opts...)
+	gr, err := grammar.Compile(g, opts...)
+	return g, gr, err
 }
 
 // slowAfter is how long work runs before slowSteps shows its progress.
@@ -59,16 +58,21 @@ var slowAfter = time.Second
 type slowSteps struct {
 	mu    sync.Mutex
 	prog  *progress
-	timer *time.Timer
+	timer *time.Timer // nil if shown from the start
 	step  string
 	shown bool
 	ended bool
 }
 
 // startSlowSteps starts the first step of some work, reported on w if it
-// runs past slowAfter.
+// runs past slowAfter (from the start if slowAfter is 0).
 func startSlowSteps(w io.Writer, step string) *slowSteps {
 	s := &slowSteps{prog: newProgress(w, true), step: step}
+	if slowAfter <= 0 {
+		s.shown = true
+		s.prog.Step(step, 0)
+		return s
+	}
 	s.timer = time.AfterFunc(slowAfter, func() {
 		s.mu.Lock()
 		defer s.mu.Unlock()
@@ -92,7 +96,9 @@ func (s *slowSteps) next(step string) {
 
 // done ends the work.
 func (s *slowSteps) done() {
-	s.timer.Stop()
+	if s.timer != nil {
+		s.timer.Stop()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.ended = true

@@ -99,10 +99,11 @@ func runMineISLA(e *env, args []string) error {
 			return err
 		}
 	}
-	g, err := loadGrammar(*gspec)
+	gr, err := e.loadGraph(*gspec)
 	if err != nil {
 		return err
 	}
+	g := gr.Grammar
 	opts := []islearn.Option{islearn.MinRecall(*minRecall), islearn.Seed(*seed),
 		islearn.Generated(*generated), islearn.MaxCandidates(*maxCand), islearn.MinSpecificity(*minSpec),
 		islearn.MaxDisjunction(*maxDisj), islearn.Mutations(*mutations)}

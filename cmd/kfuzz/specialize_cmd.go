@@ -33,11 +33,11 @@ func runSpecialize(e *env, args []string) error {
 		fs.Usage()
 		return errUsage
 	}
-	g, err := loadGrammar(*spec)
+	gr, err := e.loadGraph(*spec)
 	if err != nil {
 		return err
 	}
-	a, err := algebra.New(g)
+	a, err := algebra.New(gr.Grammar)
 	if err != nil {
 		return err
 	}

@@ -38,20 +38,6 @@ func (g *Grammar) Rule(name string) *Rule {
 	return nil
 }
 
-// ruleIndex maps the name of each rule to its first definition, as Rule
-// would find it.
-func (g *Grammar) ruleIndex() map[string]*Rule {
-	m := make(map[string]*Rule, len(g.Rules))
-	for _, r := range g.Rules {
-		if r != nil {
-			if _, dup := m[r.Name]; !dup {
-				m[r.Name] = r
-			}
-		}
-	}
-	return m
-}
-
 // Pos is a position in a grammar source. Line and Col are 1-based; Col counts
 // bytes. The zero Pos means "unknown".
 type Pos struct {

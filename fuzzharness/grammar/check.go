@@ -88,13 +88,10 @@ func (p Problem) String() string {
 // there are none. Warnings (unreachable rules, empty cycles) are left out;
 // call Problems to see them.
 func (g *Grammar) Check() error {
-	var errs ErrorList
-	for _, p := range g.problems(false) {
-		if p.Kind.IsError() {
-			errs.Add(p.Pos, p.Msg)
-		}
+	if g == nil {
+		return ErrorList{{Msg: "nil grammar"}}.Err()
 	}
-	return errs.Err()
+	return g.check(false).err()
 }
 
 // Problems returns the errors and warnings about g, sorted by position:
@@ -114,9 +111,15 @@ func (g *Grammar) problems(warnings bool) []Problem {
 	if g == nil {
 		return []Problem{{Kind: ProblemInvalid, Msg: "nil grammar"}}
 	}
-	c := &grammarChecker{g: g, rules: make(map[string]*Rule)}
+	return g.check(warnings).problems
+}
+
+// check runs the checker on g (not nil), finding the errors and, if
+// warnings is set, the warnings, sorted by position. Compile builds the
+// graph from the checker's flat form.
+func (g *Grammar) check(warnings bool) *grammarChecker {
+	c := &grammarChecker{g: g}
 	c.checkRules()
-	c.buildFlat()
 	c.checkProductive()
 	if warnings {
 		c.checkReachable()
@@ -132,19 +135,29 @@ func (g *Grammar) problems(warnings bool) []Problem {
 		}
 		return a.Col < b.Col
 	})
-	return c.problems
+	return c
+}
+
+// err returns the errors among the checker's problems as an ErrorList, or
+// nil if there are none.
+func (c *grammarChecker) err() error {
+	var errs ErrorList
+	for _, p := range c.problems {
+		if p.Kind.IsError() {
+			errs.Add(p.Pos, p.Msg)
+		}
+	}
+	return errs.Err()
 }
 
 type grammarChecker struct {
 	g        *Grammar
-	rules    map[string]*Rule // the first rule of each name
 	problems []Problem
 
 	// The flat form (see flatten).
-	index    map[string]int32 // rule name -> number
+	index    map[string]int32 // rule name -> number of its first definition
 	defs     []*Rule          // the first rule of each name, by number
 	roots    []int32          // the flat expression of each rule
-	size     int              // expressions checkExpr saw
 	nodes    []flatNode
 	kids     []int32
 	nullable []bool // per flat node
@@ -164,9 +177,12 @@ func validRuleName(name string) bool {
 	})
 }
 
-// checkRules checks names, the start symbol and each expression.
+// checkRules checks names, the start symbol and each expression, and
+// builds the flat form of the first definition of every rule.
 func (c *grammarChecker) checkRules() {
-	for _, r := range c.g.Rules {
+	c.index = make(map[string]int32, len(c.g.Rules))
+	isDef := make([]bool, len(c.g.Rules))
+	for k, r := range c.g.Rules {
 		if r == nil {
 			c.add(Pos{}, ProblemInvalid, "nil rule")
 			continue
@@ -174,66 +190,30 @@ func (c *grammarChecker) checkRules() {
 		if !validRuleName(r.Name) {
 			c.add(r.Pos, ProblemInvalid, "invalid nonterminal name %q: expected a non-empty name without '<', '>' or white space", r.Name)
 		}
-		if first, dup := c.rules[r.Name]; dup {
-			c.add(r.Pos, ProblemInvalid, "duplicate definition of <%s>: first defined at %s", r.Name, first.Pos)
+		if first, dup := c.index[r.Name]; dup {
+			c.add(r.Pos, ProblemInvalid, "duplicate definition of <%s>: first defined at %s", r.Name, c.defs[first].Pos)
 			continue
 		}
-		c.rules[r.Name] = r
+		c.index[r.Name] = int32(len(c.defs))
+		c.defs = append(c.defs, r)
+		isDef[k] = true
 	}
 	if len(c.g.Rules) == 0 {
 		c.add(Pos{}, ProblemNoStart, "grammar has no rules: expected a rule for the start symbol <%s>", c.g.Start)
-	} else if c.rules[c.g.Start] == nil {
+	} else if _, ok := c.index[c.g.Start]; !ok {
 		c.add(Pos{}, ProblemNoStart, "start symbol <%s> is not defined", c.g.Start)
 	}
-	for _, r := range c.g.Rules {
+	c.roots = make([]int32, 0, len(c.defs))
+	c.nodes = make([]flatNode, 0, 4*len(c.defs))
+	c.kids = make([]int32, 0, 4*len(c.defs))
+	for k, r := range c.g.Rules {
 		if r != nil && r.Expr == nil {
 			c.add(r.Pos, ProblemInvalid, "rule <%s> has no expression", r.Name)
 		}
-		if r != nil && c.rules[r.Name] == r {
-			c.checkExpr(r.Expr)
+		if isDef[k] {
+			c.roots = append(c.roots, c.flatten(r.Expr))
 		}
 	}
-}
-
-func (c *grammarChecker) checkExpr(e Expr) {
-	c.size++
-	switch e := e.(type) {
-	case *Alt:
-		if len(e.X) == 0 {
-			c.add(e.P, ProblemInvalid, "empty alternation: expected at least one alternative")
-		}
-		for _, x := range e.X {
-			c.checkSub(x, e.P)
-		}
-	case *Seq:
-		for _, x := range e.X {
-			c.checkSub(x, e.P)
-		}
-	case *Repeat:
-		switch {
-		case e.Min < 0 || e.Max < Unbounded:
-			c.add(e.P, ProblemBadRepeat, "repetition %s: expected counts of at least 0", quantifierString(e.Min, e.Max))
-		case e.Min > maxRepeatCount || e.Max > maxRepeatCount:
-			c.add(e.P, ProblemBadRepeat, "repetition %s: expected counts of at most %d", quantifierString(e.Min, e.Max), maxRepeatCount)
-		case e.Max != Unbounded && e.Min > e.Max:
-			c.add(e.P, ProblemBadRepeat, "repetition %s: expected the minimum not to exceed the maximum", quantifierString(e.Min, e.Max))
-		}
-		c.checkSub(e.X, e.P)
-	case *Ref:
-		if c.rules[e.Name] == nil {
-			c.add(e.P, ProblemUndefined, "undefined nonterminal <%s>", e.Name)
-		}
-	case *Class:
-		c.checkClass(e)
-	}
-}
-
-func (c *grammarChecker) checkSub(x Expr, parent Pos) {
-	if x == nil {
-		c.add(parent, ProblemInvalid, "missing expression (nil)")
-		return
-	}
-	c.checkExpr(x)
 }
 
 func (c *grammarChecker) checkClass(e *Class) {
@@ -301,28 +281,46 @@ func clampCount(n int) int32 {
 	return int32(min(n, 2))
 }
 
-// flatten adds e and its subexpressions to the flat form and returns the
-// number of its node.
+// flatten checks e and its subexpressions, adds them to the flat form and
+// returns the number of e's node. The nodes of one rule are numbered in
+// pre-order, so that they are consecutive, and the rules in the order of
+// their definitions.
 func (c *grammarChecker) flatten(e Expr) int32 {
 	i := int32(len(c.nodes))
 	c.nodes = append(c.nodes, flatNode{})
 	n := flatNode{ref: -1}
 	var sub []Expr
+	var one [1]Expr
 	switch e := e.(type) {
 	case *Alt:
+		if len(e.X) == 0 {
+			c.add(e.P, ProblemInvalid, "empty alternation: expected at least one alternative")
+		}
 		n.kind, sub = flatAlt, e.X
 	case *Seq:
 		n.kind, sub = flatSeq, e.X
 	case *Repeat:
-		n.kind, n.min, n.max, sub = flatRepeat, clampCount(e.Min), clampCount(e.Max), []Expr{e.X}
+		switch {
+		case e.Min < 0 || e.Max < Unbounded:
+			c.add(e.P, ProblemBadRepeat, "repetition %s: expected counts of at least 0", quantifierString(e.Min, e.Max))
+		case e.Min > maxRepeatCount || e.Max > maxRepeatCount:
+			c.add(e.P, ProblemBadRepeat, "repetition %s: expected counts of at most %d", quantifierString(e.Min, e.Max), maxRepeatCount)
+		case e.Max != Unbounded && e.Min > e.Max:
+			c.add(e.P, ProblemBadRepeat, "repetition %s: expected the minimum not to exceed the maximum", quantifierString(e.Min, e.Max))
+		}
+		one[0] = e.X
+		n.kind, n.min, n.max, sub = flatRepeat, clampCount(e.Min), clampCount(e.Max), one[:]
 	case *Lit:
 		n.kind, n.emptyLit = flatLit, e.S == ""
 	case *Class:
 		n.kind = flatClass
+		c.checkClass(e)
 	case *Ref:
 		n.kind = flatRef
 		if id, ok := c.index[e.Name]; ok {
 			n.ref = id
+		} else {
+			c.add(e.P, ProblemUndefined, "undefined nonterminal <%s>", e.Name)
 		}
 	default:
 		n.kind = flatNil
@@ -332,30 +330,15 @@ func (c *grammarChecker) flatten(e Expr) int32 {
 	var kids [8]int32
 	ks := kids[:0]
 	for _, x := range sub {
+		if x == nil {
+			c.add(e.Position(), ProblemInvalid, "missing expression (nil)")
+		}
 		ks = append(ks, c.flatten(x))
 	}
 	n.kids, n.nkids = int32(len(c.kids)), int32(len(ks))
 	c.kids = append(c.kids, ks...)
 	c.nodes[i] = n
 	return i
-}
-
-// buildFlat numbers the first definition of every rule and flattens their
-// expressions.
-func (c *grammarChecker) buildFlat() {
-	c.index = make(map[string]int32, len(c.g.Rules))
-	for _, r := range c.g.Rules {
-		if r != nil && c.rules[r.Name] == r {
-			c.index[r.Name] = int32(len(c.defs))
-			c.defs = append(c.defs, r)
-		}
-	}
-	c.roots = make([]int32, len(c.defs))
-	c.nodes = make([]flatNode, 0, c.size+len(c.defs))
-	c.kids = make([]int32, 0, c.size)
-	for i, r := range c.defs {
-		c.roots[i] = c.flatten(r.Expr)
-	}
 }
 
 // solve returns for every node of the flat form whether it has a property

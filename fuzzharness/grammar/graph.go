@@ -152,7 +152,8 @@ type Graph struct {
 	Symbols  []*Symbol // the k-path alphabet under Identity
 	Identity Identity
 
-	rhs map[string]*Node // nonterminal -> right-hand side
+	index map[string]int32 // rule name -> number (the checker's)
+	rhsOf []*Node          // rule number -> right-hand side, nil if not in the graph
 
 	distOnce sync.Once
 	dist     []int32 // len(Nodes) x len(Symbols): shortest distance, -1 if unreachable
@@ -188,17 +189,18 @@ func Compile(g *Grammar, opts ...CompileOption) (*Graph, error) {
 	for _, o := range opts {
 		o(&cfg)
 	}
-	if err := g.Check(); err != nil {
+	c := g.check(false)
+	if err := c.err(); err != nil {
 		return nil, err
 	}
-	rules := g.ruleIndex()
-	if rules[cfg.start] == nil {
+	start, ok := c.index[cfg.start]
+	if !ok {
 		return nil, fmt.Errorf("grammar: start symbol <%s> is not defined", cfg.start)
 	}
-	b := &builder{rules: rules, pending: map[string][]*Node{}, gr: &Graph{Grammar: g, Identity: cfg.identity, rhs: map[string]*Node{}}}
-	b.gr.Root = b.build(cfg.start)
-	gr := b.gr
-	gr.symbols()
+	gr := &Graph{Grammar: g, Identity: cfg.identity, index: c.index, rhsOf: make([]*Node, len(c.defs))}
+	b := newBuilder(c, gr, start)
+	gr.Root = b.build(start)
+	gr.symbols(b.refRules)
 	if err := gr.minima(); err != nil {
 		return nil, err
 	}
@@ -215,151 +217,235 @@ func MustCompile(g *Grammar, opts ...CompileOption) *Graph {
 	return gr
 }
 
+// A builder builds a graph from the checker's flat form of a grammar that
+// has no errors, with the expressions for what the flat form leaves out.
 type builder struct {
-	rules   map[string]*Rule   // the first rule of each name
-	pending map[string][]*Node // references to rules under construction
-	gr      *Graph
-	slab    []Node
-	ptrs    []*Node // slab of one-element Children slices of references
+	c        *grammarChecker
+	gr       *Graph
+	nodes    []Node  // all nodes, allocated at once
+	kids     []*Node // all Children slices, allocated at once
+	entered  []bool  // per rule: its right-hand side is being or was built
+	refs     []int32 // the IDs of the references, in ID order
+	refRules []int32 // the rule each of refs refers to
 }
 
-// node adds a copy of n to the graph. Nodes are allocated in slabs, which
-// large grammars load much faster with.
-func (b *builder) node(v *Node) *Node {
-	if len(b.slab) == cap(b.slab) {
-		b.slab = make([]Node, 0, min(1024, 16+len(b.gr.Nodes)))
+// passThrough reports whether flat node n is built as its only child: an
+// alternation or concatenation of one element is that element.
+func passThrough(n *flatNode) bool {
+	return (n.kind == flatAlt || n.kind == flatSeq) && n.nkids == 1
+}
+
+// newBuilder returns a builder with the nodes and children of the rules
+// reachable from start allocated, counted on the flat form.
+func newBuilder(c *grammarChecker, gr *Graph, start int32) *builder {
+	seen := make([]bool, len(c.defs))
+	seen[start] = true
+	queue := []int32{start}
+	nodes, kids, refs := 0, 0, 0
+	for len(queue) > 0 {
+		r := queue[len(queue)-1]
+		queue = queue[:len(queue)-1]
+		end := int32(len(c.nodes))
+		if int(r)+1 < len(c.roots) {
+			end = c.roots[r+1]
+		}
+		for i := c.roots[r]; i < end; i++ {
+			n := &c.nodes[i]
+			if passThrough(n) {
+				continue
+			}
+			nodes++
+			switch n.kind {
+			case flatAlt, flatSeq, flatRepeat:
+				kids += int(n.nkids)
+			case flatRef:
+				kids++
+				refs++
+				if !seen[n.ref] {
+					seen[n.ref] = true
+					queue = append(queue, n.ref)
+				}
+			}
+		}
 	}
-	b.slab = append(b.slab, *v)
-	n := &b.slab[len(b.slab)-1]
-	n.ID = len(b.gr.Nodes)
-	n.Sym = -1
+	gr.Nodes = make([]*Node, 0, nodes)
+	return &builder{
+		c:        c,
+		gr:       gr,
+		nodes:    make([]Node, 0, nodes),
+		kids:     make([]*Node, 0, kids),
+		refs:     make([]int32, 0, refs),
+		refRules: make([]int32, 0, refs),
+	}
+}
+
+// node adds a node of the given kind, rule and position to the graph.
+func (b *builder) node(kind NodeKind, rule string, pos Pos) *Node {
+	id := len(b.nodes)
+	b.nodes = append(b.nodes, Node{ID: id, Kind: kind, Rule: rule, Pos: pos, Sym: -1})
+	n := &b.nodes[id]
 	b.gr.Nodes = append(b.gr.Nodes, n)
 	return n
 }
 
-// A buildTask builds the expression e of rule into *dst; or, if finish is
-// set, completes the rule whose right-hand side was built into *dst.
+// children returns a slice of k children for a node.
+func (b *builder) children(k int) []*Node {
+	l := len(b.kids)
+	b.kids = b.kids[:l+k]
+	return b.kids[l : l+k : l+k]
+}
+
+// A buildTask builds the expression e, whose flat node is flat, of rule
+// into *dst; or, if finish is set, completes the rule whose right-hand side
+// was built into *dst.
 type buildTask struct {
 	e      Expr
-	rule   string
+	flat   int32
+	rule   int32
 	dst    **Node
 	finish bool
 }
 
-// build builds the right-hand side of the named rule and everything it
+// build builds the right-hand side of the rule start and everything it
 // reaches, numbering the nodes in depth-first pre-order, as a recursive
 // descent through expressions and, at a first reference, into the
 // referenced rule would. It keeps an explicit stack, so that chains of
-// rules of any length do not exhaust the goroutine stack.
-func (b *builder) build(name string) *Node {
+// rules of any length do not exhaust the goroutine stack. References get
+// their child, the referenced rule's right-hand side, once all rules are
+// built.
+func (b *builder) build(start int32) *Node {
+	c := b.c
+	b.entered = make([]bool, len(c.defs))
 	var root *Node
 	var stack []buildTask
-	enter := func(name string, dst **Node) {
-		// Reserve the slot before building so that recursive references
-		// find the rule under construction.
-		b.gr.rhs[name] = nil
-		stack = append(stack, buildTask{rule: name, dst: dst, finish: true}, buildTask{e: b.rules[name].Expr, rule: name, dst: dst})
+	enter := func(r int32, dst **Node) {
+		b.entered[r] = true
+		stack = append(stack, buildTask{rule: r, dst: dst, finish: true}, buildTask{e: c.defs[r].Expr, flat: c.roots[r], rule: r, dst: dst})
 	}
-	enter(name, &root)
+	enter(start, &root)
 	for len(stack) > 0 {
 		t := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		if t.finish {
-			rhs := *t.dst
-			b.gr.rhs[t.rule] = rhs
-			// Patch references built while the rule was under construction.
-			for _, n := range b.pending[t.rule] {
-				n.Children[0] = rhs
-			}
-			delete(b.pending, t.rule)
+			b.gr.rhsOf[t.rule] = *t.dst
 			continue
 		}
+		fn := &c.nodes[t.flat]
+		if passThrough(fn) {
+			stack = append(stack, buildTask{e: onlyElement(t.e), flat: c.kids[fn.kids], rule: t.rule, dst: t.dst})
+			continue
+		}
+		name := c.defs[t.rule].Name
+		var n *Node
 		var kids []Expr
+		var one [1]Expr
 		switch e := t.e.(type) {
 		case *Alt:
-			if len(e.X) == 1 {
-				stack = append(stack, buildTask{e: e.X[0], rule: t.rule, dst: t.dst})
-				continue
-			}
-			n := b.node(&Node{Kind: KindAlt, Rule: t.rule, Pos: e.P})
-			*t.dst, kids = n, e.X
+			n, kids = b.node(KindAlt, name, e.P), e.X
 		case *Seq:
-			if len(e.X) == 1 {
-				stack = append(stack, buildTask{e: e.X[0], rule: t.rule, dst: t.dst})
-				continue
-			}
-			n := b.node(&Node{Kind: KindSeq, Rule: t.rule, Pos: e.P})
-			*t.dst, kids = n, e.X
+			n, kids = b.node(KindSeq, name, e.P), e.X
 		case *Repeat:
-			n := b.node(&Node{Kind: KindRepeat, Rule: t.rule, Pos: e.P, Min: e.Min, Max: e.Max})
-			*t.dst, kids = n, []Expr{e.X}
+			n = b.node(KindRepeat, name, e.P)
+			n.Min, n.Max = e.Min, e.Max
+			one[0] = e.X
+			kids = one[:]
 		case *Lit:
-			*t.dst = b.node(&Node{Kind: KindLit, Rule: t.rule, Pos: e.P, Lit: e.S})
+			n = b.node(KindLit, name, e.P)
+			n.Lit = e.S
 		case *Class:
-			n := b.node(&Node{Kind: KindClass, Rule: t.rule, Pos: e.P, Class: e})
+			n = b.node(KindClass, name, e.P)
+			n.Class = e
 			n.set = e.Set()
 			for _, r := range n.set {
 				n.setCount += int(r.Hi-r.Lo) + 1
 			}
-			*t.dst = n
 		case *Ref:
-			n := b.node(&Node{Kind: KindRef, Rule: t.rule, Pos: e.P, Name: e.Name})
-			if len(b.ptrs) == cap(b.ptrs) {
-				b.ptrs = make([]*Node, 0, 1024)
-			}
-			b.ptrs = append(b.ptrs, nil)
-			n.Children = b.ptrs[len(b.ptrs)-1 : len(b.ptrs) : len(b.ptrs)]
-			*t.dst = n
-			switch rhs, ok := b.gr.rhs[e.Name]; {
-			case !ok:
-				enter(e.Name, &n.Children[0])
-			case rhs == nil: // under construction; patched when finished
-				b.pending[e.Name] = append(b.pending[e.Name], n)
-			default:
-				n.Children[0] = rhs
+			n = b.node(KindRef, name, e.P)
+			n.Name = e.Name
+			n.Children = b.children(1)
+			b.refs = append(b.refs, int32(n.ID))
+			b.refRules = append(b.refRules, fn.ref)
+			if !b.entered[fn.ref] {
+				enter(fn.ref, &n.Children[0])
 			}
 		default:
 			panic(fmt.Sprintf("grammar: unknown expression type %T", e))
 		}
+		*t.dst = n
 		if len(kids) > 0 {
-			n := *t.dst
-			n.Children = make([]*Node, len(kids))
+			n.Children = b.children(len(kids))
 			// Push in reverse, so that the first child is built first.
+			flat := c.kids[fn.kids : fn.kids+fn.nkids]
 			for i := len(kids) - 1; i >= 0; i-- {
-				stack = append(stack, buildTask{e: kids[i], rule: t.rule, dst: &n.Children[i]})
+				stack = append(stack, buildTask{e: kids[i], flat: flat[i], rule: t.rule, dst: &n.Children[i]})
 			}
 		}
+	}
+	for k, id := range b.refs {
+		b.nodes[id].Children[0] = b.gr.rhsOf[b.refRules[k]]
 	}
 	return root
 }
 
-func (gr *Graph) symbols() {
-	byName := map[string]*Symbol{}
-	var slab []Symbol // symbols and their one-node lists are allocated in slabs
-	var one []*Node
+// onlyElement returns the element of an alternation or concatenation of
+// one element.
+func onlyElement(e Expr) Expr {
+	if a, ok := e.(*Alt); ok {
+		return a.X[0]
+	}
+	return e.(*Seq).X[0]
+}
+
+// symbols numbers the symbols. refRules holds the rule of each reference,
+// in ID order.
+func (gr *Graph) symbols(refRules []int32) {
+	byName := gr.Identity == ByNonterminal
+	var symOfRule []int32 // ByNonterminal: the symbol of each rule's references, or -1
+	if byName {
+		symOfRule = make([]int32, len(gr.rhsOf))
+		for i := range symOfRule {
+			symOfRule[i] = -1
+		}
+	}
+	// Count the symbols first, to allocate them at once.
+	count, k := 0, 0
+	for _, n := range gr.Nodes {
+		switch {
+		case !n.Symbolic():
+		case byName && n.Kind == KindRef:
+			if r := refRules[k]; symOfRule[r] < 0 {
+				symOfRule[r] = -2
+				count++
+			}
+			k++
+		default:
+			count++
+		}
+	}
+	gr.Symbols = make([]*Symbol, 0, count)
+	slab := make([]Symbol, 0, count)
+	one := make([]*Node, 0, count) // the one-node lists
+	k = 0
 	for _, n := range gr.Nodes {
 		if !n.Symbolic() {
 			continue
 		}
-		if gr.Identity == ByNonterminal && n.Kind == KindRef {
-			if s, ok := byName[n.Name]; ok {
-				s.Nodes = append(s.Nodes, n)
-				n.Sym = s.ID
+		if byName && n.Kind == KindRef {
+			r := refRules[k]
+			k++
+			if s := symOfRule[r]; s >= 0 {
+				sym := gr.Symbols[s]
+				sym.Nodes = append(sym.Nodes, n)
+				n.Sym = int(s)
 				continue
 			}
-		}
-		if len(slab) == cap(slab) {
-			slab = make([]Symbol, 0, 1024)
-			one = make([]*Node, 0, 1024)
+			symOfRule[r] = int32(len(gr.Symbols))
 		}
 		one = append(one, n)
-		slab = append(slab, Symbol{ID: len(gr.Symbols), Nodes: one[len(one)-1 : len(one) : len(one)], nonterminal: gr.Identity == ByNonterminal && n.Kind == KindRef})
+		slab = append(slab, Symbol{ID: len(gr.Symbols), Nodes: one[len(one)-1 : len(one) : len(one)], nonterminal: byName && n.Kind == KindRef})
 		s := &slab[len(slab)-1]
 		gr.Symbols = append(gr.Symbols, s)
 		n.Sym = s.ID
-		if gr.Identity == ByNonterminal && n.Kind == KindRef {
-			byName[n.Name] = s
-		}
 	}
 }
 
@@ -390,10 +476,16 @@ func satMul(a, b int) int {
 // children of an Alt, sums and maxima otherwise). A few passes over the
 // nodes usually find it; where they do not, Knuth's generalization of
 // Dijkstra's algorithm settles every node once, cheapest first: in time
-// O(E log V) for E edges and V nodes.
+// O(E log V) for E edges and V nodes. Both work on a compact copy of the
+// graph (see minGraph).
 func (gr *Graph) minima() error {
-	if !gr.minimaByPasses(4) {
-		gr.minimaKnuth()
+	m := newMinGraph(gr)
+	depth, size, length, ok := m.byPasses(4)
+	if !ok {
+		depth, size, length = m.knuth(minDepthOf), m.knuth(minSizeOf), m.knuth(minLenOf)
+	}
+	for i, n := range gr.Nodes {
+		n.MinDepth, n.MinSize, n.MinLen = depth[i], size[i], length[i]
 	}
 	for _, n := range gr.Nodes {
 		if n.MinSize >= inf {
@@ -403,160 +495,196 @@ func (gr *Graph) minima() error {
 	return nil
 }
 
-// minimaByPasses tries to find the minima by at most passes passes over
-// the nodes, children before parents as far as the node order allows,
-// which usually converges after one or two. It reports whether it did.
-func (gr *Graph) minimaByPasses(passes int) bool {
+// A minGraph is what the minima depend on, with nodes by ID and without
+// pointers, which large graphs are several times faster to solve on.
+type minGraph struct {
+	kind  []NodeKind
+	first []int32 // the children of node i are kids[first[i]:first[i+1]]
+	kids  []int32
+	// param is, for a Lit, its length; for a Class, the least length of
+	// its characters, or inf if it has none; for a Repeat, its Min.
+	param []int
+	par   [][]int32 // the parents of each node, once per edge; made by knuth
+}
+
+func newMinGraph(gr *Graph) *minGraph {
 	nn := len(gr.Nodes)
-	depth, size, length := make([]int, nn), make([]int, nn), make([]int, nn)
+	m := &minGraph{kind: make([]NodeKind, nn), first: make([]int32, nn+1), param: make([]int, nn)}
+	edges := 0
+	for _, n := range gr.Nodes {
+		edges += len(n.Children)
+	}
+	m.kids = make([]int32, 0, edges)
+	for i, n := range gr.Nodes {
+		m.kind[i] = n.Kind
+		m.first[i] = int32(len(m.kids))
+		for _, c := range n.Children {
+			m.kids = append(m.kids, int32(c.ID))
+		}
+		switch n.Kind {
+		case KindLit:
+			m.param[i] = len(n.Lit)
+		case KindClass:
+			switch {
+			case n.setCount == 0:
+				m.param[i] = inf
+			case !n.Class.Bytes && n.set[0].Lo >= 0x80:
+				m.param[i] = utf8.RuneLen(n.set[0].Lo)
+			default:
+				m.param[i] = 1
+			}
+		case KindRepeat:
+			m.param[i] = n.Min
+		}
+	}
+	m.first[nn] = int32(len(m.kids))
+	return m
+}
+
+// children returns the IDs of node i's children.
+func (m *minGraph) children(i int32) []int32 { return m.kids[m.first[i]:m.first[i+1]] }
+
+// byPasses tries to find the minima by at most passes passes over the
+// nodes, children before parents as far as the node order allows, which
+// usually converges after one or two. It reports whether it did.
+func (m *minGraph) byPasses(passes int) (depth, size, length []int, ok bool) {
+	nn := len(m.kind)
+	depth, size, length = make([]int, nn), make([]int, nn), make([]int, nn)
 	for i := range nn {
 		depth[i], size[i], length[i] = inf, inf, inf
 	}
 	for range passes {
 		changed := false
-		for i := nn - 1; i >= 0; i-- {
-			n := gr.Nodes[i]
-			if d := minDepthOf(n, depth); d < depth[i] {
+		for i := int32(nn - 1); i >= 0; i-- {
+			if d := minDepthOf(m, i, depth); d < depth[i] {
 				depth[i], changed = d, true
 			}
-			if s := minSizeOf(n, size); s < size[i] {
+			if s := minSizeOf(m, i, size); s < size[i] {
 				size[i], changed = s, true
 			}
-			if l := minLenOf(n, length); l < length[i] {
+			if l := minLenOf(m, i, length); l < length[i] {
 				length[i], changed = l, true
 			}
 		}
 		if !changed {
-			for i, n := range gr.Nodes {
-				n.MinDepth, n.MinSize, n.MinLen = depth[i], size[i], length[i]
-			}
-			return true
+			return depth, size, length, true
 		}
 	}
-	return false
+	return nil, nil, nil, false
 }
 
-// minimaKnuth finds the minima by Knuth's algorithm.
-func (gr *Graph) minimaKnuth() {
-	parents := make([][]int32, len(gr.Nodes))
-	for _, n := range gr.Nodes {
-		for _, c := range n.Children {
-			parents[c.ID] = append(parents[c.ID], int32(n.ID))
-		}
+// minChild returns the least value in val of node i's children, inf if none.
+func (m *minGraph) minChild(i int32, val []int) int {
+	v := inf
+	for _, c := range m.children(i) {
+		v = min(v, val[c])
 	}
-	depth := gr.minimum(parents, minDepthOf)
-	size := gr.minimum(parents, minSizeOf)
-	length := gr.minimum(parents, minLenOf)
-	for i, n := range gr.Nodes {
-		n.MinDepth, n.MinSize, n.MinLen = depth[i], size[i], length[i]
-	}
+	return v
 }
 
-// minChild returns the least value in val of n's children, inf if none.
-func minChild(n *Node, val []int) int {
-	m := inf
-	for _, c := range n.Children {
-		m = min(m, val[c.ID])
-	}
-	return m
-}
-
-// A minOf computes a node's minimum from its children's in val (for an Alt,
+// A minOf computes node i's minimum from its children's in val (for an Alt,
 // from those known so far, the others being inf).
-type minOf func(n *Node, val []int) int
+type minOf func(m *minGraph, i int32, val []int) int
 
-func minDepthOf(n *Node, val []int) int {
-	switch n.Kind {
+func minDepthOf(m *minGraph, i int32, val []int) int {
+	switch m.kind[i] {
 	case KindLit:
 		return 0
 	case KindClass:
-		if n.setCount == 0 {
+		if m.param[i] >= inf {
 			return inf
 		}
 		return 0
 	case KindRef:
-		return satAdd(val[n.Children[0].ID], 1)
+		return satAdd(val[m.kids[m.first[i]]], 1)
 	case KindAlt:
-		return minChild(n, val)
+		return m.minChild(i, val)
 	case KindSeq:
 		d := 0
-		for _, c := range n.Children {
-			d = max(d, val[c.ID])
+		for _, c := range m.children(i) {
+			d = max(d, val[c])
 		}
 		return d
 	case KindRepeat:
-		if n.Min == 0 {
+		if m.param[i] == 0 {
 			return 0
 		}
-		return val[n.Children[0].ID]
+		return val[m.kids[m.first[i]]]
 	}
 	return inf
 }
 
-func minSizeOf(n *Node, val []int) int {
-	switch n.Kind {
+func minSizeOf(m *minGraph, i int32, val []int) int {
+	switch m.kind[i] {
 	case KindLit:
 		return 1
 	case KindClass:
-		if n.setCount == 0 {
+		if m.param[i] >= inf {
 			return inf
 		}
 		return 1
 	case KindRef:
-		return satAdd(val[n.Children[0].ID], 1)
+		return satAdd(val[m.kids[m.first[i]]], 1)
 	case KindAlt:
-		return satAdd(minChild(n, val), 1)
+		return satAdd(m.minChild(i, val), 1)
 	case KindSeq:
 		s := 1
-		for _, c := range n.Children {
-			s = satAdd(s, val[c.ID])
+		for _, c := range m.children(i) {
+			s = satAdd(s, val[c])
 		}
 		return s
 	case KindRepeat:
-		if n.Min == 0 {
+		if m.param[i] == 0 {
 			return 1
 		}
-		return satAdd(1, satMul(n.Min, val[n.Children[0].ID]))
+		return satAdd(1, satMul(m.param[i], val[m.kids[m.first[i]]]))
 	}
 	return inf
 }
 
-func minLenOf(n *Node, val []int) int {
-	switch n.Kind {
-	case KindLit:
-		return len(n.Lit)
-	case KindClass:
-		if n.setCount == 0 {
-			return inf
-		}
-		if !n.Class.Bytes && n.set[0].Lo >= 0x80 {
-			return len(string(n.set[0].Lo))
-		}
-		return 1
+func minLenOf(m *minGraph, i int32, val []int) int {
+	switch m.kind[i] {
+	case KindLit, KindClass:
+		return m.param[i]
 	case KindRef:
-		return val[n.Children[0].ID]
+		return val[m.kids[m.first[i]]]
 	case KindAlt:
-		return minChild(n, val)
+		return m.minChild(i, val)
 	case KindSeq:
 		l := 0
-		for _, c := range n.Children {
-			l = satAdd(l, val[c.ID])
+		for _, c := range m.children(i) {
+			l = satAdd(l, val[c])
 		}
 		return l
 	case KindRepeat:
-		if n.Min == 0 {
+		if m.param[i] == 0 {
 			return 0
 		}
-		return satMul(n.Min, val[n.Children[0].ID])
+		return satMul(m.param[i], val[m.kids[m.first[i]]])
 	}
 	return inf
 }
 
-// minimum solves one minimum for every node (see minima). An Alt can be
-// settled once its cheapest child is; any other node once all its
-// children are. Nodes that derive no finite string keep inf.
-func (gr *Graph) minimum(parents [][]int32, of minOf) []int {
-	nn := len(gr.Nodes)
+// parents returns the parents of every node, once per edge.
+func (m *minGraph) parents() [][]int32 {
+	parents := make([][]int32, len(m.kind))
+	for i := range m.kind {
+		for _, c := range m.children(int32(i)) {
+			parents[c] = append(parents[c], int32(i))
+		}
+	}
+	return parents
+}
+
+// knuth solves one minimum for every node (see minima) by Knuth's
+// algorithm. An Alt can be settled once its cheapest child is; any other
+// node once all its children are. Nodes that derive no finite string keep
+// inf.
+func (m *minGraph) knuth(of minOf) []int {
+	if m.par == nil {
+		m.par = m.parents()
+	}
+	nn := len(m.kind)
 	val := make([]int, nn)
 	for i := range val {
 		val[i] = inf
@@ -564,15 +692,16 @@ func (gr *Graph) minimum(parents [][]int32, of minOf) []int {
 	done := make([]bool, nn)
 	waiting := make([]int32, nn) // children an and-node still waits for
 	var h minHeap
-	for i, n := range gr.Nodes {
-		switch {
-		case n.Kind == KindAlt:
-		case n.Kind == KindRepeat && n.Min == 0, len(n.Children) == 0:
-			if v := of(n, val); v < inf {
-				h.push(v, int32(i))
+	for i := range int32(nn) {
+		nk := m.first[i+1] - m.first[i]
+		switch k := m.kind[i]; {
+		case k == KindAlt:
+		case k == KindRepeat && m.param[i] == 0, nk == 0:
+			if v := of(m, i, val); v < inf {
+				h.push(v, i)
 			}
 		default:
-			waiting[i] = int32(len(n.Children))
+			waiting[i] = nk
 		}
 	}
 	for h.len() > 0 {
@@ -582,20 +711,19 @@ func (gr *Graph) minimum(parents [][]int32, of minOf) []int {
 		}
 		done[id] = true
 		val[id] = v
-		for _, p := range parents[id] {
+		for _, p := range m.par[id] {
 			if done[p] {
 				continue
 			}
-			n := gr.Nodes[p]
-			switch {
-			case n.Kind == KindAlt:
-				if w := of(n, val); w < inf {
+			switch k := m.kind[p]; {
+			case k == KindAlt:
+				if w := of(m, p, val); w < inf {
 					h.push(w, p)
 				}
-			case n.Kind == KindRepeat && n.Min == 0:
+			case k == KindRepeat && m.param[p] == 0:
 			default:
 				if waiting[p]--; waiting[p] == 0 {
-					if w := of(n, val); w < inf {
+					if w := of(m, p, val); w < inf {
 						h.push(w, p)
 					}
 				}
@@ -655,12 +783,17 @@ func (h *minHeap) pop() (int, int32) {
 
 // RHS returns the right-hand side node of the named nonterminal, or nil if the
 // rule is not part of the graph (undefined, or unreachable from the start).
-func (gr *Graph) RHS(name string) *Node { return gr.rhs[name] }
+func (gr *Graph) RHS(name string) *Node {
+	if i, ok := gr.index[name]; ok {
+		return gr.rhsOf[i]
+	}
+	return nil
+}
 
 // Nonterminals returns the names of the rules in the graph, in the order their
 // right-hand sides were numbered.
 func (gr *Graph) Nonterminals() []string {
-	names := make([]string, 0, len(gr.rhs))
+	names := make([]string, 0, len(gr.rhsOf))
 	seen := map[string]bool{}
 	for _, n := range gr.Nodes {
 		if !seen[n.Rule] {

@@ -331,41 +331,34 @@ func TestMinimaFixpoint(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if g == back && gr.minimaByPasses(4) {
+		m := newMinGraph(gr)
+		if _, _, _, ok := m.byPasses(4); g == back && ok {
 			t.Errorf("back.bnf: 4 passes find the minima; the test needs a grammar that takes more")
 		}
-		for _, n := range gr.Nodes {
-			n.MinDepth, n.MinSize, n.MinLen = inf, inf, inf
+		nn := len(gr.Nodes)
+		depth, size, length := make([]int, nn), make([]int, nn), make([]int, nn)
+		for i := range nn {
+			depth[i], size[i], length[i] = inf, inf, inf
 		}
 		for changed := true; changed; {
 			changed = false
-			for _, n := range gr.Nodes {
-				d, s, l := minDepthOf(n, nodeVals(gr, func(n *Node) int { return n.MinDepth })),
-					minSizeOf(n, nodeVals(gr, func(n *Node) int { return n.MinSize })),
-					minLenOf(n, nodeVals(gr, func(n *Node) int { return n.MinLen }))
-				if d < n.MinDepth || s < n.MinSize || l < n.MinLen {
-					n.MinDepth, n.MinSize, n.MinLen = min(d, n.MinDepth), min(s, n.MinSize), min(l, n.MinLen)
+			for i := range int32(nn) {
+				d, s, l := minDepthOf(m, i, depth), minSizeOf(m, i, size), minLenOf(m, i, length)
+				if d < depth[i] || s < size[i] || l < length[i] {
+					depth[i], size[i], length[i] = min(d, depth[i]), min(s, size[i]), min(l, length[i])
 					changed = true
 				}
 			}
 		}
-		want := make([][3]int, len(gr.Nodes))
+		kd, ks, kl := m.knuth(minDepthOf), m.knuth(minSizeOf), m.knuth(minLenOf)
 		for i, n := range gr.Nodes {
-			want[i] = [3]int{n.MinDepth, n.MinSize, n.MinLen}
-		}
-		gr.minimaKnuth()
-		for i, n := range gr.Nodes {
-			if got := [3]int{n.MinDepth, n.MinSize, n.MinLen}; got != want[i] {
-				t.Errorf("%s: Knuth's depth/size/len %v, fixpoint %v", n, got, want[i])
+			want := [3]int{depth[i], size[i], length[i]}
+			if got := [3]int{kd[i], ks[i], kl[i]}; got != want {
+				t.Errorf("%s: Knuth's depth/size/len %v, fixpoint %v", n, got, want)
+			}
+			if got := [3]int{n.MinDepth, n.MinSize, n.MinLen}; got != want {
+				t.Errorf("%s: Compile's depth/size/len %v, fixpoint %v", n, got, want)
 			}
 		}
 	}
-}
-
-func nodeVals(gr *Graph, f func(*Node) int) []int {
-	v := make([]int, len(gr.Nodes))
-	for i, n := range gr.Nodes {
-		v[i] = f(n)
-	}
-	return v
 }

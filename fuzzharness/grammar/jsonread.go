@@ -80,6 +80,9 @@ type jsonParser struct {
 	dec        jsonTokens // a json.Decoder, or validTokens for valid JSON
 	lineStarts []int
 	errs       ErrorList
+	alloc      exprAlloc
+	alts       []Expr // scratch: the alternatives of a rule
+	parts      []Expr // scratch: the parts of an alternative
 }
 
 // pos converts an offset in data to a position.
@@ -176,7 +179,7 @@ func (p *jsonParser) parse() *Grammar {
 		return nil
 	}
 	g := &Grammar{}
-	defined := make(map[string]Pos)
+	defined := make(map[string]int32) // rule name -> index in g.Rules
 	for p.dec.More() {
 		t, off, err := p.token()
 		if err != nil {
@@ -185,7 +188,7 @@ func (p *jsonParser) parse() *Grammar {
 		key, _ := t.(string) // object keys are always strings
 		end := p.base + int(p.dec.InputOffset())
 		at := p.stringOffsets(key, off, end)
-		r := &Rule{Pos: p.pos(at(0))}
+		r := p.alloc.rule(p.pos(at.at(0)))
 		name, ok := refName(key)
 		if !ok {
 			p.errs.Add(p.pos(off), fmt.Sprintf(`expected a nonterminal key such as "<name>", found %s`, describeJSON(key)))
@@ -204,10 +207,10 @@ func (p *jsonParser) parse() *Grammar {
 		}
 		r.Expr = x
 		if first, dup := defined[r.Name]; dup {
-			p.errs.Add(r.Pos, fmt.Sprintf("duplicate definition of <%s>: first defined at %s", r.Name, first))
+			p.errs.Add(r.Pos, fmt.Sprintf("duplicate definition of <%s>: first defined at %s", r.Name, g.Rules[first].Pos))
 			continue
 		}
-		defined[r.Name] = r.Pos
+		defined[r.Name] = int32(len(g.Rules))
 		g.Rules = append(g.Rules, r)
 	}
 	if _, _, err := p.token(); err != nil { // the closing '}'
@@ -239,7 +242,8 @@ func (p *jsonParser) expansions(name string) (x Expr, ok bool) {
 		p.errs.Add(p.pos(off), fmt.Sprintf("expected an array of expansions for <%s>, found %s", name, describeJSON(t)))
 		return nil, p.skip(t) == nil
 	}
-	var alts []Expr
+	alts := p.alts[:0]
+	defer func() { p.alts = alts[:0] }()
 	bad := false
 	for p.dec.More() {
 		t, off, err := p.token()
@@ -280,7 +284,7 @@ func (p *jsonParser) expansions(name string) (x Expr, ok bool) {
 	case len(alts) == 1:
 		return alts[0], true
 	}
-	return &Alt{X: alts, P: alts[0].Position()}, true
+	return p.alloc.alt(alts, alts[0].Position()), true
 }
 
 // jsonForms names the forms of an alternative, for error messages.
@@ -350,12 +354,12 @@ func (p *jsonParser) arrayAlternative(off int) (x Expr, ok bool) {
 // holds a reference among other text is ambiguous (an expansion string
 // where a list of symbols was meant, or the other way round) and an error.
 func (p *jsonParser) symbols(syms []jsonSymbol, off int) Expr {
-	var parts []Expr
+	parts := p.parts[:0]
 	var text []string // pending literal symbols
 	textOff := 0
 	flush := func() {
 		if len(text) > 0 {
-			parts = append(parts, &Lit{S: strings.Join(text, ""), P: p.pos(textOff + 1)})
+			parts = append(parts, p.alloc.lit(strings.Join(text, ""), p.pos(textOff+1)))
 			text = text[:0]
 		}
 	}
@@ -363,13 +367,13 @@ func (p *jsonParser) symbols(syms []jsonSymbol, off int) Expr {
 	for _, sym := range syms {
 		if name, ok := refName(sym.s); ok {
 			flush()
-			parts = append(parts, &Ref{Name: name, P: p.pos(sym.off + 1)})
+			parts = append(parts, p.alloc.ref(name, p.pos(sym.off+1)))
 			continue
 		}
 		if i := refIndex(sym.s); i >= 0 {
 			at := p.stringOffsets(sym.s, sym.off, sym.end)
 			n := refLen(sym.s[i:])
-			p.errs.Add(p.pos(at(i)), fmt.Sprintf("symbol %s holds the reference %s among other text: in a list of symbols, write each reference as a symbol of its own, or write the whole alternative as the expansion string %s",
+			p.errs.Add(p.pos(at.at(i)), fmt.Sprintf("symbol %s holds the reference %s among other text: in a list of symbols, write each reference as a symbol of its own, or write the whole alternative as the expansion string %s",
 				shortText(strconv.Quote(sym.s)), sym.s[i:i+n], shortText(strconv.Quote(sym.s))))
 			bad = true
 			continue
@@ -382,15 +386,16 @@ func (p *jsonParser) symbols(syms []jsonSymbol, off int) Expr {
 		}
 	}
 	flush()
+	p.parts = parts
 	switch {
 	case bad:
 		return nil
 	case len(parts) == 0:
-		return &Lit{S: "", P: p.pos(off)}
+		return p.alloc.lit("", p.pos(off))
 	case len(parts) == 1:
 		return parts[0]
 	}
-	return &Seq{X: parts, P: parts[0].Position()}
+	return p.alloc.seq(parts, parts[0].Position())
 }
 
 // refIndex returns the index of the first reference <name> in s, or -1.
@@ -407,19 +412,16 @@ func refIndex(s string) int {
 // into literal text and references.
 func (p *jsonParser) expansion(s string, off, end int) Expr {
 	at := p.stringOffsets(s, off, end)
-	var parts []Expr
+	parts := p.parts[:0]
 	lit := -1 // start of the pending literal text, or -1
-	flush := func(end int) {
-		if lit >= 0 {
-			parts = append(parts, &Lit{S: s[lit:end], P: p.pos(at(lit))})
-			lit = -1
-		}
-	}
 	for i := 0; i < len(s); {
 		if s[i] == '<' {
 			if n := refLen(s[i:]); n > 0 {
-				flush(i)
-				parts = append(parts, &Ref{Name: s[i+1 : i+n-1], P: p.pos(at(i))})
+				if lit >= 0 {
+					parts = append(parts, p.alloc.lit(s[lit:i], p.pos(at.at(lit))))
+					lit = -1
+				}
+				parts = append(parts, p.alloc.ref(s[i+1:i+n-1], p.pos(at.at(i))))
 				i += n
 				continue
 			}
@@ -429,14 +431,17 @@ func (p *jsonParser) expansion(s string, off, end int) Expr {
 		}
 		i++
 	}
-	flush(len(s))
+	if lit >= 0 {
+		parts = append(parts, p.alloc.lit(s[lit:], p.pos(at.at(lit))))
+	}
+	p.parts = parts
 	switch len(parts) {
 	case 0:
-		return &Lit{S: "", P: p.pos(off)}
+		return p.alloc.lit("", p.pos(off))
 	case 1:
 		return parts[0]
 	}
-	return &Seq{X: parts, P: parts[0].Position()}
+	return p.alloc.seq(parts, parts[0].Position())
 }
 
 // refLen returns the length of the nonterminal reference <name> at the start
@@ -470,19 +475,39 @@ func refName(s string) (string, bool) {
 	return "", false
 }
 
-// stringOffsets returns a function mapping a byte index in the decoded
-// string s to its offset in data, where its JSON literal spans
-// data[start:end]. If the literal cannot be matched up with s, every index
-// maps to start.
-func (p *jsonParser) stringOffsets(s string, start, end int) func(int) int {
-	fallback := func(int) int { return start }
+// strOffsets maps a byte index in a decoded JSON string to the offset in
+// the source of the character it comes from.
+type strOffsets struct {
+	start, end int   // the JSON literal spans data[start:end]
+	offs       []int // per decoded byte, if the literal has escapes
+	direct     bool  // no escapes: index i is at start+1+i
+}
+
+// at returns the source offset of byte i of the decoded string.
+func (o *strOffsets) at(i int) int {
+	switch {
+	case o.direct:
+		return o.start + 1 + min(i, o.end-o.start-2)
+	case o.offs == nil:
+		return o.start
+	case i < len(o.offs):
+		return o.offs[i]
+	}
+	return o.end - 1
+}
+
+// stringOffsets returns the map from byte indices in the decoded string s
+// to offsets in data, where its JSON literal spans data[start:end]. If the
+// literal cannot be matched up with s, every index maps to start.
+func (p *jsonParser) stringOffsets(s string, start, end int) strOffsets {
+	fallback := strOffsets{start: start, end: end}
 	if start < 0 || end > len(p.data) || start+2 > end || p.data[start] != '"' {
 		return fallback
 	}
 	raw := p.data[start+1 : end-1]
 	if len(raw) == len(s) && bytes.IndexByte(raw, '\\') < 0 && string(raw) == s {
 		// No escapes: the common case, without a table.
-		return func(i int) int { return start + 1 + min(i, len(s)) }
+		return strOffsets{start: start, end: end, direct: true}
 	}
 	offs := make([]int, 0, len(s))
 	var dec []byte
@@ -542,15 +567,10 @@ func (p *jsonParser) stringOffsets(s string, start, end int) func(int) int {
 		}
 		i += n
 	}
-	if string(dec) != s {
+	if string(dec) != s || len(offs) == 0 {
 		return fallback
 	}
-	return func(i int) int {
-		if i < len(offs) {
-			return offs[i]
-		}
-		return end - 1
-	}
+	return strOffsets{start: start, end: end, offs: offs}
 }
 
 func jsonHex4(b []byte) (int, bool) {

@@ -20,6 +20,7 @@ type jsonTokens interface {
 type validTokens struct {
 	data []byte
 	off  int
+	str  string // data as a string, made on first use: strings without escapes are cut from it
 }
 
 // skipSpace skips white space and, like the decoder, the separators ','
@@ -61,7 +62,10 @@ func (t *validTokens) Token() (json.Token, error) {
 		}
 		t.off = i + 1
 		if raw := d[start+1 : i]; !esc && utf8.Valid(raw) {
-			return string(raw), nil
+			if t.str == "" {
+				t.str = string(d)
+			}
+			return t.str[start+1 : i], nil
 		}
 		// Escapes and invalid UTF-8 (which the decoder replaces by U+FFFD)
 		// are decoded as the decoder does.

@@ -14,8 +14,10 @@
 //
 // Both take the same functional options (Option): the seed of the random
 // choices (Seed; the same seed, spec and options give the same solutions
-// in the same order), the state budget (MaxStates, RestartEvery, StallFactor), the size
-// of the subtrees the solver derives (MaxSize), the weights of its cost
+// in the same order), the state budget (MaxStates, RestartEvery,
+// StallFactor), the size of the subtrees the solver derives (MaxSize), the
+// Earley items of the parses of the texts it solves for (MaxItems), the
+// weights of its cost
 // function (CostWeights), and an SMT solver for the SMT-LIB atoms it cannot
 // solve in Go (WithSMTSolver; package isla/solver/z3 provides Z3, which
 // needs cgo).

@@ -21,6 +21,7 @@ const (
 	LimitBranches                // Branches
 	LimitSMTTimeout              // SMTTimeout
 	LimitAttempts                // the random values tried for the atoms' variables
+	LimitItems                   // MaxItems, of the parses of solved texts
 )
 
 // String returns the name of the Option that sets the limit.
@@ -38,6 +39,8 @@ func (l Limit) String() string {
 		return "SMTTimeout"
 	case LimitAttempts:
 		return "the random values tried per variable"
+	case LimitItems:
+		return "MaxItems"
 	}
 	return "no limit"
 }

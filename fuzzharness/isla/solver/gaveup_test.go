@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver/z3"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/tarpred"
@@ -33,6 +34,10 @@ func TestSolveErrors(t *testing.T) {
 			limit: solver.LimitTime, part: "re.loop (re.range"},
 		{name: "states", gname: "csv", src: empty, z3: true, opts: []solver.Option{solver.MaxStates(3)},
 			limit: solver.LimitStates, part: "re.loop (re.range"},
+		// The solved text "ab" is parsed into a <non-escaped> tree; one
+		// Earley item is too few.
+		{name: "items", gname: "csv", src: `forall <non-escaped> f: (f = "ab" or f = "cd")`,
+			opts: []solver.Option{solver.MaxItems(1)}, limit: solver.LimitItems, part: `(= f "ab")`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -63,6 +68,9 @@ func TestSolveErrors(t *testing.T) {
 			}
 			if tc.limit == solver.LimitTime && !errors.Is(err, context.DeadlineExceeded) {
 				t.Errorf("error %v does not wrap the context's error", err)
+			}
+			if tc.limit == solver.LimitItems && (!errors.Is(err, grammar.ErrItemLimit) || gu.Value != "1") {
+				t.Errorf("error %v (value %q) does not wrap the parser's item limit error, or not with the limit 1", err, gu.Value)
 			}
 			gu.Flag = "-flag"
 			if msg := gu.Error(); !strings.Contains(msg, "raise it with -flag") {

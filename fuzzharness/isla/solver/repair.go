@@ -382,7 +382,8 @@ func (s *Solver) searchFrom(st *state, forms []item, budget int, lim limit) (*gr
 		}
 		st := heap.Pop(&s.queue).(*state)
 		children, outs, err := s.process(ctx, st)
-		if err != nil {
+		if err != nil || s.itemErr != nil { // a parse past MaxItems stops the repair, as it stops Next
+			s.itemErr = nil
 			return nil, false
 		}
 		if len(outs) > 0 {

@@ -3,6 +3,7 @@ package solver
 import (
 	"context"
 	"errors"
+	"fmt"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"maps"
@@ -82,8 +83,18 @@ func (s *Solver) parseLeaf(l *stree, text string) (*stree, bool) {
 		if err != nil {
 			return nil, false
 		}
-		if f, err := p.Parse([]byte(text)); err == nil {
+		f, err := p.Parse([]byte(text))
+		switch {
+		case err == nil:
 			t = f.Tree()
+		case errors.Is(err, grammar.ErrItemLimit):
+			// Not a rejection: the search stops (see Next), and the
+			// text is not cached as unparsable.
+			if s.itemErr == nil {
+				s.itemErr = &GaveUpError{Reason: fmt.Sprintf("parsing a solved text of %d bytes from <%s> needs more Earley items than allowed", len(text), l.g.Name),
+					Limit: LimitItems, Value: s.limitValue(LimitItems), Err: err}
+			}
+			return nil, false
 		}
 		if len(s.parsed) >= maxParsed {
 			clear(s.parsed)
@@ -104,7 +115,7 @@ func (s *Solver) parser(name string) (*grammar.Parser, error) {
 	if p, ok := s.parsers[name]; ok {
 		return p, nil
 	}
-	p, err := grammar.NewParser(s.spec.Graph(), grammar.ParseFrom(name))
+	p, err := grammar.NewParser(s.spec.Graph(), grammar.ParseFrom(name), grammar.MaxItems(s.cfg.maxItems))
 	if err != nil {
 		return nil, err
 	}

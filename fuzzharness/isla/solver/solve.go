@@ -89,6 +89,7 @@ type config struct {
 	stall       int
 	treeSolvers map[string]isla.TreeSolver
 	nonVacuous  int
+	maxItems    int
 }
 
 // Seed seeds the solver's random choices (default 1). The same seed,
@@ -98,6 +99,13 @@ func Seed(seed uint64) Option { return func(c *config) { c.seed = seed } }
 // MaxStates bounds the states the solver processes while looking for one
 // solution (default DefaultMaxStates); past it, Next returns ErrGaveUp.
 func MaxStates(n int) Option { return func(c *config) { c.maxStates = n } }
+
+// MaxItems bounds the Earley items of each parse the solver makes of a
+// text it solved for (see grammar.MaxItems; default
+// grammar.DefaultMaxItems). A parse that needs more stops the search: Next
+// returns a GaveUpError whose Limit is LimitItems, wrapping the parser's
+// error (grammar.ErrItemLimit).
+func MaxItems(n int) Option { return func(c *config) { c.maxItems = n } }
 
 // WithSMTSolver sets the SMT solver for the atoms the solver cannot solve in
 // Go (package isla/solver/z3 provides Z3). Without one, such atoms make the solver
@@ -220,6 +228,7 @@ type Solver struct {
 	atoms      map[*isla.CompiledSMT]*atomInfo
 	parsers    map[string]*grammar.Parser
 	parsed     map[string]*grammar.Tree // nonterminal NUL text -> parse tree (nil: none)
+	itemErr    *GaveUpError             // the first parse of the state being processed that hit MaxItems
 	spareCtx   *evalCtx                 // an evaluation context whose memory is reused
 	closing    map[string]float64       // estimated closing cost per nonterminal
 	universals []string                 // the nonterminals of the universal quantifiers
@@ -279,6 +288,9 @@ func New(spec *isla.Spec, opts ...Option) (*Solver, error) {
 		o(&cfg)
 	}
 	cfg.models = max(cfg.models, 1)
+	if cfg.maxItems <= 0 {
+		cfg.maxItems = grammar.DefaultMaxItems
+	}
 	cfg.expansions = max(cfg.expansions, 1)
 	cfg.branches = max(cfg.branches, 1)
 	s := &Solver{spec: spec, cfg: cfg, seen: map[string]bool{},
@@ -333,6 +345,8 @@ func (s *Solver) limitValue(l Limit) string {
 		return s.cfg.smtTimeout.String()
 	case LimitAttempts:
 		return fmt.Sprintf("%d runs of %d values", s.cfg.attempts, choiceTries)
+	case LimitItems:
+		return fmt.Sprint(s.cfg.maxItems)
 	}
 	return ""
 }
@@ -440,6 +454,11 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 				return nil, s.deadline(ctx)
 			}
 			return nil, err
+		}
+		if e := s.itemErr; e != nil {
+			s.itemErr = nil
+			e.Part = partOf(st)
+			return nil, s.gaveUp(*e)
 		}
 		for _, c := range children {
 			s.push(c)
