@@ -17,10 +17,9 @@
 // in the same order), the state budget (MaxStates, RestartEvery,
 // StallFactor), the size of the subtrees the solver derives (MaxSize), the
 // Earley items of the parses of the texts it solves for (MaxItems), the
-// weights of its cost
-// function (CostWeights), and an SMT solver for the SMT-LIB atoms it cannot
-// solve in Go (WithSMTSolver; package isla/solver/z3 provides Z3, which
-// needs cgo).
+// weights of its cost function (CostWeights), and an SMT solver for the
+// SMT-LIB atoms it cannot solve in Go (WithSMTSolver; package
+// isla/solver/z3 provides Z3, which needs cgo).
 //
 // Semantic predicates take part in solving through the interfaces of
 // package isla: a NumSolver computes the values of a numeric argument, and
