@@ -28,11 +28,12 @@ func (f *forest) labelChars() error {
 	if f.seqChars == nil {
 		f.seqChars = map[int]charSet{}
 	}
+	ctxsOf := f.altContexts(labels)
 	for _, u := range labels {
 		if slices.ContainsFunc(u.spans, func(sp span) bool { return sp.n.kids == nil }) {
 			continue // a label of leaves: generalizeChars widens it
 		}
-		all := u.ctxs[:min(len(u.ctxs), charMaxContexts)]
+		all := ctxsOf[u.label][:min(len(ctxsOf[u.label]), charMaxContexts)]
 		pass := slices.Clone(f.s.cfg.alphabet)
 		lo := 0
 		for _, hi := range []int{bubbleFirst, bubbleSamples, len(all)} {
@@ -94,6 +95,7 @@ func (f *forest) optional() error {
 	if f.empty == nil {
 		f.empty = map[int]bool{}
 	}
+	ctxsOf := f.altContexts(labels)
 	var cands []*unit
 	var inputs [][]byte
 	for _, u := range labels {
@@ -101,7 +103,7 @@ func (f *forest) optional() error {
 			continue
 		}
 		cands = append(cands, u)
-		for _, cx := range u.ctxs[:min(len(u.ctxs), bubbleFirst)] {
+		for _, cx := range ctxsOf[u.label][:min(len(ctxsOf[u.label]), bubbleFirst)] {
 			inputs = append(inputs, []byte(cx[0]+cx[1]))
 		}
 	}
@@ -115,14 +117,15 @@ func (f *forest) optional() error {
 	}
 	k := 0
 	for _, u := range cands {
-		n := min(len(u.ctxs), bubbleFirst)
+		ctxs := ctxsOf[u.label]
+		n := min(len(ctxs), bubbleFirst)
 		pass := !slices.Contains(oks[k:k+n], false)
 		k += n
 		if !pass {
 			continue
 		}
 		var rest []string
-		for _, cx := range u.ctxs[n:min(len(u.ctxs), charMaxContexts)] {
+		for _, cx := range ctxs[n:min(len(ctxs), charMaxContexts)] {
 			rest = append(rest, cx[0]+cx[1])
 		}
 		if pass, err = f.s.acceptsAll(rest); err != nil {
@@ -308,4 +311,52 @@ func (f *forest) optionalParts() error {
 		f.s.record(Step{Name: "P" + strconv.Itoa(f.s.stats.Steps+1), Chosen: "<" + strconv.Itoa(c.a.label) + "> (" + strings.TrimSpace(seqKey(c.a.seq[c.i:c.j])) + ")? as <" + strconv.Itoa(l) + ">"})
 	}
 	return nil
+}
+
+// altContexts returns the contexts in which a string of each label must be
+// accepted: its own, and those of every label that has it as a one-way
+// alternative (subsume), directly or through others, since a string the
+// label gains is one those labels gain too.
+func (f *forest) altContexts(labels []*unit) map[int][][2]string {
+	byLabel := map[int]*unit{}
+	for _, u := range labels {
+		byLabel[u.label] = u
+	}
+	parents := map[int][]int{}
+	for a, bs := range f.alts {
+		for _, b := range bs {
+			parents[b] = append(parents[b], a)
+		}
+	}
+	for _, ps := range parents {
+		slices.Sort(ps)
+	}
+	out := map[int][][2]string{}
+	for _, u := range labels {
+		seen := map[int]bool{u.label: true}
+		ctxs := slices.Clone(u.ctxs)
+		have := map[[2]string]bool{}
+		for _, c := range ctxs {
+			have[c] = true
+		}
+		for queue := []int{u.label}; len(queue) > 0; queue = queue[1:] {
+			for _, a := range parents[queue[0]] {
+				if seen[a] {
+					continue
+				}
+				seen[a] = true
+				queue = append(queue, a)
+				if p := byLabel[a]; p != nil {
+					for _, c := range p.ctxs {
+						if !have[c] {
+							have[c] = true
+							ctxs = append(ctxs, c)
+						}
+					}
+				}
+			}
+		}
+		out[u.label] = ctxs
+	}
+	return out
 }
