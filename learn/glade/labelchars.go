@@ -170,7 +170,7 @@ func (f *forest) moreAlts(l int) []grammar.Expr {
 // backslash and the leaf after it, under a label of its own, so that an
 // escape is one unit to bubbling and merging as a bracket pair is (left as
 // two leaves, `\\x` in a string bubbles as `\` followed by `\x` as often as
-// as `\\` followed by `x`).
+// `\\` followed by `x`).
 func (f *forest) escape(backslash, next *tnode) *tnode {
 	return &tnode{label: f.fresh(), seed: backslash.seed, lo: backslash.lo, hi: next.hi, kids: []*tnode{backslash, next}}
 }
