@@ -104,6 +104,10 @@ type forest struct {
 	// rejected is how many of splitSamples inputs generated from the
 	// trees' grammar the oracle rejects (see samplePrecision)
 	rejected int
+	// seqChars are the single bytes labelChars adds to labels of
+	// sequences; empty marks the labels that optional found may be left out
+	seqChars map[int]charSet
+	empty    map[int]bool
 }
 
 // A tnode is a node of a seed's tree; a leaf has no kids and spans one
@@ -148,11 +152,20 @@ func (s *synth) treeStage(seeds [][]byte) error {
 	if err := f.subsume(); err != nil {
 		return err
 	}
+	if err := f.optionalParts(); err != nil {
+		return err
+	}
+	if err := f.optional(); err != nil {
+		return err
+	}
 	s.stats.Merges = f.merges
 	s.stats.Recursions = f.bubbles
 	if s.cfg.chars {
 		q := s.queries()
 		if err := f.generalizeChars(); err != nil {
+			return err
+		}
+		if err := f.labelChars(); err != nil {
 			return err
 		}
 		if err := f.splitChars(); err != nil {
@@ -177,10 +190,9 @@ func (f *forest) build(i int) *tnode {
 		top := &stack[len(stack)-1]
 		quoted := top.open >= 0 && str[top.open] == '"'
 		if quoted && str[p] == '\\' && p+1 < len(str) {
-			// an escape: the backslash and the character after it stay
-			// leaves
+			// an escape: the backslash and the character after it
 			next := f.leaf(i, p+1)
-			top.items = append(top.items, leaf, next)
+			top.items = append(top.items, f.escape(leaf, next))
 			p = next.lo
 			continue
 		}
@@ -507,7 +519,7 @@ func (f *forest) oneWay(strs []string, ctxs [][2]string) []string {
 	if total <= bubbleSamples {
 		// all of them, diagonal first so the first checks differ in both
 		for k := range total {
-			put(k%len(strs), (k/len(strs)+k)%len(ctxs))
+			put(k%len(strs), (k/len(strs)+k%len(strs))%len(ctxs))
 		}
 		return out
 	}
@@ -800,17 +812,11 @@ func (f *forest) generalizeChars() error {
 			}
 		}
 		if n >= unicodeMin || runes {
-			var inputs [][]byte
-			for _, r := range unicodeProbes {
-				for _, cx := range all {
-					inputs = append(inputs, []byte(cx[0]+string(r)+cx[1]))
-				}
-			}
-			oks, err := f.s.query(inputs)
+			ok, err := f.acceptsUnicode(all)
 			if err != nil {
 				return err
 			}
-			if !slices.Contains(oks, false) {
+			if ok {
 				f.unicode[u.label] = true
 			}
 		}
@@ -897,7 +903,7 @@ func (f *forest) grammar() *grammar.Grammar {
 	order := []int{labelStart}
 	var ref func(l int) grammar.Expr
 	ref = func(l int) grammar.Expr {
-		if !interior[l] && bytesOf[l] != nil && runesOf[l] == nil && !f.unicode[l] {
+		if !interior[l] && bytesOf[l] != nil && runesOf[l] == nil && !f.unicode[l] && !f.empty[l] {
 			return setsExprs([]charSet{*bytesOf[l]})[0]
 		}
 		if _, ok := names[l]; !ok {
@@ -920,6 +926,7 @@ func (f *forest) grammar() *grammar.Grammar {
 		if cs := bytesOf[l]; cs != nil {
 			xs = append(xs, setsExprs([]charSet{*cs})[0])
 		}
+		xs = append(xs, f.moreAlts(l)...)
 		if f.unicode[l] {
 			xs = append(xs, nonASCII())
 		} else {

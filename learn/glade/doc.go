@@ -38,14 +38,17 @@
 // WithTrees (off by default) replaces phases one and two and the
 // recursion stage with the tree stage (bubble.go), after Arvada (Kulkarni,
 // Lemieux and Sen, ASE 2021) and TreeVada (ICSE 2024): the seeds become
-// trees with a node per bracket pair, sibling sequences are bubbled into
-// new nonterminals, and nonterminals merge when the oracle accepts each
-// one's strings in the other's contexts, until nothing more merges; then
-// a nonterminal gains as alternatives those whose strings it takes, and
-// character generalization widens the bytes each derives, and the inner
-// characters of words (a leaf after one of its own label's bytes) get a
-// nonterminal of their own when more bytes pass there, kept if inputs
-// sampled from the grammar are not more often rejected. A leaf is a byte
+// trees with a node per bracket pair and per escape in a string, sibling
+// sequences are bubbled into new nonterminals, and nonterminals merge when
+// the oracle accepts each one's strings in the other's contexts, until
+// nothing more merges; then a nonterminal gains as alternatives those
+// whose strings it takes, parts and nonterminals that can be left out
+// derive the empty string, character generalization widens the bytes each
+// derives and gives nonterminals of sequences the single bytes they take,
+// and the inner characters of words (after one of their own label's bytes
+// or between two letters or digits) get a nonterminal of their own when
+// more bytes pass there; empty strings and inner characters are kept only
+// if inputs sampled from the grammar are not more often rejected. A leaf is a byte
 // or one non-ASCII character. WithPrecisionGuard (off by default) applies
 // the same sampled check to every merge. On kfuzz's
 // evaluation subjects it learns the recursion GLADE misses (docs/glade.md,

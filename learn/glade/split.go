@@ -20,10 +20,12 @@ const (
 // character generalization misses when one label stands for the first
 // character of words and for the others (a Lisp symbol may hold a digit,
 // but not begin with one). For every label that derives single bytes, its
-// leaves whose left neighbour byte is one the label derives are its inner
-// leaves; each byte of the alphabet the label does not derive is tried in
-// their contexts, and if some pass in all of them, the inner leaves get a
-// label of their own that derives them too. As the grammar's recursion may
+// inner nodes (isInner: leaves and nodes that begin after a byte the label
+// derives or between two letters or digits, such as the digits of a
+// variable x12 or all but the first of a number) try each byte of the
+// alphabet the label does not derive in their contexts, and if some pass in
+// all of them, the inner nodes get a label of their own that derives them
+// too. As the grammar's recursion may
 // then put an inner leaf first, the split is kept only if the oracle rejects
 // at most splitSlack more of splitSamples inputs generated from the grammar
 // than before it.
@@ -47,8 +49,7 @@ func (f *forest) splitChars() error {
 			}
 		}
 		for _, sp := range u.spans {
-			n := sp.n
-			if n.kids == nil && n.hi-n.lo == 1 && n.lo > 0 && set.has(f.seeds[n.seed][n.lo-1]) {
+			if n := sp.n; f.isInner(n, set) {
 				inner = append(inner, n)
 			}
 		}
@@ -174,4 +175,20 @@ func (n *tnode) clone() *tnode {
 		c.kids = append(c.kids, k.clone())
 	}
 	return &c
+}
+
+// isInner reports whether node n of a label deriving the bytes set is one
+// of its inner nodes for splitChars: it begins inside a word, after one of
+// the label's own bytes or between two letters or digits, and is a leaf of
+// one byte or a node of a label that has leaves (the digits after the
+// first of a number, which bubbling makes nodes of the number's label).
+func (f *forest) isInner(n *tnode, set charSet) bool {
+	str := f.seeds[n.seed]
+	if n.lo == 0 || !set.has(str[n.lo-1]) && !splits(str, n.lo) {
+		return false
+	}
+	if n.kids == nil {
+		return n.hi-n.lo == 1
+	}
+	return set.count() > 0
 }
