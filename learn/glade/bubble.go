@@ -101,6 +101,9 @@ type forest struct {
 	alts map[int][]int
 	// uni is the label every non-ASCII character's leaf starts with
 	uni int
+	// empty marks the labels that derive the empty string (see
+	// optionals)
+	empty map[int]bool
 	// rejected is how many of splitSamples inputs generated from the
 	// trees' grammar the oracle rejects (see samplePrecision)
 	rejected int
@@ -129,7 +132,7 @@ const openers, closers = "([{<\"", ")]}>\""
 
 // treeStage runs the tree stage on the seeds and sets s.tree.
 func (s *synth) treeStage(seeds [][]byte) error {
-	f := &forest{s: s, next: labelStart + 1, rng: rand.New(rand.NewPCG(1, 2)), chars: map[int]charSet{}, unicode: map[int]bool{}, failed: map[uint64]bool{}}
+	f := &forest{s: s, next: labelStart + 1, rng: rand.New(rand.NewPCG(1, 2)), chars: map[int]charSet{}, unicode: map[int]bool{}, failed: map[uint64]bool{}, empty: map[int]bool{}}
 	f.uni = f.fresh()
 	for i, sd := range seeds {
 		f.seeds = append(f.seeds, string(sd))
@@ -148,11 +151,17 @@ func (s *synth) treeStage(seeds [][]byte) error {
 	if err := f.subsume(); err != nil {
 		return err
 	}
+	if err := f.optionals(); err != nil {
+		return err
+	}
 	s.stats.Merges = f.merges
 	s.stats.Recursions = f.bubbles
 	if s.cfg.chars {
 		q := s.queries()
 		if err := f.generalizeChars(); err != nil {
+			return err
+		}
+		if err := f.splitContextChars(); err != nil {
 			return err
 		}
 		if err := f.splitChars(); err != nil {
@@ -931,6 +940,9 @@ func (f *forest) grammar() *grammar.Grammar {
 		}
 		for _, b := range f.alts[l] {
 			xs = append(xs, ref(b))
+		}
+		if f.empty[l] {
+			xs = append(xs, &grammar.Lit{})
 		}
 		g.Rules = append(g.Rules, &grammar.Rule{Name: names[l], Expr: alt(xs)})
 	}
