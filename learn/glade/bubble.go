@@ -101,6 +101,9 @@ type forest struct {
 	alts map[int][]int
 	// uni is the label every non-ASCII character's leaf starts with
 	uni int
+	// escapes are the labels of escape nodes by the escaped character's
+	// leaf label (see build)
+	escapes map[int]int
 	// empty marks the labels that derive the empty string (see
 	// optionals)
 	empty map[int]bool
@@ -132,7 +135,7 @@ const openers, closers = "([{<\"", ")]}>\""
 
 // treeStage runs the tree stage on the seeds and sets s.tree.
 func (s *synth) treeStage(seeds [][]byte) error {
-	f := &forest{s: s, next: labelStart + 1, rng: rand.New(rand.NewPCG(1, 2)), chars: map[int]charSet{}, unicode: map[int]bool{}, failed: map[uint64]bool{}, empty: map[int]bool{}}
+	f := &forest{s: s, next: labelStart + 1, rng: rand.New(rand.NewPCG(1, 2)), chars: map[int]charSet{}, unicode: map[int]bool{}, failed: map[uint64]bool{}, empty: map[int]bool{}, escapes: map[int]int{}}
 	f.uni = f.fresh()
 	for i, sd := range seeds {
 		f.seeds = append(f.seeds, string(sd))
@@ -178,9 +181,20 @@ func (f *forest) build(i int) *tnode {
 	str := f.seeds[i]
 	type frame struct {
 		open  int
+		esc   bool // the opening bracket is escaped: items[0] is its escape node
 		items []*tnode
 	}
 	stack := []frame{{open: -1}}
+	// group closes the bracket pair of top with the closing leaves
+	group := func(top frame, closing *tnode) *tnode {
+		items := top.items
+		g := &tnode{label: f.fresh(), seed: i, lo: items[0].lo, hi: closing.hi, kids: []*tnode{items[0]}}
+		if inner := items[1:]; len(inner) > 0 {
+			g.kids = append(g.kids, &tnode{label: f.fresh(), seed: i, lo: inner[0].lo, hi: inner[len(inner)-1].hi, kids: inner})
+		}
+		g.kids = append(g.kids, closing)
+		return g
+	}
 	for p := 0; p < len(str); p = leafEnd(str, p) {
 		leaf := f.leaf(i, p)
 		top := &stack[len(stack)-1]
@@ -193,22 +207,33 @@ func (f *forest) build(i int) *tnode {
 			p = next.lo
 			continue
 		}
+		if !quoted && str[p] == '\\' && p+1 < len(str) {
+			// an escape outside quotes: a node of the backslash and the
+			// character, labelled by the character; an escaped bracket
+			// pairs with the same bracket escaped (\( and \) group in a
+			// basic regular expression)
+			next := f.leaf(i, p+1)
+			esc := &tnode{label: f.escape(next.label), seed: i, lo: p, hi: next.hi, kids: []*tnode{leaf, next}}
+			c := str[p+1]
+			switch ci := strings.IndexByte(closers[:len(closers)-1], c); {
+			case strings.IndexByte(openers[:len(openers)-1], c) >= 0:
+				stack = append(stack, frame{open: p + 1, esc: true, items: []*tnode{esc}})
+			case ci >= 0 && top.esc && str[top.open] == openers[ci]:
+				stack = stack[:len(stack)-1]
+				stack[len(stack)-1].items = append(stack[len(stack)-1].items, group(*top, esc))
+			default:
+				top.items = append(top.items, esc)
+			}
+			p = next.lo
+			continue
+		}
 		if str[p] == '"' && !quoted || !quoted && strings.IndexByte(openers[:len(openers)-1], str[p]) >= 0 {
 			stack = append(stack, frame{open: p, items: []*tnode{leaf}})
 			continue
 		}
-		if c := strings.IndexByte(closers, str[p]); c >= 0 && top.open >= 0 && str[top.open] == openers[c] && (!quoted || str[p] == '"') {
-			items := top.items
+		if c := strings.IndexByte(closers, str[p]); c >= 0 && top.open >= 0 && !top.esc && str[top.open] == openers[c] && (!quoted || str[p] == '"') {
 			stack = stack[:len(stack)-1]
-			g := &tnode{label: f.fresh(), seed: i, lo: top.open, hi: p + 1}
-			switch inner := items[1:]; len(inner) {
-			case 0:
-				g.kids = []*tnode{items[0]}
-			default:
-				g.kids = []*tnode{items[0], {label: f.fresh(), seed: i, lo: inner[0].lo, hi: inner[len(inner)-1].hi, kids: inner}}
-			}
-			g.kids = append(g.kids, leaf)
-			stack[len(stack)-1].items = append(stack[len(stack)-1].items, g)
+			stack[len(stack)-1].items = append(stack[len(stack)-1].items, group(*top, leaf))
 			continue
 		}
 		top.items = append(top.items, leaf)
@@ -242,6 +267,18 @@ func (f *forest) leaf(i, p int) *tnode {
 		n.label = f.uni
 	}
 	return n
+}
+
+// escape returns the label of the escape nodes (a backslash and the
+// character after it, outside quotes) of the character whose leaf label is
+// c: the same for every seed, as a leaf's label is its byte's.
+func (f *forest) escape(c int) int {
+	if l, ok := f.escapes[c]; ok {
+		return l
+	}
+	l := f.fresh()
+	f.escapes[c] = l
+	return l
 }
 
 func (f *forest) fresh() int {
@@ -919,12 +956,22 @@ func (f *forest) grammar() *grammar.Grammar {
 	for i := 0; i < len(order); i++ {
 		l := order[i]
 		var xs []grammar.Expr
+		concat := slices.ContainsFunc(alts[l], func(ls []int) bool { return selfConcat(l, ls) })
+		var pre, post []grammar.Expr // see concatRule
 		for _, ls := range alts[l] {
 			var parts []grammar.Expr
 			for _, k := range ls {
 				parts = append(parts, ref(k))
 			}
-			xs = append(xs, seq(parts))
+			switch k := len(ls) - 1; {
+			case concat && selfConcat(l, ls):
+			case concat && ls[0] == l && !slices.Contains(ls[1:], l):
+				post = append(post, seq(parts[1:]))
+			case concat && ls[k] == l && !slices.Contains(ls[:k], l):
+				pre = append(pre, seq(parts[:k]))
+			default:
+				xs = append(xs, seq(parts))
+			}
 		}
 		if cs := bytesOf[l]; cs != nil {
 			xs = append(xs, setsExprs([]charSet{*cs})[0])
@@ -940,6 +987,9 @@ func (f *forest) grammar() *grammar.Grammar {
 		}
 		for _, b := range f.alts[l] {
 			xs = append(xs, ref(b))
+		}
+		if concat {
+			xs = []grammar.Expr{concatRule(xs, pre, post)}
 		}
 		if f.empty[l] {
 			xs = append(xs, &grammar.Lit{})

@@ -6,14 +6,18 @@ import (
 )
 
 // optionals runs when nothing more merges: a label whose nodes are not all
-// leaves gains the empty string as an alternative when the oracle accepts
-// every one of its contexts (up to bubbleSamples) with nothing in place of
-// its node. Merges and bubbles only ever equate strings of the seeds, so a
-// part that every seed has (a URL's path after its scheme, the body of a
-// block) is never learned to be optional, although a repetition taken zero
-// times is the shorter repetition check of GLADE's phase one. As the label's
-// parents derive the empty string everywhere they are used, a label is kept
-// optional only if the oracle rejects at most splitSlack more of
+// leaves, and none of whose nodes has a child of the same label, gains the
+// empty string as an alternative when the oracle accepts every one of its
+// contexts (up to bubbleSamples) with nothing in place of its node. Merges
+// and bubbles only ever equate strings of the seeds, so a part that every
+// seed has (a URL's path after its scheme) is never learned to be
+// optional, although a repetition taken zero times is the shorter
+// repetition check of GLADE's phase one. (A recursive label that derives
+// the empty string, such as A ::= A A | A x | "", derives a string in
+// unboundedly many ways: on grep, with such labels optional, most inputs
+// of a hundred bytes took the Earley parser past its item limit.) As the
+// label's parents derive the empty string everywhere they are used, a label
+// is kept optional only if the oracle rejects at most splitSlack more of
 // splitSamples inputs generated from the grammar than before, as in
 // splitChars.
 func (f *forest) optionals() error {
@@ -26,6 +30,11 @@ func (f *forest) optionals() error {
 	var inputs [][]byte
 	for _, u := range labels {
 		if u.label == labelStart || !slices.ContainsFunc(u.spans, func(sp span) bool { return sp.n.kids != nil }) {
+			continue
+		}
+		if slices.ContainsFunc(u.spans, func(sp span) bool {
+			return slices.ContainsFunc(sp.n.kids, func(k *tnode) bool { return k.label == u.label })
+		}) {
 			continue
 		}
 		var chk []string

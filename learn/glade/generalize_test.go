@@ -3,6 +3,8 @@ package glade
 import (
 	"slices"
 	"testing"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
 
 // TestTreesContextChars: one label stands for the digit after x, where
@@ -45,5 +47,79 @@ func TestTreesOptional(t *testing.T) {
 		if p.Recognize([]byte(in)) == nil && !accept([]byte(in)) {
 			t.Errorf("the mined grammar derives %q", in)
 		}
+	}
+}
+
+// TestTreesEscapes: outside quotes a backslash and the character after it
+// are one node, and an escaped bracket pairs with the same bracket escaped,
+// not with an unescaped one.
+func TestTreesEscapes(t *testing.T) {
+	f := &forest{next: labelStart + 1, escapes: map[int]int{}}
+	f.uni = f.fresh()
+	f.seeds = []string{`a\(b)\)\\(c`}
+	root := f.build(0)
+	var yields []string
+	for _, k := range root.kids {
+		yields = append(yields, f.seeds[0][k.lo:k.hi])
+	}
+	want := []string{`a`, `\(b)\)`, `\\`, `(`, `c`}
+	if !slices.Equal(yields, want) {
+		t.Fatalf("root's children %q, want %q", yields, want)
+	}
+	g := root.kids[1]
+	if len(g.kids) != 3 || len(g.kids[0].kids) != 2 || len(g.kids[2].kids) != 2 || f.seeds[0][g.kids[1].lo:g.kids[1].hi] != "b)" {
+		t.Errorf(`\( b) \) is not a group of an escape node, its contents and an escape node`)
+	}
+	if root.kids[2].label != f.escapes['\\'] || g.kids[0].label != f.escapes['('] || g.kids[0].label == g.kids[2].label {
+		t.Errorf("escape nodes are not labelled by the escaped character")
+	}
+}
+
+// TestTreesEscapedGroups: on a language with \( \) groups, the tree stage
+// learns the nesting from two seeds.
+func TestTreesEscapedGroups(t *testing.T) {
+	ref := `<start> ::= <e>+ ; <e> ::= [a-z] | "\\." | "\\(" <e>+ "\\)" ;`
+	g, res, accept := synthRef(t, ref, []string{`\(ab\)c`, `\(\(a\)\.\)`}, WithTrees(true))
+	t.Logf("%d queries\n%s", res.Stats.Queries, res.Grammar)
+	sc := measure(t, g, res.Grammar, accept, 300)
+	if sc.recall < 0.95 || sc.precision < 0.95 {
+		t.Errorf("precision %.3f, recall %.3f; want both >= 0.95", sc.precision, sc.recall)
+	}
+}
+
+// TestConcatRule: the repetition concatRule writes for A ::= A A | A s |
+// p A | t derives the same strings as the recursive rule.
+func TestConcatRule(t *testing.T) {
+	rec, err := grammar.Parse("rec", []byte(`<a> ::= <a> <a> | <a> "s" | "p" <a> | "x" | "y" "z" ;`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := &grammar.Grammar{Start: "a", Rules: []*grammar.Rule{{Name: "a", Expr: concatRule(
+		[]grammar.Expr{&grammar.Lit{S: "x"}, &grammar.Lit{S: "yz"}},
+		[]grammar.Expr{&grammar.Lit{S: "p"}},
+		[]grammar.Expr{&grammar.Lit{S: "s"}})}}}
+	t.Logf("%s", rep)
+	_, pr := compileParser(t, rec)
+	_, pp := compileParser(t, rep)
+	n, in := 0, 0
+	var walk func(s string)
+	walk = func(s string) {
+		n++
+		a, b := pr.Recognize([]byte(s)) == nil, pp.Recognize([]byte(s)) == nil
+		if a != b {
+			t.Errorf("%q: recursive rule %v, repetition %v", s, a, b)
+		}
+		if a {
+			in++
+		}
+		if len(s) < 6 {
+			for _, c := range "xyzsp" {
+				walk(s + string(c))
+			}
+		}
+	}
+	walk("")
+	if in < 100 {
+		t.Errorf("only %d of %d strings in the language: the test shows little", in, n)
 	}
 }
