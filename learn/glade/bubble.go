@@ -176,7 +176,9 @@ func (s *synth) treeStage(seeds [][]byte) error {
 	return nil
 }
 
-// build makes seed i's tree, with a node for every matching bracket pair.
+// build makes seed i's tree, with a node for every matching bracket pair
+// and, outside double quotes, for every escape (a backslash and the
+// character after it).
 func (f *forest) build(i int) *tnode {
 	str := f.seeds[i]
 	type frame struct {
