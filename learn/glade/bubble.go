@@ -139,6 +139,11 @@ func (s *synth) treeStage(seeds [][]byte) error {
 	f.uni = f.fresh()
 	for i, sd := range seeds {
 		f.seeds = append(f.seeds, string(sd))
+		if len(sd) == 0 {
+			// an empty seed has no tree: <start> derives the empty string
+			f.empty[labelStart] = true
+			continue
+		}
 		f.roots = append(f.roots, f.build(i))
 	}
 	s.stats.SeedsUsed = len(seeds)

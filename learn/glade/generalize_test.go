@@ -1,10 +1,13 @@
 package glade
 
 import (
+	"context"
+	"errors"
 	"slices"
 	"testing"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/learn/oracle"
 )
 
 // TestTreesContextChars: one label stands for the digit after x, where
@@ -122,4 +125,42 @@ func TestConcatRule(t *testing.T) {
 	if in < 100 {
 		t.Errorf("only %d of %d strings in the language: the test shows little", in, n)
 	}
+}
+
+// balancedEsc is balanced, with backslashes and double quotes allowed
+// anywhere.
+func balancedEsc(b []byte) bool {
+	return balanced(slices.DeleteFunc(slices.Clone(b), func(c byte) bool { return c == '\\' || c == '"' }))
+}
+
+// FuzzTrees checks the tree stage on any pair of seeds with brackets,
+// quotes and backslashes: it neither panics nor hangs, its grammar passes
+// Check and derives every seed.
+func FuzzTrees(f *testing.F) {
+	f.Add([]byte(`\(a\)`), []byte(`"\"("`))
+	f.Add([]byte(`\\(\)`), []byte(`(b\`))
+	f.Fuzz(func(t *testing.T, s1, s2 []byte) {
+		if len(s1) > 12 || len(s2) > 12 || !balancedEsc(s1) || !balancedEsc(s2) {
+			t.Skip()
+		}
+		seeds := [][]byte{s1, s2}
+		res, err := Synthesize(context.Background(), seeds, oracle.Func(balancedEsc, oracle.Timeout(0)),
+			WithTrees(true), WithAlphabet([]byte(`ab()\"`)), WithMaxQueries(50000))
+		var limit *ErrMaxQueries
+		if errors.As(err, &limit) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := res.Grammar.Check(); err != nil {
+			t.Fatalf("%v\n%s", err, res.Grammar)
+		}
+		_, p := compileParser(t, res.Grammar)
+		for _, s := range seeds {
+			if err := p.Recognize(s); err != nil {
+				t.Fatalf("the grammar does not derive seed %q: %v\n%s", s, err, res.Grammar)
+			}
+		}
+	})
 }
