@@ -755,43 +755,25 @@ func (f *forest) subsume() error {
 			inner = append(inner, u)
 		}
 	}
-	type try struct {
-		a, b  int
-		first []string
-		rest  []string
-	}
+	type try struct{ a, b int }
 	var tries []try
-	var inputs [][]byte
+	var checks [][]string
 	for _, a := range inner {
 		for _, b := range inner {
 			if a == b {
 				continue
 			}
-			chk := f.oneWay(b.strs, a.ctxs)
-			k := min(bubbleFirst, len(chk))
-			tries = append(tries, try{a: a.label, b: b.label, first: chk[:k], rest: chk[k:]})
-			for _, c := range chk[:k] {
-				inputs = append(inputs, []byte(c))
-			}
+			tries = append(tries, try{a: a.label, b: b.label})
+			checks = append(checks, f.oneWay(b.strs, a.ctxs))
 		}
 	}
-	oks, err := f.s.query(inputs)
+	pass, err := f.passing(checks)
 	if err != nil {
 		return err
 	}
 	f.alts = map[int][]int{}
-	k := 0
-	for _, t := range tries {
-		pass := !slices.Contains(oks[k:k+len(t.first)], false)
-		k += len(t.first)
-		if !pass {
-			continue
-		}
-		ok, err := f.s.acceptsAll(t.rest)
-		if err != nil {
-			return err
-		}
-		if ok {
+	for i, t := range tries {
+		if pass[i] {
 			f.alts[t.a] = append(f.alts[t.a], t.b)
 			f.s.record(Step{Name: "S" + strconv.Itoa(f.s.stats.Steps+1), Chosen: "<" + strconv.Itoa(t.a) + "> ::= <" + strconv.Itoa(t.b) + ">"})
 		}
@@ -875,13 +857,7 @@ func (f *forest) generalizeChars() error {
 // tryChars returns the bytes of cands that the oracle accepts in every one
 // of ctxs.
 func (f *forest) tryChars(cands []byte, ctxs [][2]string) ([]byte, error) {
-	var inputs [][]byte
-	for _, c := range cands {
-		for _, cx := range ctxs {
-			inputs = append(inputs, []byte(cx[0]+string(c)+cx[1]))
-		}
-	}
-	oks, err := f.s.query(inputs)
+	oks, err := f.charChecks(cands, ctxs)
 	if err != nil {
 		return nil, err
 	}

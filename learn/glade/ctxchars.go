@@ -56,13 +56,7 @@ func (f *forest) splitContextChars() error {
 		if len(tried) == 0 {
 			continue
 		}
-		var inputs [][]byte
-		for _, c := range tried {
-			for _, cx := range ctxs {
-				inputs = append(inputs, []byte(cx[0]+string(c)+cx[1]))
-			}
-		}
-		oks, err := f.s.query(inputs)
+		oks, err := f.charChecks(tried, ctxs)
 		if err != nil {
 			return err
 		}
@@ -146,4 +140,16 @@ func (f *forest) splitContextChars() error {
 		}
 	}
 	return nil
+}
+
+// charChecks returns whether the oracle accepts each byte of cands in each
+// of ctxs: the answer for cands[i] in ctxs[j] at i*len(ctxs)+j.
+func (f *forest) charChecks(cands []byte, ctxs [][2]string) ([]bool, error) {
+	var inputs [][]byte
+	for _, c := range cands {
+		for _, cx := range ctxs {
+			inputs = append(inputs, []byte(cx[0]+string(c)+cx[1]))
+		}
+	}
+	return f.s.query(inputs)
 }

@@ -22,12 +22,8 @@ import (
 // splitChars.
 func (f *forest) optionals() error {
 	labels, _ := f.units()
-	type try struct {
-		label       int
-		first, rest []string
-	}
-	var tries []try
-	var inputs [][]byte
+	var tries []int
+	var checks [][]string
 	for _, u := range labels {
 		if u.label == labelStart || !slices.ContainsFunc(u.spans, func(sp span) bool { return sp.n.kids != nil }) {
 			continue
@@ -41,28 +37,16 @@ func (f *forest) optionals() error {
 		for _, cx := range u.ctxs[:min(len(u.ctxs), bubbleSamples)] {
 			chk = append(chk, cx[0]+cx[1])
 		}
-		k := min(bubbleFirst, len(chk))
-		tries = append(tries, try{label: u.label, first: chk[:k], rest: chk[k:]})
-		for _, c := range chk[:k] {
-			inputs = append(inputs, []byte(c))
-		}
+		tries = append(tries, u.label)
+		checks = append(checks, chk)
 	}
-	oks, err := f.s.query(inputs)
+	pass, err := f.passing(checks)
 	if err != nil {
 		return err
 	}
 	base := -1
-	k := 0
-	for _, t := range tries {
-		pass := !slices.Contains(oks[k:k+len(t.first)], false)
-		k += len(t.first)
-		if !pass {
-			continue
-		}
-		if pass, err = f.s.acceptsAll(t.rest); err != nil || !pass {
-			if err != nil {
-				return err
-			}
+	for i, label := range tries {
+		if !pass[i] {
 			continue
 		}
 		if base < 0 {
@@ -70,17 +54,45 @@ func (f *forest) optionals() error {
 				return err
 			}
 		}
-		f.empty[t.label] = true
+		f.empty[label] = true
 		p, err := f.samplePrecision()
 		if err != nil {
 			return err
 		}
 		if p > base+splitSlack {
-			delete(f.empty, t.label)
+			delete(f.empty, label)
 			continue
 		}
 		base = p
-		f.s.record(Step{Name: "E" + strconv.Itoa(f.s.stats.Steps+1), Chosen: "<" + strconv.Itoa(t.label) + "> ::= \"\""})
+		f.s.record(Step{Name: "E" + strconv.Itoa(f.s.stats.Steps+1), Chosen: "<" + strconv.Itoa(label) + "> ::= \"\""})
 	}
 	return nil
+}
+
+// passing reports for each set of checks whether the oracle accepts all of
+// them: the first bubbleFirst of every set go to the oracle in one batch,
+// the others only for the sets that passed those.
+func (f *forest) passing(checks [][]string) ([]bool, error) {
+	var inputs [][]byte
+	for _, chk := range checks {
+		for _, c := range chk[:min(bubbleFirst, len(chk))] {
+			inputs = append(inputs, []byte(c))
+		}
+	}
+	oks, err := f.s.query(inputs)
+	if err != nil {
+		return nil, err
+	}
+	pass := make([]bool, len(checks))
+	k := 0
+	for i, chk := range checks {
+		n := min(bubbleFirst, len(chk))
+		if pass[i] = !slices.Contains(oks[k:k+n], false); pass[i] {
+			if pass[i], err = f.s.acceptsAll(chk[n:]); err != nil {
+				return nil, err
+			}
+		}
+		k += n
+	}
+	return pass, nil
 }

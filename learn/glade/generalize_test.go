@@ -153,14 +153,20 @@ func FuzzTrees(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := res.Grammar.Check(); err != nil {
-			t.Fatalf("%v\n%s", err, res.Grammar)
-		}
-		_, p := compileParser(t, res.Grammar)
-		for _, s := range seeds {
-			if err := p.Recognize(s); err != nil {
-				t.Fatalf("the grammar does not derive seed %q: %v\n%s", s, err, res.Grammar)
-			}
-		}
+		checkDerives(t, res.Grammar, seeds)
 	})
+}
+
+// checkDerives fails t unless g passes Check and derives every seed.
+func checkDerives(t *testing.T, g *grammar.Grammar, seeds [][]byte) {
+	t.Helper()
+	if err := g.Check(); err != nil {
+		t.Fatalf("%v\n%s", err, g)
+	}
+	_, p := compileParser(t, g)
+	for _, s := range seeds {
+		if err := p.Recognize(s); err != nil {
+			t.Fatalf("the grammar does not derive seed %q: %v\n%s", s, err, g)
+		}
+	}
 }
