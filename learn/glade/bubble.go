@@ -101,13 +101,18 @@ type forest struct {
 	alts map[int][]int
 	// uni is the label every non-ASCII character's leaf starts with
 	uni int
+	// escapes are the labels of escape nodes by the escaped character's
+	// leaf label (see build)
+	escapes map[int]int
+	// empty marks the labels that derive the empty string (see
+	// optional, optionalParts and optionals)
+	empty map[int]bool
 	// rejected is how many of splitSamples inputs generated from the
 	// trees' grammar the oracle rejects (see samplePrecision)
 	rejected int
 	// seqChars are the single bytes labelChars adds to labels of
-	// sequences; empty marks the labels that optional found may be left out
+	// sequences
 	seqChars map[int]charSet
-	empty    map[int]bool
 }
 
 // A tnode is a node of a seed's tree; a leaf has no kids and spans one
@@ -133,10 +138,15 @@ const openers, closers = "([{<\"", ")]}>\""
 
 // treeStage runs the tree stage on the seeds and sets s.tree.
 func (s *synth) treeStage(seeds [][]byte) error {
-	f := &forest{s: s, next: labelStart + 1, rng: rand.New(rand.NewPCG(1, 2)), chars: map[int]charSet{}, unicode: map[int]bool{}, failed: map[uint64]bool{}}
+	f := &forest{s: s, next: labelStart + 1, rng: rand.New(rand.NewPCG(1, 2)), chars: map[int]charSet{}, unicode: map[int]bool{}, failed: map[uint64]bool{}, empty: map[int]bool{}, escapes: map[int]int{}}
 	f.uni = f.fresh()
 	for i, sd := range seeds {
 		f.seeds = append(f.seeds, string(sd))
+		if len(sd) == 0 {
+			// an empty seed has no tree: <start> derives the empty string
+			f.empty[labelStart] = true
+			continue
+		}
 		f.roots = append(f.roots, f.build(i))
 	}
 	s.stats.SeedsUsed = len(seeds)
@@ -158,6 +168,9 @@ func (s *synth) treeStage(seeds [][]byte) error {
 	if err := f.optional(); err != nil {
 		return err
 	}
+	if err := f.optionals(); err != nil {
+		return err
+	}
 	s.stats.Merges = f.merges
 	s.stats.Recursions = f.bubbles
 	if s.cfg.chars {
@@ -166,6 +179,9 @@ func (s *synth) treeStage(seeds [][]byte) error {
 			return err
 		}
 		if err := f.labelChars(); err != nil {
+			return err
+		}
+		if err := f.splitContextChars(); err != nil {
 			return err
 		}
 		if err := f.splitChars(); err != nil {
@@ -177,14 +193,27 @@ func (s *synth) treeStage(seeds [][]byte) error {
 	return nil
 }
 
-// build makes seed i's tree, with a node for every matching bracket pair.
+// build makes seed i's tree, with a node for every matching bracket pair
+// and, outside double quotes, for every escape (a backslash and the
+// character after it).
 func (f *forest) build(i int) *tnode {
 	str := f.seeds[i]
 	type frame struct {
 		open  int
+		esc   bool // the opening bracket is escaped: items[0] is its escape node
 		items []*tnode
 	}
 	stack := []frame{{open: -1}}
+	// group closes the bracket pair of top with the closing leaves
+	group := func(top frame, closing *tnode) *tnode {
+		items := top.items
+		g := &tnode{label: f.fresh(), seed: i, lo: items[0].lo, hi: closing.hi, kids: []*tnode{items[0]}}
+		if inner := items[1:]; len(inner) > 0 {
+			g.kids = append(g.kids, &tnode{label: f.fresh(), seed: i, lo: inner[0].lo, hi: inner[len(inner)-1].hi, kids: inner})
+		}
+		g.kids = append(g.kids, closing)
+		return g
+	}
 	for p := 0; p < len(str); p = leafEnd(str, p) {
 		leaf := f.leaf(i, p)
 		top := &stack[len(stack)-1]
@@ -192,7 +221,27 @@ func (f *forest) build(i int) *tnode {
 		if quoted && str[p] == '\\' && p+1 < len(str) {
 			// an escape: the backslash and the character after it
 			next := f.leaf(i, p+1)
-			top.items = append(top.items, f.escape(leaf, next))
+			top.items = append(top.items, f.quotedEscape(leaf, next))
+			p = next.lo
+			continue
+		}
+		if !quoted && str[p] == '\\' && p+1 < len(str) {
+			// an escape outside quotes: a node of the backslash and the
+			// character, labelled by the character; an escaped bracket
+			// pairs with the same bracket escaped (\( and \) group in a
+			// basic regular expression)
+			next := f.leaf(i, p+1)
+			esc := &tnode{label: f.escape(next.label), seed: i, lo: p, hi: next.hi, kids: []*tnode{leaf, next}}
+			c := str[p+1]
+			switch ci := strings.IndexByte(closers[:len(closers)-1], c); {
+			case strings.IndexByte(openers[:len(openers)-1], c) >= 0:
+				stack = append(stack, frame{open: p + 1, esc: true, items: []*tnode{esc}})
+			case ci >= 0 && top.esc && str[top.open] == openers[ci]:
+				stack = stack[:len(stack)-1]
+				stack[len(stack)-1].items = append(stack[len(stack)-1].items, group(*top, esc))
+			default:
+				top.items = append(top.items, esc)
+			}
 			p = next.lo
 			continue
 		}
@@ -200,18 +249,9 @@ func (f *forest) build(i int) *tnode {
 			stack = append(stack, frame{open: p, items: []*tnode{leaf}})
 			continue
 		}
-		if c := strings.IndexByte(closers, str[p]); c >= 0 && top.open >= 0 && str[top.open] == openers[c] && (!quoted || str[p] == '"') {
-			items := top.items
+		if c := strings.IndexByte(closers, str[p]); c >= 0 && top.open >= 0 && !top.esc && str[top.open] == openers[c] && (!quoted || str[p] == '"') {
 			stack = stack[:len(stack)-1]
-			g := &tnode{label: f.fresh(), seed: i, lo: top.open, hi: p + 1}
-			switch inner := items[1:]; len(inner) {
-			case 0:
-				g.kids = []*tnode{items[0]}
-			default:
-				g.kids = []*tnode{items[0], {label: f.fresh(), seed: i, lo: inner[0].lo, hi: inner[len(inner)-1].hi, kids: inner}}
-			}
-			g.kids = append(g.kids, leaf)
-			stack[len(stack)-1].items = append(stack[len(stack)-1].items, g)
+			stack[len(stack)-1].items = append(stack[len(stack)-1].items, group(*top, leaf))
 			continue
 		}
 		top.items = append(top.items, leaf)
@@ -245,6 +285,18 @@ func (f *forest) leaf(i, p int) *tnode {
 		n.label = f.uni
 	}
 	return n
+}
+
+// escape returns the label of the escape nodes (a backslash and the
+// character after it, outside quotes) of the character whose leaf label is
+// c: the same for every seed, as a leaf's label is its byte's.
+func (f *forest) escape(c int) int {
+	if l, ok := f.escapes[c]; ok {
+		return l
+	}
+	l := f.fresh()
+	f.escapes[c] = l
+	return l
 }
 
 func (f *forest) fresh() int {
@@ -714,43 +766,25 @@ func (f *forest) subsume() error {
 			inner = append(inner, u)
 		}
 	}
-	type try struct {
-		a, b  int
-		first []string
-		rest  []string
-	}
+	type try struct{ a, b int }
 	var tries []try
-	var inputs [][]byte
+	var checks [][]string
 	for _, a := range inner {
 		for _, b := range inner {
 			if a == b {
 				continue
 			}
-			chk := f.oneWay(b.strs, a.ctxs)
-			k := min(bubbleFirst, len(chk))
-			tries = append(tries, try{a: a.label, b: b.label, first: chk[:k], rest: chk[k:]})
-			for _, c := range chk[:k] {
-				inputs = append(inputs, []byte(c))
-			}
+			tries = append(tries, try{a: a.label, b: b.label})
+			checks = append(checks, f.oneWay(b.strs, a.ctxs))
 		}
 	}
-	oks, err := f.s.query(inputs)
+	pass, err := f.passing(checks)
 	if err != nil {
 		return err
 	}
 	f.alts = map[int][]int{}
-	k := 0
-	for _, t := range tries {
-		pass := !slices.Contains(oks[k:k+len(t.first)], false)
-		k += len(t.first)
-		if !pass {
-			continue
-		}
-		ok, err := f.s.acceptsAll(t.rest)
-		if err != nil {
-			return err
-		}
-		if ok {
+	for i, t := range tries {
+		if pass[i] {
 			f.alts[t.a] = append(f.alts[t.a], t.b)
 			f.s.record(Step{Name: "S" + strconv.Itoa(f.s.stats.Steps+1), Chosen: "<" + strconv.Itoa(t.a) + "> ::= <" + strconv.Itoa(t.b) + ">"})
 		}
@@ -828,13 +862,7 @@ func (f *forest) generalizeChars() error {
 // tryChars returns the bytes of cands that the oracle accepts in every one
 // of ctxs.
 func (f *forest) tryChars(cands []byte, ctxs [][2]string) ([]byte, error) {
-	var inputs [][]byte
-	for _, c := range cands {
-		for _, cx := range ctxs {
-			inputs = append(inputs, []byte(cx[0]+string(c)+cx[1]))
-		}
-	}
-	oks, err := f.s.query(inputs)
+	oks, err := f.charChecks(cands, ctxs)
 	if err != nil {
 		return nil, err
 	}
@@ -849,8 +877,16 @@ func (f *forest) tryChars(cands []byte, ctxs [][2]string) ([]byte, error) {
 
 // grammar is the grammar of the trees: a rule per label reachable from
 // <start>, deriving its nodes' kid sequences and bytes. A label that
-// derives only bytes is written as a literal or a class in place.
-func (f *forest) grammar() *grammar.Grammar {
+// derives only bytes is written as a literal or a class in place. A rule
+// A ::= A A is written as a repetition (concatRule).
+func (f *forest) grammar() *grammar.Grammar { return f.grammarForm(true) }
+
+// grammarForm is grammar, with A ::= A A written as a repetition if
+// concat, else as it is. The two derive the same strings, but a generator
+// draws them differently: samplePrecision samples the plain form, so that
+// the precision checks of the steps do not depend on how the grammar is
+// written for the parser.
+func (f *forest) grammarForm(concatForm bool) *grammar.Grammar {
 	alts := map[int][][]int{}
 	seen := map[int]map[string]bool{}
 	bytesOf := map[int]*charSet{}
@@ -916,12 +952,22 @@ func (f *forest) grammar() *grammar.Grammar {
 	for i := 0; i < len(order); i++ {
 		l := order[i]
 		var xs []grammar.Expr
+		concat := concatForm && slices.ContainsFunc(alts[l], func(ls []int) bool { return selfConcat(l, ls) })
+		var pre, post []grammar.Expr // see concatRule
 		for _, ls := range alts[l] {
 			var parts []grammar.Expr
 			for _, k := range ls {
 				parts = append(parts, ref(k))
 			}
-			xs = append(xs, seq(parts))
+			switch k := len(ls) - 1; {
+			case concat && selfConcat(l, ls):
+			case concat && ls[0] == l && !slices.Contains(ls[1:], l):
+				post = append(post, seq(parts[1:]))
+			case concat && ls[k] == l && !slices.Contains(ls[:k], l):
+				pre = append(pre, seq(parts[:k]))
+			default:
+				xs = append(xs, seq(parts))
+			}
 		}
 		if cs := bytesOf[l]; cs != nil {
 			xs = append(xs, setsExprs([]charSet{*cs})[0])
@@ -938,6 +984,12 @@ func (f *forest) grammar() *grammar.Grammar {
 		}
 		for _, b := range f.alts[l] {
 			xs = append(xs, ref(b))
+		}
+		if concat {
+			xs = []grammar.Expr{concatRule(xs, pre, post)}
+		}
+		if f.empty[l] {
+			xs = append(xs, &grammar.Lit{})
 		}
 		g.Rules = append(g.Rules, &grammar.Rule{Name: names[l], Expr: alt(xs)})
 	}

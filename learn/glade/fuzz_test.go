@@ -56,14 +56,6 @@ func FuzzSynthesize(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := res.Grammar.Check(); err != nil {
-			t.Fatalf("%v\n%s", err, res.Grammar)
-		}
-		_, p := compileParser(t, res.Grammar)
-		for _, s := range seeds {
-			if err := p.Recognize(s); err != nil {
-				t.Fatalf("the grammar does not derive seed %q: %v\n%s", s, err, res.Grammar)
-			}
-		}
+		checkDerives(t, res.Grammar, seeds)
 	})
 }

@@ -153,25 +153,22 @@ func (f *forest) optional() error {
 	return nil
 }
 
-// moreAlts returns the alternatives of label l that labelChars and
-// optional added: a class of single bytes, the empty string.
+// moreAlts returns the alternatives of label l that labelChars added: a
+// class of single bytes. (The empty string of the labels that may be left
+// out, f.empty, grammar adds last.)
 func (f *forest) moreAlts(l int) []grammar.Expr {
-	var xs []grammar.Expr
 	if cs, ok := f.seqChars[l]; ok {
-		xs = append(xs, setsExprs([]charSet{cs})[0])
+		return []grammar.Expr{setsExprs([]charSet{cs})[0]}
 	}
-	if f.empty[l] {
-		xs = append(xs, &grammar.Lit{})
-	}
-	return xs
+	return nil
 }
 
-// escape returns the node of a backslash escape between double quotes: the
+// quotedEscape returns the node of a backslash escape between double quotes: the
 // backslash and the leaf after it, under a label of its own, so that an
 // escape is one unit to bubbling and merging as a bracket pair is (left as
 // two leaves, `\\x` in a string bubbles as `\` followed by `\x` as often as
 // `\\` followed by `x`).
-func (f *forest) escape(backslash, next *tnode) *tnode {
+func (f *forest) quotedEscape(backslash, next *tnode) *tnode {
 	return &tnode{label: f.fresh(), seed: backslash.seed, lo: backslash.lo, hi: next.hi, kids: []*tnode{backslash, next}}
 }
 

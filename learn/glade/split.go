@@ -114,9 +114,10 @@ func (f *forest) splitChars() error {
 }
 
 // samplePrecision returns how many of splitSamples inputs generated from
-// the trees' grammar (with a fixed seed) the oracle rejects.
+// the trees' grammar (with a fixed seed, in its plain form: grammarForm)
+// the oracle rejects.
 func (f *forest) samplePrecision() (int, error) {
-	gr, err := grammar.Compile(f.grammar())
+	gr, err := grammar.Compile(f.grammarForm(false))
 	if err != nil {
 		return 0, err
 	}
