@@ -196,8 +196,12 @@ func (s slowNoY) Repair(t *grammar.Tree, seed uint64) (*grammar.Tree, bool) {
 	if s.sleep {
 		time.Sleep(s.d)
 	} else {
-		for end := time.Now().Add(s.d); time.Now().Before(end); {
+		// work for d of the thread's CPU time (wall time would be less
+		// work on a loaded machine)
+		tm := cputime.Start()
+		for tm.Elapsed() < s.d {
 		}
+		tm.Stop()
 	}
 	return s.noY.Repair(t, seed)
 }
