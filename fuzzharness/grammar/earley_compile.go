@@ -608,6 +608,9 @@ type egrammar struct {
 	epsProds [][]int32 // the productions of a nullable nonterminal whose right-hand side is all nullable, the acyclic witness first
 	epsCount []uint64  // number of ε-derivations, saturating
 	epsInf   []bool    // infinitely many ε-derivations
+
+	tok    []*tokenDFA // per nonterminal, its automaton if it is scanned as a token (see compileTokens)
+	tokDot []int32     // per token, the complete dotted rule of its production A -> A
 }
 
 // dotInfo describes a dotted rule: a production with a dot in its
@@ -630,7 +633,7 @@ const (
 )
 
 // compileEarley builds the parser's grammar for gr with start node start.
-func compileEarley(gr *Graph, start *Node) (*egrammar, error) {
+func compileEarley(gr *Graph, start *Node, tokens bool) (*egrammar, error) {
 	c := &ecompiler{gr: gr, nodeNT: map[*Node]int32{}, listNT: map[*Node]int32{}, termID: map[byteSet]int32{}}
 	sp := c.newNT("start'")
 	root := &cprod{mult: 1, lhs: sp}
@@ -643,12 +646,12 @@ func compileEarley(gr *Graph, start *Node) (*egrammar, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	return c.finish(sp)
+	return c.finish(sp, tokens)
 }
 
 // finish drops unreachable nonterminals, numbers productions and dotted
 // rules, and computes the parse tables.
-func (c *ecompiler) finish(sp int32) (*egrammar, error) {
+func (c *ecompiler) finish(sp int32, tokens bool) (*egrammar, error) {
 	of := c.byLHS()
 	// Reachability from the start, renumbering nonterminals in discovery
 	// order.
@@ -706,6 +709,9 @@ func (c *ecompiler) finish(sp int32) (*egrammar, error) {
 	g.dotRules(follow, followEOF)
 	g.predictTables()
 	g.epsilon()
+	if tokens {
+		g.compileTokens(follow, followEOF)
+	}
 	return g, nil
 }
 
