@@ -409,7 +409,11 @@ func (c *ecompiler) byLHS() [][]*cprod {
 // symbol, as long as no original production becomes more than
 // maxInlineMult. The productions of a left-recursive production L -> L ...
 // are left alone.
-func (c *ecompiler) inline(keep int32) {
+//
+// With tokens set, a regular nonterminal (see regularKinds) is not inlined
+// into a production of a nonterminal that is not: it stays whole, so that
+// the parser scans it with one automaton.
+func (c *ecompiler) inline(keep int32, tokens bool) {
 	budget := 4*c.size + 4096
 	for round := 0; round < maxUnitRounds; round++ {
 		of := c.byLHS()
@@ -424,6 +428,21 @@ func (c *ecompiler) inline(keep int32) {
 			}
 			return out
 		})
+		var kind []int8
+		if tokens {
+			prods := make([][][]int32, len(of))
+			for a, ps := range of {
+				for _, p := range ps {
+					prods[a] = append(prods[a], p.rhs)
+				}
+			}
+			kind = regularKinds(prods, keep)
+		}
+		// whole reports whether y stays a nonterminal in the productions
+		// of x.
+		whole := func(x, y int32) bool {
+			return kind != nil && kind[y] != regNone && kind[x] == regNone
+		}
 		changed := false
 		var out []*cprod
 		for _, p := range c.prods {
@@ -435,17 +454,17 @@ func (c *ecompiler) inline(keep int32) {
 				// L -> L ... y: y's productions after L, if one byte
 				// picks them (the repetition of a list).
 				last := len(p.rhs) - 1
-				if y := p.rhs[last]; last > 0 && y >= 0 && y != p.lhs && !rec[y] {
+				if y := p.rhs[last]; last > 0 && y >= 0 && y != p.lhs && !rec[y] && !whole(p.lhs, y) {
 					if k := len(of[y]); k <= maxUnitInline && p.mult*k <= maxInlineMult && c.distinctStarts(of[y]) {
 						pos = last
 					}
 				}
-			case len(p.rhs) == 1 && p.rhs[0] >= 0 && len(of[p.rhs[0]]) <= maxUnitInline:
+			case len(p.rhs) == 1 && p.rhs[0] >= 0 && len(of[p.rhs[0]]) <= maxUnitInline && !whole(p.lhs, p.rhs[0]):
 				pos = 0
 			default:
 				for i := len(p.rhs) - 1; i >= 0; i-- {
 					y := p.rhs[i]
-					if y < 0 || y == p.lhs || rec[y] {
+					if y < 0 || y == p.lhs || rec[y] || whole(p.lhs, y) {
 						continue
 					}
 					if k := len(of[y]); k == 1 || (i == 0 && k <= maxUnitInline && p.mult*k <= maxInlineMult && c.distinctStarts(of[y])) {
@@ -642,7 +661,7 @@ func compileEarley(gr *Graph, start *Node, tokens bool) (*egrammar, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	c.inline(sp)
+	c.inline(sp, tokens)
 	if c.err != nil {
 		return nil, c.err
 	}

@@ -59,30 +59,41 @@ const (
 
 // regularKinds classifies the nonterminals of g.
 func (g *egrammar) regularKinds() []int8 {
-	kind := make([]int8, g.numNT)
+	prods := make([][][]int32, g.numNT)
+	for a, ps := range g.ntProds {
+		for _, p := range ps {
+			prods[a] = append(prods[a], g.rhs[g.prodBase[p]:g.prodBase[p]+g.prodLen[p]])
+		}
+	}
+	return regularKinds(prods, g.start)
+}
+
+// regularKinds classifies the nonterminals of a grammar given by the
+// right-hand sides of their productions (nonterminals >= 0); start is
+// never regular.
+func regularKinds(prods [][][]int32, start int32) []int8 {
+	kind := make([]int8, len(prods))
 	succ := func(a int32) []int32 {
 		var out []int32
-		for _, p := range g.ntProds[a] {
-			for r := g.prodBase[p]; g.rhs[r] != dotEnd; r++ {
-				if s := g.rhs[r]; s >= 0 {
+		for _, rhs := range prods[a] {
+			for _, s := range rhs {
+				if s >= 0 {
 					out = append(out, s)
 				}
 			}
 		}
 		return out
 	}
-	for _, comp := range sccs(g.numNT, succ) {
+	for _, comp := range sccs(len(prods), succ) {
 		a := comp[0]
-		if len(comp) > 1 || a == g.start {
+		if len(comp) > 1 || a == start {
 			continue
 		}
 		left, right, ok := true, true, true
 		self := false
-		for _, p := range g.ntProds[a] {
-			base, n := g.prodBase[p], g.prodLen[p]
+		for _, rhs := range prods[a] {
 			occ := 0
-			for r := base; r < base+n; r++ {
-				s := g.rhs[r]
+			for _, s := range rhs {
 				switch {
 				case s == a:
 					occ++
@@ -94,8 +105,8 @@ func (g *egrammar) regularKinds() []int8 {
 				continue
 			}
 			self = true
-			left = left && occ == 1 && g.rhs[base] == a
-			right = right && occ == 1 && g.rhs[base+n-1] == a
+			left = left && occ == 1 && rhs[0] == a
+			right = right && occ == 1 && rhs[len(rhs)-1] == a
 		}
 		switch {
 		case !ok:
@@ -330,8 +341,14 @@ func (g *egrammar) compileTokens(follow []byteSet, followEOF []bool) {
 			continue
 		}
 		bytes += 4*len(d.trans) + 256
-		d.follow, d.eofNext = follow[a], followEOF[a]
 		g.tok[a] = d
+	}
+	g.tokFollow(follow, followEOF)
+	for i, d := range g.tok {
+		if d == nil {
+			continue
+		}
+		a := int32(i)
 		// The production A -> A, with the dotted rules A -> . A and A -> A .
 		p := int32(len(g.prodLHS))
 		base := int32(len(g.rhs))
@@ -343,11 +360,38 @@ func (g *egrammar) compileTokens(follow []byteSet, followEOF []bool) {
 		g.prodFst = append(g.prodFst, g.ntFirst[a])
 		g.rhs = append(g.rhs, a, dotEnd)
 		g.dots = append(g.dots, dotInfo{next: a, lhs: a, prod: p}, dotInfo{next: dotEnd, lhs: a, prod: p, dot: 1, flags: dotComplete})
-		g.viable = append(g.viable, g.ntFirst[a], follow[a])
-		if followEOF[a] {
+		g.viable = append(g.viable, g.ntFirst[a], d.follow)
+		if d.eofNext {
 			g.dots[base+1].flags |= dotViableEOF
 		}
 		g.tokDot[a] = base + 1
+	}
+}
+
+// tokFollow sets the follow bytes of every token to those that can follow
+// it where the parser predicts it: in the productions of nonterminals that
+// are not tokens. (Its follow set in the whole grammar also has the bytes
+// that follow it inside itself: a left-recursive list L -> L x is followed
+// by x, which would end a token at every repetition.)
+func (g *egrammar) tokFollow(follow []byteSet, followEOF []bool) {
+	for p := range g.prodLHS {
+		a := g.prodLHS[p]
+		if g.tok[a] != nil {
+			continue
+		}
+		var after byteSet
+		afterNullable := false
+		g.suffixes(p, func(r int32, first *byteSet, nullable bool) {
+			if b := g.rhs[r]; b >= 0 && g.tok[b] != nil {
+				d := g.tok[b]
+				d.follow.union(&after)
+				if afterNullable {
+					d.follow.union(&follow[a])
+					d.eofNext = d.eofNext || followEOF[a]
+				}
+			}
+			after, afterNullable = *first, nullable
+		})
 	}
 }
 
