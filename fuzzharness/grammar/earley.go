@@ -414,8 +414,22 @@ func (s *parseState) runOnce() (int32, error) {
 				s.add(e.rule, e.origin, e.pred, childTerm)
 			}
 			s.addTokens(int32(j))
-			if int(s.setStart[j]) == len(s.items) && len(s.pend) == 0 {
-				return -1, s.fail(j)
+			if int(s.setStart[j]) == len(s.items) {
+				// An empty set, inside the spans of tokens: skip to the
+				// next end of one.
+				if len(s.pend) == 0 {
+					return -1, s.fail(j)
+				}
+				next := int(s.pend[0].end)
+				for k := j; k < next; k++ {
+					if k > j {
+						s.setStart = append(s.setStart, int32(len(s.items)))
+					}
+					s.groupStart = append(s.groupStart, int32(len(s.groups)))
+				}
+				s.scanIn = s.scanIn[:0]
+				j = next - 1
+				continue
 			}
 		}
 		s.process()
