@@ -46,6 +46,23 @@ import (
 // of resident memory). NewParser refuses grammars whose quantifiers
 // expand to more than a million symbols (x{0,65536} of a long x).
 //
+// # Automata
+//
+// By default (see ScanRegular) the parser scans the nonterminals whose
+// language is regular — strings, numbers, identifiers, white space:
+// literals, classes and lists of them — with a DFA compiled from the
+// grammar, in one step per span instead of Earley items per byte, and
+// completes them at every end the DFA accepts where the grammar can go on.
+// A forest then keeps one item per scanned span (JSON: 0.46 items per
+// input byte instead of 2.1) and rebuilds the derivations inside the spans,
+// with the general algorithm span by span, the first time its trees, count
+// or paths are asked for: they are the same as without automata. MaxItems
+// bounds the parse; the rebuilt derivations take about what a parse
+// without automata would (JSON: 2.2 items per byte) and are not counted
+// against it, so ScanRegular(false) is the way to bound all of a forest's
+// memory by MaxItems. An input the parser rejects is parsed again without
+// automata, which reports the error where the general algorithm does.
+//
 // A Parser is safe for concurrent use; scratch buffers are reused between
 // parses.
 type Parser struct {

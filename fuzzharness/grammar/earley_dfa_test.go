@@ -281,6 +281,17 @@ func TestScanRegularShapes(t *testing.T) {
 // FuzzScanRegular compares parses with and without automata on arbitrary
 // grammars and inputs.
 func FuzzScanRegular(f *testing.F) {
+	for _, name := range BuiltinNames() {
+		src, err := BuiltinSource(name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		tr, err := NewGenerator(MustCompile(MustBuiltin(name)), 2).Generate()
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(string(src), tr.Bytes())
+	}
 	f.Add(`<s> ::= "{" <s>* "}" | <w> ; <w> ::= [a-z]+ ("-" [0-9]{1,3})? ;`, []byte("{ab-12{x}}"))
 	f.Add(`<s> ::= <s> "," <s> | <n> ; <n> ::= ("a" | "aa")+ ;`, []byte("aaa,aa"))
 	f.Add(`<s> ::= "\"" [^"]* "\"" | "(" <s> ")" ;`, []byte(`("é")`))
