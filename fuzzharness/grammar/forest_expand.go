@@ -28,12 +28,27 @@ func (f *Forest) expandTokens() {
 	var spanLinks []xlink // further links of span items, by item
 	var subLinks []xlink  // links of the appended items, by item
 	var roots []int32
+	// The spans' bytes, to reserve items for the rest of the spans by the
+	// items per byte of those parsed (append grows large arrays by only
+	// a quarter, copying them many times).
+	total, done := 0, 0
+	for _, tk := range f.toks {
+		total += int(tk.end - items[tk.item].origin)
+	}
+	base := len(items)
 	for _, tk := range f.toks {
 		a := g.dots[items[tk.item].rule].lhs
 		origin := items[tk.item].origin
 		roots = s.parseSpan(f.input, origin, tk.end, a, roots[:0])
 		if len(roots) == 0 {
 			panic("grammar: internal error: a token's automaton accepted a span its grammar does not derive")
+		}
+		done += int(tk.end - origin)
+		if need := len(items) + len(s.items); need > cap(items) {
+			est := need + int(float64(need-base)/float64(done)*float64(total-done)*1.1)
+			grown := make([]item, len(items), max(est, need+need/4))
+			copy(grown, items)
+			items = grown
 		}
 		off := int32(len(items))
 		if len(items)+len(s.items)+len(subLinks)+f.links.len() > maxExpandedItems {
