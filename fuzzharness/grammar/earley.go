@@ -190,10 +190,12 @@ func (p *Parser) Parse(input []byte) (*Forest, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(input) >= 1024 {
-		p.itemsPerByte.Store(uint32(16 * len(s.items) / len(input)))
-		p.groupsPerByte.Store(uint32(16 * len(s.groups) / len(input)))
-		p.waitersPerByte.Store(uint32(16 * len(s.waiters) / len(input)))
+	if n := len(input); n >= 1024 {
+		// In 16ths, rounded up: rounded down, the estimate of the next
+		// parse of a similar input falls short and the array doubles.
+		p.itemsPerByte.Store(uint32((16*len(s.items) + n - 1) / n))
+		p.groupsPerByte.Store(uint32((16*len(s.groups) + n - 1) / n))
+		p.waitersPerByte.Store(uint32((16*len(s.waiters) + n - 1) / n))
 	}
 	f := &Forest{g: p.g, input: s.input, items: s.items, links: s.store, multi: s.multi, root: root, maxItems: p.maxItems}
 	if len(s.leos) > 0 {

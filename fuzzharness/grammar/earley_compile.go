@@ -665,6 +665,9 @@ func compileEarley(gr *Graph, start *Node, tokens bool) (*egrammar, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
+	if tokens {
+		c.extractRuns(sp)
+	}
 	return c.finish(sp, tokens)
 }
 

@@ -1,6 +1,10 @@
 package grammar
 
-import "slices"
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+)
 
 // This file finds the nonterminals of the compiled grammar whose language
 // is regular and compiles each of them to a byte-level DFA (a token). When
@@ -414,4 +418,182 @@ func (d *tokenDFA) scan(in []byte, i int, end func(e int) bool) {
 			}
 		}
 	}
+}
+
+// extractRuns replaces every run of two or more consecutive symbols that
+// are terminals or regular nonterminals, in a production of a nonterminal
+// that is not regular, by a new nonterminal with the run as its one
+// production, so that the parser scans the whole run with one automaton
+// (JSON's member <ws> <string> <ws> ":" becomes one token). A run is
+// extracted only if the part of the production's template that builds it
+// can move with it: a contiguous stretch of operations with balanced
+// opens and closes. Equal runs share a nonterminal.
+func (c *ecompiler) extractRuns(keep int32) {
+	of := c.byLHS()
+	prods := make([][][]int32, len(of))
+	for a, ps := range of {
+		for _, p := range ps {
+			prods[a] = append(prods[a], p.rhs)
+		}
+	}
+	kind := regularKinds(prods, keep)
+	regular := func(s int32) bool { return s < 0 || kind[s] != regNone }
+	shared := map[string]int32{}
+	var out []*cprod
+	for _, p := range c.prods {
+		if kind[p.lhs] != regNone || p.lhs == keep {
+			out = append(out, p)
+			continue
+		}
+		// The first right-hand side position of every operation, and how
+		// many it consumes.
+		at := make([]int32, len(p.ops))
+		size := make([]int32, len(p.ops))
+		var pos int32
+		for i, o := range p.ops {
+			at[i] = pos
+			switch o.code {
+			case opSlot:
+				size[i] = 1
+			case opSpan:
+				size[i] = o.b - o.a
+			case opLit:
+				size[i] = int32(len(c.gr.Nodes[o.node].Lit))
+			}
+			pos += size[i]
+		}
+		if int(pos) != len(p.rhs) {
+			out = append(out, p) // not a template of this production's positions
+			continue
+		}
+		// Runs from right to left, so that positions and operations
+		// before a run keep their indices.
+		for m := int32(len(p.rhs)); m > 0; {
+			if !regular(p.rhs[m-1]) {
+				m--
+				continue
+			}
+			k := m - 1
+			for k > 0 && regular(p.rhs[k-1]) {
+				k--
+			}
+			if m-k >= 2 {
+				if q := c.extractRun(p, k, m, at, size, shared); q != nil {
+					out = append(out, q)
+				}
+			}
+			m = k
+		}
+		out = append(out, p)
+	}
+	c.prods = out
+}
+
+// extractRun replaces positions k..m-1 of p by a new nonterminal (or the
+// one of an equal run in shared), returning its production if it is new,
+// or leaves p alone if the run's operations cannot move.
+func (c *ecompiler) extractRun(p *cprod, k, m int32, at, size []int32, shared map[string]int32) *cprod {
+	first, last := -1, -1
+	for i := range p.ops {
+		if size[i] == 0 || at[i]+size[i] <= k || at[i] >= m {
+			continue
+		}
+		if at[i] < k || at[i]+size[i] > m {
+			return nil // a class span across the run's boundary
+		}
+		if first < 0 {
+			first = i
+		}
+		last = i
+	}
+	if first < 0 {
+		return nil
+	}
+	// The operations before first back to the previous consuming one, and
+	// after last up to the next, may belong to the run.
+	lo := first
+	for lo > 0 && size[lo-1] == 0 {
+		lo--
+	}
+	hi := last + 1
+	for hi < len(p.ops) && size[hi] == 0 {
+		hi++
+	}
+	balanced := func(x, y int) bool {
+		d := 0
+		for _, o := range p.ops[x:y] {
+			switch o.code {
+			case opOpen:
+				d++
+			case opClose:
+				if d--; d < 0 {
+					return false
+				}
+			}
+		}
+		return d == 0
+	}
+	x, y := -1, -1
+	for xi := lo; xi <= first && x < 0; xi++ {
+		for yi := hi; yi > last; yi-- {
+			if balanced(xi, yi) {
+				x, y = xi, yi
+				break
+			}
+		}
+	}
+	if x < 0 {
+		return nil
+	}
+	run := &cprod{mult: 1}
+	run.rhs = append(run.rhs, p.rhs[k:m]...)
+	run.labels = append(run.labels, p.labels[k:m]...)
+	for _, o := range p.ops[x:y] {
+		if o.code == opSlot || o.code == opSpan {
+			o.a -= k
+			o.b -= k
+		}
+		run.ops = append(run.ops, o)
+	}
+	key := runKey(run)
+	nt, ok := shared[key]
+	var made *cprod
+	if !ok {
+		nt = c.newNT(fmt.Sprintf("run%d", len(shared)))
+		shared[key] = nt
+		run.lhs = nt
+		made = run
+		c.size += len(run.rhs) + 1
+	}
+	shift := m - k - 1
+	rhs := append(append(append([]int32{}, p.rhs[:k]...), nt), p.rhs[m:]...)
+	labels := append(append(append([]int32{}, p.labels[:k]...), -1), p.labels[m:]...)
+	ops := append([]tmplOp{}, p.ops[:x]...)
+	ops = append(ops, tmplOp{code: opSlot, a: k})
+	for _, o := range p.ops[y:] {
+		if o.code == opSlot || o.code == opSpan {
+			o.a -= shift
+			o.b -= shift
+		}
+		ops = append(ops, o)
+	}
+	p.rhs, p.labels, p.ops = rhs, labels, ops
+	return made
+}
+
+// runKey identifies a run's production by its symbols and template.
+func runKey(p *cprod) string {
+	b := make([]byte, 0, 8*len(p.rhs)+16*len(p.ops))
+	for i, s := range p.rhs {
+		b = binary.LittleEndian.AppendUint32(b, uint32(s))
+		b = binary.LittleEndian.AppendUint32(b, uint32(p.labels[i]))
+	}
+	b = append(b, 0xff)
+	for _, o := range p.ops {
+		b = append(b, o.code)
+		b = binary.LittleEndian.AppendUint32(b, uint32(o.node))
+		b = binary.LittleEndian.AppendUint32(b, uint32(o.a))
+		b = binary.LittleEndian.AppendUint32(b, uint32(o.b))
+	}
+	return string(b)
 }
