@@ -126,6 +126,34 @@ func BenchmarkParseJSONExpand(b *testing.B) {
 	}
 }
 
+// BenchmarkParseTreeJSON parses and takes one tree, what the harness does
+// with every input; BenchmarkParseTreeJSONGeneral does it without
+// automata.
+func BenchmarkParseTreeJSON(b *testing.B) { benchParseTreeJSON(b) }
+
+// BenchmarkParseTreeJSONGeneral is BenchmarkParseTreeJSON without automata.
+func BenchmarkParseTreeJSONGeneral(b *testing.B) { benchParseTreeJSON(b, ScanRegular(false)) }
+
+func benchParseTreeJSON(b *testing.B, opts ...ParserOption) {
+	p := earleyJSONParser(b, opts...)
+	for _, size := range benchSizes[2:] {
+		in := benchJSON(size, 1)
+		b.Run(sizeName(size), func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			cpu := processCPU()
+			for b.Loop() {
+				f, err := p.Parse(in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				f.Tree()
+			}
+			reportCPU(b, cpu, len(in))
+		})
+	}
+}
+
 func benchParseJSON(b *testing.B, opts ...ParserOption) {
 	for _, size := range benchSizes {
 		in := benchJSON(size, 1)
