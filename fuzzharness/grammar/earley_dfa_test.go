@@ -78,6 +78,27 @@ func containsTree(ts []*Tree, t *Tree) bool {
 	return false
 }
 
+// parserPair returns parsers for gr with automata (the default) and
+// without.
+func parserPair(t testing.TB, gr *Graph, opts ...ParserOption) (p, general *Parser) {
+	t.Helper()
+	p, err := NewParser(gr, opts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p, generalParser(t, gr, opts...)
+}
+
+// generalParser returns a parser for gr without automata.
+func generalParser(t testing.TB, gr *Graph, opts ...ParserOption) *Parser {
+	t.Helper()
+	p, err := NewParser(gr, append(opts[:len(opts):len(opts)], ScanRegular(false))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // tokenCount returns the number of nonterminals p scans with automata.
 func tokenCount(p *Parser) int {
 	n := 0
@@ -99,14 +120,7 @@ func TestScanRegularBuiltins(t *testing.T) {
 	}
 	for _, name := range BuiltinNames() {
 		gr := MustCompile(MustBuiltin(name))
-		p, err := NewParser(gr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		general, err := NewParser(gr, ScanRegular(false))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, general := parserPair(t, gr)
 		if tokenCount(general) != 0 {
 			t.Fatalf("%s: ScanRegular(false) left %d tokens", name, tokenCount(general))
 		}
@@ -151,14 +165,7 @@ func TestScanRegularRandomGrammars(t *testing.T) {
 			continue
 		}
 		tested++
-		p, err := NewParser(gr, MaxItems(1<<18))
-		if err != nil {
-			t.Fatal(err)
-		}
-		general, err := NewParser(gr, MaxItems(1<<18), ScanRegular(false))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, general := parserPair(t, gr, MaxItems(1<<18))
 		if tokenCount(p) > 0 {
 			withTokens++
 		}
@@ -198,14 +205,7 @@ func TestScanRegularRandomGrammars(t *testing.T) {
 // half the items per byte of the general parse, and the same trees.
 func TestScanRegularJSON(t *testing.T) {
 	gr := MustCompile(MustBuiltin("json"))
-	p, err := NewParser(gr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	general, err := NewParser(gr, ScanRegular(false))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p, general := parserPair(t, gr)
 	in := benchJSON(20<<10, 2)
 	f, err := p.Parse(in)
 	if err != nil {
@@ -255,14 +255,7 @@ func TestScanRegularShapes(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := NewParser(gr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		general, err := NewParser(gr, ScanRegular(false))
-		if err != nil {
-			t.Fatal(err)
-		}
+		p, general := parserPair(t, gr)
 		if got := tokenCount(p) > 0; got != tc.tokens {
 			t.Errorf("%s: tokens %v, want %v", tc.src, got, tc.tokens)
 		}
@@ -299,22 +292,15 @@ func FuzzScanRegular(f *testing.F) {
 		if len(grammar) > 2000 || len(input) > 200 {
 			return
 		}
-		g, err := Parse("fuzz.bnf", []byte(grammar))
-		if err != nil {
-			return
-		}
-		gr, err := Compile(g)
-		if err != nil {
+		gr := fuzzGraph(grammar)
+		if gr == nil {
 			return
 		}
 		p, err := NewParser(gr, MaxItems(1<<16))
 		if err != nil {
 			return
 		}
-		general, err := NewParser(gr, MaxItems(1<<16), ScanRegular(false))
-		if err != nil {
-			t.Fatal(err)
-		}
+		general := generalParser(t, gr, MaxItems(1<<16))
 		pt, err := gr.PathTable(2)
 		if err != nil {
 			return
