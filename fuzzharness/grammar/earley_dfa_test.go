@@ -173,23 +173,7 @@ func TestScanRegularRandomGrammars(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		gen := NewGenerator(gr, uint64(gi))
-		gen.MaxDepth, gen.MaxSize, gen.MaxRepeat = 8, 60, 4
-		var inputs []string
-		for range 6 {
-			if tr, err := gen.Generate(); err == nil {
-				inputs = append(inputs, tr.String())
-			}
-		}
-		alphabet := []string{"x", "y", "é", "\xc3"}
-		for range 6 {
-			s := ""
-			for n := rng.IntN(8); n > 0; n-- {
-				s += alphabet[rng.IntN(len(alphabet))]
-			}
-			inputs = append(inputs, s)
-		}
-		for _, in := range inputs {
+		for _, in := range randomInputs(rng, gr, uint64(gi), 60, 4, 0, 8) {
 			if err := compareGeneral(p, general, pt, []byte(in)); err != nil {
 				t.Fatalf("grammar %d:\n%sinput %q: %v", gi, g, in, err)
 			}
