@@ -38,7 +38,8 @@ type tokenDFA struct {
 const (
 	maxTokenNFA    = 4096    // NFA states per token
 	maxTokenDFA    = 512     // DFA states per token
-	maxTokensNFA   = 1 << 20 // NFA states built for all tokens of a grammar
+	maxTokensNFA   = 1 << 20 // NFA states built for all tokens of a grammar, at most
+	tokensNFAPer   = 8       // NFA states built for all tokens per right-hand side symbol of the grammar
 	maxTokensBytes = 8 << 20 // transition table bytes of all tokens
 )
 
@@ -52,6 +53,7 @@ type tokenBuilder struct {
 	edges [][]nfaEdge
 	over  bool
 	built int // NFA states built over all tokens
+	limit int // the most NFA states to build over all tokens
 }
 
 const (
@@ -126,7 +128,7 @@ func regularKinds(prods [][][]int32, start int32) []int8 {
 }
 
 func (b *tokenBuilder) state() int32 {
-	if len(b.eps) >= maxTokenNFA || b.built >= maxTokensNFA {
+	if len(b.eps) >= maxTokenNFA || b.built >= b.limit {
 		b.over = true
 	}
 	b.built++
@@ -233,23 +235,25 @@ func (b *tokenBuilder) compile(a int32) *tokenDFA {
 	}
 	slices.Sort(used)
 	used = slices.Compact(used)
-	sigs := map[string]uint8{}
-	sig := make([]byte, (len(used)+7)/8)
-	for c := 0; c < 256; c++ {
-		clear(sig)
-		for k, term := range used {
+	// Refine the partition of the bytes by every terminal in turn.
+	d.nclass = 1
+	for _, term := range used {
+		var split [256][2]int16 // (class, in term) -> new class + 1
+		n := 0
+		for c := 0; c < 256; c++ {
+			in := 0
 			if g.terms[term].has(byte(c)) {
-				sig[k/8] |= 1 << (k % 8)
+				in = 1
 			}
+			x := &split[d.class[c]][in]
+			if *x == 0 {
+				n++
+				*x = int16(n)
+			}
+			d.class[c] = uint8(*x - 1)
 		}
-		id, ok := sigs[string(sig)]
-		if !ok {
-			id = uint8(len(sigs))
-			sigs[string(sig)] = id
-		}
-		d.class[c] = id
+		d.nclass = n
 	}
-	d.nclass = len(sigs)
 	rep := make([]byte, d.nclass) // a byte of each class
 	for c := 255; c >= 0; c-- {
 		rep[d.class[c]] = byte(c)
@@ -312,7 +316,7 @@ func (b *tokenBuilder) compile(a int32) *tokenDFA {
 // once the forest is expanded.
 func (g *egrammar) compileTokens(follow []byteSet, followEOF []bool) {
 	kind := g.regularKinds()
-	b := &tokenBuilder{g: g, kind: kind}
+	b := &tokenBuilder{g: g, kind: kind, limit: min(maxTokensNFA, tokensNFAPer*len(g.rhs)+maxTokenNFA)}
 	g.tok = make([]*tokenDFA, g.numNT)
 	g.tokDot = make([]int32, g.numNT)
 	queued := make([]bool, g.numNT)
@@ -337,7 +341,7 @@ func (g *egrammar) compileTokens(follow []byteSet, followEOF []bool) {
 		a := queue[0]
 		queue = queue[1:]
 		var d *tokenDFA
-		if b.built < maxTokensNFA && bytes < maxTokensBytes {
+		if b.built < b.limit && bytes < maxTokensBytes {
 			d = b.compile(a)
 		}
 		if d == nil {
@@ -438,17 +442,26 @@ func (c *ecompiler) extractRuns(keep int32) {
 	}
 	kind := regularKinds(prods, keep)
 	regular := func(s int32) bool { return s < 0 || kind[s] != regNone }
+	hasRun := func(rhs []int32) bool {
+		for i := 1; i < len(rhs); i++ {
+			if regular(rhs[i-1]) && regular(rhs[i]) {
+				return true
+			}
+		}
+		return false
+	}
 	shared := map[string]int32{}
 	var out []*cprod
+	var at, size []int32
 	for _, p := range c.prods {
-		if kind[p.lhs] != regNone || p.lhs == keep {
+		if kind[p.lhs] != regNone || p.lhs == keep || !hasRun(p.rhs) {
 			out = append(out, p)
 			continue
 		}
 		// The first right-hand side position of every operation, and how
 		// many it consumes.
-		at := make([]int32, len(p.ops))
-		size := make([]int32, len(p.ops))
+		at = slices.Grow(at[:0], len(p.ops))[:len(p.ops)]
+		size = slices.Grow(size[:0], len(p.ops))[:len(p.ops)]
 		var pos int32
 		for i, o := range p.ops {
 			at[i] = pos
