@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -228,6 +229,11 @@ func TestScanRegularShapes(t *testing.T) {
 		{`<s> ::= "(" <s> ")" | <r> ; <r> ::= "a" <r> | "b" ;`, true, []string{"aab", "(ab)", "(aa)"}},
 		{`<s> ::= "(" <s> ")" | <l> ; <l> ::= <l> "a" | "b" | <l> <l2> ; <l2> ::= "c" | "cc" ;`, true, []string{"bacc", "(bccca)", "(b"}},
 		{`<s> ::= "[" <s> "]" | <amb> ; <amb> ::= ("a" | "aa")* ;`, true, []string{"aaaa", "[aaa]", "[]", "[[a]]"}},
+		// Two productions of a token derive the same span: the span's
+		// item gets a link for each.
+		{`<s> ::= "(" <s> ")" | <t> ; <t> ::= "a" "b" | "a" [b-c] | "a" "c" ;`, true, []string{"ab", "(ac)", "((ab))"}},
+		// Tokens at the bottom of a long right-recursive chain (Leo).
+		{`<s> ::= <w> "," <s> | <w> "." ; <w> ::= [a-z]+ ;`, true, []string{strings.Repeat("ab,", 40) + "c.", "a,b,"}},
 		{`<s> ::= <s> <s> | "a" ;`, false, []string{"aaaa"}},
 		{`<s> ::= "a" <s> "b" | "" ;`, false, []string{"aabb", "aab"}},
 	} {
