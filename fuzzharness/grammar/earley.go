@@ -179,10 +179,12 @@ func (p *Parser) Parse(input []byte) (*Forest, error) {
 		return min(int(perByte*1.1*float64(len(input)))+64, p.maxItems)
 	}
 	s.items = make([]item, 0, estimate(&p.itemsPerByte, 4))
-	if n := estimate(&p.groupsPerByte, 1); cap(s.groups) < n {
+	// A state keeps its buffers between parses; one reserved by a first
+	// guess far above what such inputs need is replaced.
+	if n := estimate(&p.groupsPerByte, 1); cap(s.groups) < n || cap(s.groups) > 2*n+4096 {
 		s.groups = make([]group, 0, n)
 	}
-	if n := estimate(&p.waitersPerByte, 1); cap(s.waiters) < n {
+	if n := estimate(&p.waitersPerByte, 1); cap(s.waiters) < n || cap(s.waiters) > 2*n+4096 {
 		s.waiters = make([]int32, 0, n)
 	}
 	s.store, s.multi = linkStore{}, nil

@@ -39,6 +39,7 @@ const (
 	maxTokenNFA    = 4096    // NFA states per token
 	maxTokenDFA    = 512     // DFA states per token
 	maxTokensNFA   = 1 << 20 // NFA states built for all tokens of a grammar, at most
+	minTokensNFA   = 1 << 16 // NFA states any grammar may build for its tokens
 	tokensNFAPer   = 8       // NFA states built for all tokens per right-hand side symbol of the grammar
 	maxTokensBytes = 8 << 20 // transition table bytes of all tokens
 )
@@ -316,7 +317,7 @@ func (b *tokenBuilder) compile(a int32) *tokenDFA {
 // once the forest is expanded.
 func (g *egrammar) compileTokens(follow []byteSet, followEOF []bool) {
 	kind := g.regularKinds()
-	b := &tokenBuilder{g: g, kind: kind, limit: min(maxTokensNFA, tokensNFAPer*len(g.rhs)+maxTokenNFA)}
+	b := &tokenBuilder{g: g, kind: kind, limit: min(maxTokensNFA, tokensNFAPer*len(g.rhs)+minTokensNFA)}
 	g.tok = make([]*tokenDFA, g.numNT)
 	g.tokDot = make([]int32, g.numNT)
 	queued := make([]bool, g.numNT)
@@ -464,7 +465,7 @@ func (c *ecompiler) extractRuns(keep int32) {
 		size = slices.Grow(size[:0], len(p.ops))[:len(p.ops)]
 		var pos int32
 		for i, o := range p.ops {
-			at[i] = pos
+			at[i], size[i] = pos, 0
 			switch o.code {
 			case opSlot:
 				size[i] = 1

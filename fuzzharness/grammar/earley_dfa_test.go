@@ -186,8 +186,8 @@ func TestScanRegularRandomGrammars(t *testing.T) {
 }
 
 // TestScanRegularJSON checks that the JSON parser scans strings, numbers
-// and white space with automata: the forest of a document has fewer than
-// half the items per byte of the general parse, and the same trees.
+// and white space with automata: the forest of a document has less than a
+// fifth of the items of the general parse, and the same trees.
 func TestScanRegularJSON(t *testing.T) {
 	gr := MustCompile(MustBuiltin("json"))
 	p, general := parserPair(t, gr)
@@ -200,8 +200,10 @@ func TestScanRegularJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if 2*f.Size() > gf.Size() {
-		t.Errorf("forest size %d with automata, %d without: not halved", f.Size(), gf.Size())
+	// 0.37 items per byte against 2.07 when the runs of <member>,
+	// <object> and <array> are tokens too.
+	if 5*f.Size() > gf.Size() {
+		t.Errorf("forest size %d with automata, %d without: more than a fifth", f.Size(), gf.Size())
 	}
 	if !f.Tree().Equal(gf.Tree()) {
 		t.Error("the trees differ")
