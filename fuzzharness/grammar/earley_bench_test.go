@@ -122,11 +122,11 @@ func BenchmarkParseTreeJSONGeneral(b *testing.B) {
 	benchParseThen(b, func(b *testing.B, f *Forest, in []byte) { f.Tree() }, ScanRegular(false))
 }
 
-// benchParseThen parses JSON documents of 100 KB and 1 MB and calls then
+// benchParseThen parses JSON documents of 1 KB to 1 MB and calls then
 // with every forest.
 func benchParseThen(b *testing.B, then func(b *testing.B, f *Forest, in []byte), opts ...ParserOption) {
 	p := earleyJSONParser(b, opts...)
-	for _, size := range benchSizes[2:] {
+	for _, size := range benchSizes {
 		in := benchJSON(size, 1)
 		b.Run(sizeName(size), func(b *testing.B) {
 			b.SetBytes(int64(len(in)))
