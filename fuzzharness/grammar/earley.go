@@ -116,8 +116,10 @@ func MaxItems(n int) ParserOption {
 // tokens such as [0-9]+, strings, white space — with a DFA in one step
 // instead of Earley items per byte, and rebuilds their derivations when a
 // forest's trees, count or paths are first asked for. Forests, trees,
-// counts, k-paths and errors are the same either way; off, a parse's
-// memory is bounded by MaxItems alone (see Forest.Size).
+// counts, k-paths and syntax errors are the same either way (an item
+// limit may be reached at another offset, or not at all, as the parse
+// keeps fewer items); off, all of a forest's memory is bounded by
+// MaxItems (see Forest.Size).
 func ScanRegular(on bool) ParserOption {
 	return func(c *parserConfig) { c.general = !on }
 }
