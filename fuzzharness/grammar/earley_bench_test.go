@@ -83,8 +83,8 @@ func sizeName(n int) string {
 	return fmt.Sprintf("%dKB", n>>10)
 }
 
-func earleyJSONParser(b *testing.B) *Parser {
-	p, err := NewParser(MustCompile(MustBuiltin("json")))
+func earleyJSONParser(b *testing.B, opts ...ParserOption) *Parser {
+	p, err := NewParser(MustCompile(MustBuiltin("json")), opts...)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -92,16 +92,66 @@ func earleyJSONParser(b *testing.B) *Parser {
 }
 
 // BenchmarkParseJSON parses JSON documents of 1 KB to 1 MB into a forest.
-// bytes/B is the memory allocated per input byte, forest/B the forest size
-// (items + links) per input byte.
-func BenchmarkParseJSON(b *testing.B) {
+// alloc/B is the memory allocated per input byte, items/B the forest size
+// (items + links) per input byte, peak/B the forest and the scratch space
+// of the parse per input byte.
+func BenchmarkParseJSON(b *testing.B) { benchParseJSON(b) }
+
+// BenchmarkParseJSONGeneral is BenchmarkParseJSON without automata
+// (ScanRegular(false)).
+func BenchmarkParseJSONGeneral(b *testing.B) { benchParseJSON(b, ScanRegular(false)) }
+
+// BenchmarkParseJSONExpand parses and then expands the forest (as Tree,
+// Count and ForestPaths do first): the whole cost of a forest with the
+// derivations inside tokens. items/B is the expanded forest's size.
+func BenchmarkParseJSONExpand(b *testing.B) {
+	benchParseThen(b, func(b *testing.B, f *Forest, in []byte) {
+		f.expand()
+		b.ReportMetric(float64(len(f.items)+f.links.len())/float64(len(in)), "items/B")
+	})
+}
+
+// BenchmarkParseTreeJSON parses and takes one tree, what the harness does
+// with every input.
+func BenchmarkParseTreeJSON(b *testing.B) {
+	benchParseThen(b, func(b *testing.B, f *Forest, in []byte) { f.Tree() })
+}
+
+// BenchmarkParseTreeJSONGeneral is BenchmarkParseTreeJSON without automata.
+func BenchmarkParseTreeJSONGeneral(b *testing.B) {
+	benchParseThen(b, func(b *testing.B, f *Forest, in []byte) { f.Tree() }, ScanRegular(false))
+}
+
+// benchParseThen parses JSON documents of 1 KB to 1 MB and calls then
+// with every forest.
+func benchParseThen(b *testing.B, then func(b *testing.B, f *Forest, in []byte), opts ...ParserOption) {
+	p := earleyJSONParser(b, opts...)
+	for _, size := range benchSizes {
+		in := benchJSON(size, 1)
+		b.Run(sizeName(size), func(b *testing.B) {
+			b.SetBytes(int64(len(in)))
+			b.ReportAllocs()
+			cpu := processCPU()
+			for b.Loop() {
+				f, err := p.Parse(in)
+				if err != nil {
+					b.Fatal(err)
+				}
+				then(b, f, in)
+			}
+			reportCPU(b, cpu, len(in))
+		})
+	}
+}
+
+func benchParseJSON(b *testing.B, opts ...ParserOption) {
 	for _, size := range benchSizes {
 		in := benchJSON(size, 1)
 		if !json.Valid(in) {
 			b.Fatal("invalid benchmark input")
 		}
 		b.Run(sizeName(size), func(b *testing.B) {
-			p := earleyJSONParser(b) // scratch buffers sized for this input
+			p := earleyJSONParser(b, opts...) // scratch buffers sized for this input
 			b.SetBytes(int64(len(in)))
 			b.ReportAllocs()
 			var ms0, ms1 runtime.MemStats
@@ -131,8 +181,14 @@ func parseLoop(b *testing.B, p *Parser, in []byte) *Forest {
 }
 
 // BenchmarkRecognizeJSON only recognizes (no forest).
-func BenchmarkRecognizeJSON(b *testing.B) {
-	p := earleyJSONParser(b)
+func BenchmarkRecognizeJSON(b *testing.B) { benchRecognizeJSON(b) }
+
+// BenchmarkRecognizeJSONGeneral is BenchmarkRecognizeJSON without automata
+// (ScanRegular(false)).
+func BenchmarkRecognizeJSONGeneral(b *testing.B) { benchRecognizeJSON(b, ScanRegular(false)) }
+
+func benchRecognizeJSON(b *testing.B, opts ...ParserOption) {
+	p := earleyJSONParser(b, opts...)
 	for _, size := range benchSizes {
 		in := benchJSON(size, 1)
 		b.Run(sizeName(size), func(b *testing.B) {
@@ -225,6 +281,7 @@ func BenchmarkForestJSON(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	f.expand() // the copies made for Count below share the expanded forest
 	b.Run("Tree", func(b *testing.B) {
 		b.SetBytes(int64(len(in)))
 		cpu := processCPU()

@@ -409,7 +409,11 @@ func (c *ecompiler) byLHS() [][]*cprod {
 // symbol, as long as no original production becomes more than
 // maxInlineMult. The productions of a left-recursive production L -> L ...
 // are left alone.
-func (c *ecompiler) inline(keep int32) {
+//
+// With tokens set, a regular nonterminal (see regularKinds) is not inlined
+// into a production of a nonterminal that is not: it stays whole, so that
+// the parser scans it with one automaton.
+func (c *ecompiler) inline(keep int32, tokens bool) {
 	budget := 4*c.size + 4096
 	for round := 0; round < maxUnitRounds; round++ {
 		of := c.byLHS()
@@ -424,6 +428,21 @@ func (c *ecompiler) inline(keep int32) {
 			}
 			return out
 		})
+		var kind []int8
+		if tokens {
+			prods := make([][][]int32, len(of))
+			for a, ps := range of {
+				for _, p := range ps {
+					prods[a] = append(prods[a], p.rhs)
+				}
+			}
+			kind = regularKinds(prods, keep)
+		}
+		// whole reports whether y stays a nonterminal in the productions
+		// of x.
+		whole := func(x, y int32) bool {
+			return kind != nil && kind[y] != regNone && kind[x] == regNone
+		}
 		changed := false
 		var out []*cprod
 		for _, p := range c.prods {
@@ -435,17 +454,17 @@ func (c *ecompiler) inline(keep int32) {
 				// L -> L ... y: y's productions after L, if one byte
 				// picks them (the repetition of a list).
 				last := len(p.rhs) - 1
-				if y := p.rhs[last]; last > 0 && y >= 0 && y != p.lhs && !rec[y] {
+				if y := p.rhs[last]; last > 0 && y >= 0 && y != p.lhs && !rec[y] && !whole(p.lhs, y) {
 					if k := len(of[y]); k <= maxUnitInline && p.mult*k <= maxInlineMult && c.distinctStarts(of[y]) {
 						pos = last
 					}
 				}
-			case len(p.rhs) == 1 && p.rhs[0] >= 0 && len(of[p.rhs[0]]) <= maxUnitInline:
+			case len(p.rhs) == 1 && p.rhs[0] >= 0 && len(of[p.rhs[0]]) <= maxUnitInline && !whole(p.lhs, p.rhs[0]):
 				pos = 0
 			default:
 				for i := len(p.rhs) - 1; i >= 0; i-- {
 					y := p.rhs[i]
-					if y < 0 || y == p.lhs || rec[y] {
+					if y < 0 || y == p.lhs || rec[y] || whole(p.lhs, y) {
 						continue
 					}
 					if k := len(of[y]); k == 1 || (i == 0 && k <= maxUnitInline && p.mult*k <= maxInlineMult && c.distinctStarts(of[y])) {
@@ -608,6 +627,9 @@ type egrammar struct {
 	epsProds [][]int32 // the productions of a nullable nonterminal whose right-hand side is all nullable, the acyclic witness first
 	epsCount []uint64  // number of ε-derivations, saturating
 	epsInf   []bool    // infinitely many ε-derivations
+
+	tok    []*tokenDFA // per nonterminal, its automaton if it is scanned as a token (see compileTokens)
+	tokDot []int32     // per token, the complete dotted rule of its production A -> A
 }
 
 // dotInfo describes a dotted rule: a production with a dot in its
@@ -630,7 +652,7 @@ const (
 )
 
 // compileEarley builds the parser's grammar for gr with start node start.
-func compileEarley(gr *Graph, start *Node) (*egrammar, error) {
+func compileEarley(gr *Graph, start *Node, tokens bool) (*egrammar, error) {
 	c := &ecompiler{gr: gr, nodeNT: map[*Node]int32{}, listNT: map[*Node]int32{}, termID: map[byteSet]int32{}}
 	sp := c.newNT("start'")
 	root := &cprod{mult: 1, lhs: sp}
@@ -639,16 +661,19 @@ func compileEarley(gr *Graph, start *Node) (*egrammar, error) {
 	if c.err != nil {
 		return nil, c.err
 	}
-	c.inline(sp)
+	c.inline(sp, tokens)
 	if c.err != nil {
 		return nil, c.err
 	}
-	return c.finish(sp)
+	if tokens {
+		c.extractRuns(sp)
+	}
+	return c.finish(sp, tokens)
 }
 
 // finish drops unreachable nonterminals, numbers productions and dotted
 // rules, and computes the parse tables.
-func (c *ecompiler) finish(sp int32) (*egrammar, error) {
+func (c *ecompiler) finish(sp int32, tokens bool) (*egrammar, error) {
 	of := c.byLHS()
 	// Reachability from the start, renumbering nonterminals in discovery
 	// order.
@@ -706,6 +731,9 @@ func (c *ecompiler) finish(sp int32) (*egrammar, error) {
 	g.dotRules(follow, followEOF)
 	g.predictTables()
 	g.epsilon()
+	if tokens {
+		g.compileTokens(follow, followEOF)
+	}
 	return g, nil
 }
 

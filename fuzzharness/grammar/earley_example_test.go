@@ -86,3 +86,39 @@ func ExamplePathTable_ForestPaths() {
 	// <UnaryExpr> -> "--"#21
 	// <Identifier> -> "x"#8
 }
+
+// ScanRegular(false) turns off the automata that scan regular
+// sub-languages (here <number> and <space>; <list> is recursive, so it is
+// parsed with Earley items); the forest then keeps items for every byte,
+// and its trees are the same.
+func ExampleScanRegular() {
+	g, err := grammar.Parse("list.bnf", []byte(`
+<list>   ::= "[" <item> ("," <space> <item>)* "]" ;
+<item>   ::= <number> | <list> ;
+<number> ::= [0-9]+ ;
+<space>  ::= " "* ;
+`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	gr := grammar.MustCompile(g)
+	input := []byte("[12345, [67890],   1234567890]")
+	var trees []*grammar.Tree
+	for _, on := range []bool{true, false} {
+		p, err := grammar.NewParser(gr, grammar.ScanRegular(on))
+		if err != nil {
+			log.Fatal(err)
+		}
+		f, err := p.Parse(input)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Printf("automata %v: %d forest nodes\n", on, f.Size())
+		trees = append(trees, f.Tree())
+	}
+	fmt.Println("same tree:", trees[0].Equal(trees[1]))
+	// Output:
+	// automata true: 23 forest nodes
+	// automata false: 79 forest nodes
+	// same tree: true
+}

@@ -33,12 +33,8 @@ func FuzzEarley(f *testing.F) {
 		if len(grammar) > 2000 || len(input) > 300 {
 			return
 		}
-		g, err := Parse("fuzz.bnf", []byte(grammar))
-		if err != nil {
-			return
-		}
-		gr, err := Compile(g)
-		if err != nil {
+		gr := fuzzGraph(grammar)
+		if gr == nil {
 			return
 		}
 		p, err := NewParser(gr, MaxItems(1<<17))
@@ -88,6 +84,20 @@ func FuzzEarley(f *testing.F) {
 			t.Fatal("forest k-paths differ from the tree's")
 		}
 	})
+}
+
+// fuzzGraph returns the graph of grammar source src, or nil if it does not
+// compile.
+func fuzzGraph(src string) *Graph {
+	g, err := Parse("fuzz.bnf", []byte(src))
+	if err != nil {
+		return nil
+	}
+	gr, err := Compile(g)
+	if err != nil {
+		return nil
+	}
+	return gr
 }
 
 // FuzzEarleyJSON checks the json grammar against encoding/json.Valid on

@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"math"
+	"slices"
 	"sync"
 )
 
@@ -21,6 +22,11 @@ type Forest struct {
 	multi []uint64  // bitmap of the items with further links
 	root  int32
 
+	size       int       // Size, before expansion
+	maxItems   int       // the parser's item limit
+	toks       []tokSpan // the spans scanned by automata, until expanded
+	expandOnce sync.Once
+
 	countOnce sync.Once
 	count     uint64
 	infinite  bool
@@ -35,8 +41,11 @@ func (f *Forest) Graph() *Graph { return f.g.gr }
 // Size returns the number of forest nodes (the Earley items kept from the
 // parse, 16 bytes each) plus the number of further derivation links of
 // ambiguous nodes (12 bytes each): a measure of the memory the forest
-// takes.
-func (f *Forest) Size() int { return len(f.items) + f.links.len() }
+// takes as Parse returns it. The derivations inside spans that the parser
+// scanned with automata (see ScanRegular) are not counted: they are
+// rebuilt, and take memory, when the forest's trees, count or paths are
+// first asked for.
+func (f *Forest) Size() int { return f.size }
 
 // Count returns the number n of derivation trees of the input, and whether
 // n is exact. Counts are exact below math.MaxUint64; a larger count
@@ -118,6 +127,7 @@ func (f *Forest) single() bool {
 }
 
 func (f *Forest) computeCount() {
+	f.expand()
 	const (
 		white = iota
 		gray
@@ -192,6 +202,7 @@ func (f *Forest) Tree() *Tree {
 	// uses nonterminals that were known to be nullable before: following
 	// first choices never meets a cycle, so the builder need not look for
 	// one.
+	f.expand()
 	b := &treeBuilder{f: f}
 	t, _ := b.build()
 	return t
@@ -208,6 +219,7 @@ const maxTreeAttempts = 64
 // up after trying 64 derivations per tree asked for. The trees share no
 // nodes. Trees takes time proportional to limit times the size of a tree.
 func (f *Forest) Trees(limit int) []*Tree {
+	f.expand()
 	var out []*Tree
 	b := f.newBuilder()
 	budget := maxTreeAttempts*limit + 1024
@@ -527,13 +539,13 @@ func (b *treeBuilder) apply(fr *bframe) []*Tree {
 	return out
 }
 
-// materializeLeo replaces the Leo links reachable from the root of f by
+// materializeLeo replaces the Leo links reachable from roots in f by
 // the chains of items they stand for.
-func (s *parseState) materializeLeo(f *Forest) error {
+func (s *parseState) materializeLeo(f *Forest, roots []int32) error {
 	g := s.g
 	leoBase := childEps - int32(g.numNT)
 	seen := make([]bool, len(f.items))
-	stack := []int32{f.root}
+	stack := slices.Clone(roots)
 	resolve := func(child int32) int32 {
 		if child > leoBase {
 			return child

@@ -1,0 +1,613 @@
+package grammar
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+)
+
+// This file finds the nonterminals of the compiled grammar whose language
+// is regular and compiles each of them to a byte-level DFA (a token). When
+// the parser predicts a token at position i it runs the DFA from i instead
+// of predicting the token's productions, and completes the token at every
+// end the DFA accepts (and the following byte can continue): one item per
+// token instead of one or more per byte. The derivations inside a token
+// are rebuilt when a forest's trees, count or paths are asked for, by
+// parsing the token's span with the general algorithm (see Forest.expand),
+// so forests are the same with and without tokens.
+//
+// A nonterminal is regular here if everything it derives through is: it
+// is not recursive, or it is directly left-linear (every production that
+// mentions it is A -> A α) or directly right-linear (A -> α A), with α and
+// the other productions using only regular nonterminals. The augmented
+// start symbol never is. The DFA is built from a Thompson-style NFA by the
+// subset construction, over the byte classes the token's terminals
+// distinguish.
+
+// A tokenDFA recognizes the non-empty words of a regular nonterminal.
+type tokenDFA struct {
+	class   [256]uint8 // byte -> byte class
+	nclass  int
+	trans   []int32 // state*nclass + class -> next state, -1 dead; state 0 starts
+	accept  []bool
+	follow  byteSet // the bytes that can follow the nonterminal
+	eofNext bool    // the end of the input can follow it
+}
+
+// Bounds on the automata, which keep compiling a large grammar linear.
+const (
+	maxTokenNFA    = 4096    // NFA states per token
+	maxTokenDFA    = 512     // DFA states per token
+	maxTokensNFA   = 1 << 20 // NFA states built for all tokens of a grammar, at most
+	minTokensNFA   = 1 << 16 // NFA states any grammar may build for its tokens
+	tokensNFAPer   = 8       // NFA states built for all tokens per right-hand side symbol of the grammar
+	maxTokensBytes = 8 << 20 // transition table bytes of all tokens
+)
+
+type nfaEdge struct{ term, to int32 }
+
+// tokenBuilder builds the NFA of one nonterminal at a time.
+type tokenBuilder struct {
+	g     *egrammar
+	kind  []int8 // per nonterminal: regNone, regFlat, regLeft, regRight
+	eps   [][]int32
+	edges [][]nfaEdge
+	over  bool
+	built int // NFA states built over all tokens
+	limit int // the most NFA states to build over all tokens
+}
+
+const (
+	regNone int8 = iota
+	regFlat
+	regLeft
+	regRight
+)
+
+// regularKinds classifies the nonterminals of g.
+func (g *egrammar) regularKinds() []int8 {
+	prods := make([][][]int32, g.numNT)
+	for a, ps := range g.ntProds {
+		for _, p := range ps {
+			prods[a] = append(prods[a], g.rhs[g.prodBase[p]:g.prodBase[p]+g.prodLen[p]])
+		}
+	}
+	return regularKinds(prods, g.start)
+}
+
+// regularKinds classifies the nonterminals of a grammar given by the
+// right-hand sides of their productions (nonterminals >= 0); start is
+// never regular.
+func regularKinds(prods [][][]int32, start int32) []int8 {
+	kind := make([]int8, len(prods))
+	succ := func(a int32) []int32 {
+		var out []int32
+		for _, rhs := range prods[a] {
+			for _, s := range rhs {
+				if s >= 0 {
+					out = append(out, s)
+				}
+			}
+		}
+		return out
+	}
+	for _, comp := range sccs(len(prods), succ) {
+		a := comp[0]
+		if len(comp) > 1 || a == start {
+			continue
+		}
+		left, right, ok := true, true, true
+		self := false
+		for _, rhs := range prods[a] {
+			occ := 0
+			for _, s := range rhs {
+				switch {
+				case s == a:
+					occ++
+				case s >= 0 && kind[s] == regNone:
+					ok = false
+				}
+			}
+			if occ == 0 {
+				continue
+			}
+			self = true
+			left = left && occ == 1 && rhs[0] == a
+			right = right && occ == 1 && rhs[len(rhs)-1] == a
+		}
+		switch {
+		case !ok:
+		case !self:
+			kind[a] = regFlat
+		case left:
+			kind[a] = regLeft
+		case right:
+			kind[a] = regRight
+		}
+	}
+	return kind
+}
+
+func (b *tokenBuilder) state() int32 {
+	if len(b.eps) >= maxTokenNFA || b.built >= b.limit {
+		b.over = true
+	}
+	b.built++
+	b.eps = append(b.eps, nil)
+	b.edges = append(b.edges, nil)
+	return int32(len(b.eps) - 1)
+}
+
+// nt connects s to t by the words of nonterminal a. No fragment adds
+// edges into its s or out of its t, so fragments compose (also with s ==
+// t, for a loop).
+func (b *tokenBuilder) nt(a, s, t int32) {
+	if b.over {
+		return
+	}
+	g := b.g
+	switch b.kind[a] {
+	case regFlat:
+		for _, p := range g.ntProds[a] {
+			b.chain(g.prodBase[p], g.prodBase[p]+g.prodLen[p], s, t)
+		}
+	case regLeft: // A -> β | A α: β α*
+		mid := b.state()
+		for _, p := range g.ntProds[a] {
+			base, end := g.prodBase[p], g.prodBase[p]+g.prodLen[p]
+			if end > base && g.rhs[base] == a {
+				b.chain(base+1, end, mid, mid)
+			} else {
+				b.chain(base, end, s, mid)
+			}
+		}
+		b.eps[mid] = append(b.eps[mid], t)
+	case regRight: // A -> α A | β: α* β
+		mid := b.state()
+		b.eps[s] = append(b.eps[s], mid)
+		for _, p := range g.ntProds[a] {
+			base, end := g.prodBase[p], g.prodBase[p]+g.prodLen[p]
+			if end > base && g.rhs[end-1] == a {
+				b.chain(base, end-1, mid, mid)
+			} else {
+				b.chain(base, end, mid, t)
+			}
+		}
+	}
+}
+
+// chain connects s to t by the symbols of dotted rules lo..hi-1.
+func (b *tokenBuilder) chain(lo, hi, s, t int32) {
+	if lo == hi {
+		b.eps[s] = append(b.eps[s], t)
+		return
+	}
+	cur := s
+	for r := lo; r < hi && !b.over; r++ {
+		next := t
+		if r < hi-1 {
+			next = b.state()
+		}
+		if sym := b.g.rhs[r]; sym < 0 {
+			b.edges[cur] = append(b.edges[cur], nfaEdge{term: ^sym, to: next})
+		} else {
+			b.nt(sym, cur, next)
+		}
+		cur = next
+	}
+}
+
+// closure extends the sorted state set in to its ε-closure, sorted.
+func (b *tokenBuilder) closure(set []int32, mark []bool) []int32 {
+	for _, q := range set {
+		mark[q] = true
+	}
+	for i := 0; i < len(set); i++ {
+		for _, r := range b.eps[set[i]] {
+			if !mark[r] {
+				mark[r] = true
+				set = append(set, r)
+			}
+		}
+	}
+	for _, q := range set {
+		mark[q] = false
+	}
+	slices.Sort(set)
+	return set
+}
+
+// compile returns the DFA of nonterminal a, or nil if it is too large.
+func (b *tokenBuilder) compile(a int32) *tokenDFA {
+	b.eps, b.edges, b.over = b.eps[:0], b.edges[:0], false
+	s, t := b.state(), b.state()
+	b.nt(a, s, t)
+	if b.over {
+		return nil
+	}
+	g := b.g
+	d := &tokenDFA{}
+	// Byte classes: bytes that every terminal of the NFA treats alike.
+	var used []int32
+	for _, es := range b.edges {
+		for _, e := range es {
+			used = append(used, e.term)
+		}
+	}
+	slices.Sort(used)
+	used = slices.Compact(used)
+	// Refine the partition of the bytes by every terminal in turn.
+	d.nclass = 1
+	for _, term := range used {
+		var split [256][2]int16 // (class, in term) -> new class + 1
+		n := 0
+		for c := 0; c < 256; c++ {
+			in := 0
+			if g.terms[term].has(byte(c)) {
+				in = 1
+			}
+			x := &split[d.class[c]][in]
+			if *x == 0 {
+				n++
+				*x = int16(n)
+			}
+			d.class[c] = uint8(*x - 1)
+		}
+		d.nclass = n
+	}
+	rep := make([]byte, d.nclass) // a byte of each class
+	for c := 255; c >= 0; c-- {
+		rep[d.class[c]] = byte(c)
+	}
+	mark := make([]bool, len(b.eps))
+	start := b.closure([]int32{s}, mark)
+	ids := map[string]int32{}
+	var kb []byte
+	key := func(set []int32) string {
+		kb = kb[:0]
+		for _, q := range set {
+			kb = append(kb, byte(q), byte(q>>8))
+		}
+		return string(kb)
+	}
+	sets := [][]int32{start}
+	ids[key(start)] = 0
+	for i := 0; i < len(sets); i++ {
+		cur := sets[i]
+		d.accept = append(d.accept, slices.Contains(cur, t))
+		for c := 0; c < d.nclass; c++ {
+			var next []int32
+			for _, q := range cur {
+				for _, e := range b.edges[q] {
+					if g.terms[e.term].has(rep[c]) && !mark[e.to] {
+						mark[e.to] = true
+						next = append(next, e.to)
+					}
+				}
+			}
+			for _, q := range next {
+				mark[q] = false
+			}
+			if len(next) == 0 {
+				d.trans = append(d.trans, -1)
+				continue
+			}
+			next = b.closure(next, mark)
+			id, ok := ids[key(next)]
+			if !ok {
+				if len(sets) >= maxTokenDFA {
+					return nil
+				}
+				id = int32(len(sets))
+				ids[key(next)] = id
+				sets = append(sets, next)
+			}
+			d.trans = append(d.trans, id)
+		}
+	}
+	return d
+}
+
+// compileTokens picks the regular nonterminals that a non-regular
+// production mentions (the outermost ones) and compiles them to DFAs; a
+// nonterminal whose automaton is too large is parsed generally, and the
+// regular nonterminals it mentions become candidates in turn. It then adds
+// for every token A a production A -> A whose complete item stands for a
+// scanned span of A in the parse; that span's derivations are its links
+// once the forest is expanded.
+func (g *egrammar) compileTokens(follow []byteSet, followEOF []bool) {
+	kind := g.regularKinds()
+	b := &tokenBuilder{g: g, kind: kind, limit: min(maxTokensNFA, tokensNFAPer*len(g.rhs)+minTokensNFA)}
+	g.tok = make([]*tokenDFA, g.numNT)
+	g.tokDot = make([]int32, g.numNT)
+	queued := make([]bool, g.numNT)
+	var queue []int32
+	mentions := func(a int32) {
+		for _, p := range g.ntProds[a] {
+			for r := g.prodBase[p]; g.rhs[r] != dotEnd; r++ {
+				if s := g.rhs[r]; s >= 0 && kind[s] != regNone && !queued[s] {
+					queued[s] = true
+					queue = append(queue, s)
+				}
+			}
+		}
+	}
+	for a := range g.numNT {
+		if kind[a] == regNone {
+			mentions(int32(a))
+		}
+	}
+	bytes := 0
+	for len(queue) > 0 {
+		a := queue[0]
+		queue = queue[1:]
+		var d *tokenDFA
+		if b.built < b.limit && bytes < maxTokensBytes {
+			d = b.compile(a)
+		}
+		if d == nil {
+			mentions(a)
+			continue
+		}
+		bytes += 4*len(d.trans) + 256
+		g.tok[a] = d
+	}
+	g.tokFollow(follow, followEOF)
+	for i, d := range g.tok {
+		if d == nil {
+			continue
+		}
+		a := int32(i)
+		// The production A -> A, with the dotted rules A -> . A and A -> A .
+		p := int32(len(g.prodLHS))
+		base := int32(len(g.rhs))
+		g.prodLHS = append(g.prodLHS, a)
+		g.prodBase = append(g.prodBase, base)
+		g.prodLen = append(g.prodLen, 1)
+		g.prodOps = append(g.prodOps, []tmplOp{{code: opSlot, a: 0}})
+		g.prodLbl = append(g.prodLbl, []int32{-1})
+		g.prodFst = append(g.prodFst, g.ntFirst[a])
+		g.rhs = append(g.rhs, a, dotEnd)
+		g.dots = append(g.dots, dotInfo{next: a, lhs: a, prod: p}, dotInfo{next: dotEnd, lhs: a, prod: p, dot: 1, flags: dotComplete})
+		g.viable = append(g.viable, g.ntFirst[a], d.follow)
+		if d.eofNext {
+			g.dots[base+1].flags |= dotViableEOF
+		}
+		g.tokDot[a] = base + 1
+	}
+}
+
+// tokFollow sets the follow bytes of every token to those that can follow
+// it where the parser predicts it: in the productions of nonterminals that
+// are not tokens. (Its follow set in the whole grammar also has the bytes
+// that follow it inside itself: a left-recursive list L -> L x is followed
+// by x, which would end a token at every repetition.)
+func (g *egrammar) tokFollow(follow []byteSet, followEOF []bool) {
+	for p := range g.prodLHS {
+		a := g.prodLHS[p]
+		if g.tok[a] != nil {
+			continue
+		}
+		var after byteSet
+		afterNullable := false
+		g.suffixes(p, func(r int32, first *byteSet, nullable bool) {
+			if b := g.rhs[r]; b >= 0 && g.tok[b] != nil {
+				d := g.tok[b]
+				d.follow.union(&after)
+				if afterNullable {
+					d.follow.union(&follow[a])
+					d.eofNext = d.eofNext || followEOF[a]
+				}
+			}
+			after, afterNullable = *first, nullable
+		})
+	}
+}
+
+// scan runs d over in from offset i and calls end for every offset e > i
+// up to which it accepts and at which the nonterminal can end (the byte
+// there can follow it, or e is the end of the input).
+func (d *tokenDFA) scan(in []byte, i int, end func(e int) bool) {
+	st := int32(0)
+	for k := i; k < len(in); k++ {
+		st = d.trans[int(st)*d.nclass+int(d.class[in[k]])]
+		if st < 0 {
+			return
+		}
+		if d.accept[st] {
+			e := k + 1
+			if (e < len(in) && d.follow.has(in[e])) || (e == len(in) && d.eofNext) {
+				if !end(e) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// extractRuns replaces every run of two or more consecutive symbols that
+// are terminals or regular nonterminals, in a production of a nonterminal
+// that is not regular, by a new nonterminal with the run as its one
+// production, so that the parser scans the whole run with one automaton
+// (JSON's member <ws> <string> <ws> ":" becomes one token). A run is
+// extracted only if the part of the production's template that builds it
+// can move with it: a contiguous stretch of operations with balanced
+// opens and closes. Equal runs share a nonterminal.
+func (c *ecompiler) extractRuns(keep int32) {
+	of := c.byLHS()
+	prods := make([][][]int32, len(of))
+	for a, ps := range of {
+		for _, p := range ps {
+			prods[a] = append(prods[a], p.rhs)
+		}
+	}
+	kind := regularKinds(prods, keep)
+	regular := func(s int32) bool { return s < 0 || kind[s] != regNone }
+	hasRun := func(rhs []int32) bool {
+		for i := 1; i < len(rhs); i++ {
+			if regular(rhs[i-1]) && regular(rhs[i]) {
+				return true
+			}
+		}
+		return false
+	}
+	shared := map[string]int32{}
+	var out []*cprod
+	var at, size []int32
+	for _, p := range c.prods {
+		if kind[p.lhs] != regNone || p.lhs == keep || !hasRun(p.rhs) {
+			out = append(out, p)
+			continue
+		}
+		// The first right-hand side position of every operation, and how
+		// many it consumes.
+		at = slices.Grow(at[:0], len(p.ops))[:len(p.ops)]
+		size = slices.Grow(size[:0], len(p.ops))[:len(p.ops)]
+		var pos int32
+		for i, o := range p.ops {
+			at[i], size[i] = pos, 0
+			switch o.code {
+			case opSlot:
+				size[i] = 1
+			case opSpan:
+				size[i] = o.b - o.a
+			case opLit:
+				size[i] = int32(len(c.gr.Nodes[o.node].Lit))
+			}
+			pos += size[i]
+		}
+		if int(pos) != len(p.rhs) {
+			out = append(out, p) // not a template of this production's positions
+			continue
+		}
+		// Runs from right to left, so that positions and operations
+		// before a run keep their indices.
+		for m := int32(len(p.rhs)); m > 0; {
+			if !regular(p.rhs[m-1]) {
+				m--
+				continue
+			}
+			k := m - 1
+			for k > 0 && regular(p.rhs[k-1]) {
+				k--
+			}
+			if m-k >= 2 {
+				if q := c.extractRun(p, k, m, at, size, shared); q != nil {
+					out = append(out, q)
+				}
+			}
+			m = k
+		}
+		out = append(out, p)
+	}
+	c.prods = out
+}
+
+// extractRun replaces positions k..m-1 of p by a new nonterminal (or the
+// one of an equal run in shared), returning its production if it is new,
+// or leaves p alone if the run's operations cannot move.
+func (c *ecompiler) extractRun(p *cprod, k, m int32, at, size []int32, shared map[string]int32) *cprod {
+	first, last := -1, -1
+	for i := range p.ops {
+		if size[i] == 0 || at[i]+size[i] <= k || at[i] >= m {
+			continue
+		}
+		if at[i] < k || at[i]+size[i] > m {
+			return nil // a class span across the run's boundary
+		}
+		if first < 0 {
+			first = i
+		}
+		last = i
+	}
+	if first < 0 {
+		return nil
+	}
+	// The operations before first back to the previous consuming one, and
+	// after last up to the next, may belong to the run.
+	lo := first
+	for lo > 0 && size[lo-1] == 0 {
+		lo--
+	}
+	hi := last + 1
+	for hi < len(p.ops) && size[hi] == 0 {
+		hi++
+	}
+	balanced := func(x, y int) bool {
+		d := 0
+		for _, o := range p.ops[x:y] {
+			switch o.code {
+			case opOpen:
+				d++
+			case opClose:
+				if d--; d < 0 {
+					return false
+				}
+			}
+		}
+		return d == 0
+	}
+	x, y := -1, -1
+	for xi := lo; xi <= first && x < 0; xi++ {
+		for yi := hi; yi > last; yi-- {
+			if balanced(xi, yi) {
+				x, y = xi, yi
+				break
+			}
+		}
+	}
+	if x < 0 {
+		return nil
+	}
+	run := &cprod{mult: 1}
+	run.rhs = append(run.rhs, p.rhs[k:m]...)
+	run.labels = append(run.labels, p.labels[k:m]...)
+	for _, o := range p.ops[x:y] {
+		if o.code == opSlot || o.code == opSpan {
+			o.a -= k
+			o.b -= k
+		}
+		run.ops = append(run.ops, o)
+	}
+	key := runKey(run)
+	nt, ok := shared[key]
+	var made *cprod
+	if !ok {
+		nt = c.newNT(fmt.Sprintf("run%d", len(shared)))
+		shared[key] = nt
+		run.lhs = nt
+		made = run
+		c.size += len(run.rhs) + 1
+	}
+	shift := m - k - 1
+	rhs := append(append(append([]int32{}, p.rhs[:k]...), nt), p.rhs[m:]...)
+	labels := append(append(append([]int32{}, p.labels[:k]...), -1), p.labels[m:]...)
+	ops := append([]tmplOp{}, p.ops[:x]...)
+	ops = append(ops, tmplOp{code: opSlot, a: k})
+	for _, o := range p.ops[y:] {
+		if o.code == opSlot || o.code == opSpan {
+			o.a -= shift
+			o.b -= shift
+		}
+		ops = append(ops, o)
+	}
+	p.rhs, p.labels, p.ops = rhs, labels, ops
+	return made
+}
+
+// runKey identifies a run's production by its symbols and template.
+func runKey(p *cprod) string {
+	b := make([]byte, 0, 8*len(p.rhs)+16*len(p.ops))
+	for i, s := range p.rhs {
+		b = binary.LittleEndian.AppendUint32(b, uint32(s))
+		b = binary.LittleEndian.AppendUint32(b, uint32(p.labels[i]))
+	}
+	b = append(b, 0xff)
+	for _, o := range p.ops {
+		b = append(b, o.code)
+		b = binary.LittleEndian.AppendUint32(b, uint32(o.node))
+		b = binary.LittleEndian.AppendUint32(b, uint32(o.a))
+		b = binary.LittleEndian.AppendUint32(b, uint32(o.b))
+	}
+	return string(b)
+}
