@@ -328,23 +328,17 @@ func (e *executor) valueID(v ssa.Value) int {
 	return n
 }
 
-// pos writes an input position a value depends on (relative to the input's
-// length from the region on), with its set when the position is one of the
-// region's.
+// pos writes an input position a value depends on (see off), with its set
+// when the position is one of the region's.
 func (w *sigWriter) pos(p int) {
-	if p < w.from {
-		w.tag('a')
-		w.int(int64(p))
-		return
-	}
-	w.tag('r')
-	w.int(int64(p - w.base))
+	w.off(p)
 	if w.inRegion(p) {
 		w.set(w.s.set(p))
 	}
 }
 
-// off writes an offset into the input (a view's bound).
+// off writes an offset into the input, relative to the input's length from
+// the region on.
 func (w *sigWriter) off(p int) {
 	if p < w.from {
 		w.tag('a')
