@@ -13,7 +13,7 @@ func init() {
 	register(&command{
 		name: "mine symbolic",
 		usage: "-entry FUNC [-o FILE] [-f] [-loops N] [-recursion N] [-max-paths N] [-max-states N]\n" +
-			"\t\t[-saturation N] [-merge-sites] [-compose] [-refine] [-refine-samples N] [-seed S]\n\t\t[-lexer FUNC -token VAR -lexer-harness FUNC] [-v] PACKAGE",
+			"\t\t[-saturation N] [-merge-sites] [-compose] [-depth-cost N] [-refine] [-refine-samples N] [-seed S]\n\t\t[-lexer FUNC -token VAR -lexer-harness FUNC] [-v] PACKAGE",
 		short: "mine a grammar from a Go parser's code by symbolic execution (STALAGMITE)",
 		run:   runMineSymbolic,
 	})
@@ -72,6 +72,7 @@ func runMineSymbolic(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "seed of -refine's sampling")
 	merge := fs.Bool("merge-sites", false, "one nonterminal per function, not per call site (over-approximates; see -refine)")
 	compose := fs.Bool("compose", false, "explore compositionally: a call's continuation once per way of ending the call")
+	depthCost := fs.Int("depth-cost", 0, "order the exploration by input bytes read plus `n` per frame of call depth")
 	lexer := fs.String("lexer", "", "the parser's tokenization `function` (a lexing stage)")
 	token := fs.String("token", "", "the `variable` (receiver field or package variable) where -lexer leaves the token")
 	harness := fs.String("lexer-harness", "", "the `function` that runs -lexer once on its input")
@@ -111,6 +112,7 @@ func runMineSymbolic(e *env, args []string) error {
 		Lexer:          lx,
 		MergeCallSites: *merge,
 		Compose:        *compose,
+		DepthCost:      *depthCost,
 		Progress: func(st symbolic.Stats) {
 			prog.relabel(fmt.Sprintf("%d paths (%d accepting), %d forks", st.Paths, st.Accepted, st.Forks))
 		},

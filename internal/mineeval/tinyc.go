@@ -18,7 +18,7 @@ const TinyCMaxStates = 30000
 func codeOptions(code Code, cfg *symbolic.Config) {
 	if code.Package == "./internal/subjects/jsonparse" {
 		// Without it, jsonparse does not saturate (docs/symbolic.md).
-		cfg.Compose = true
+		cfg.Compose, cfg.DepthCost = true, 2
 	}
 	if code.Package == "./internal/subjects/tinyc" {
 		cfg.Lexer = &symbolic.Lexer{Func: "nextSym", Token: "sym", Harness: "Token"}

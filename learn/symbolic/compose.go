@@ -90,7 +90,7 @@ func (e *executor) merge(s *state, f *frame) bool {
 	if g.cont != nil {
 		if t, ok := splice(g, g.cont, d); ok {
 			e.stats.Spliced++
-			e.completed(t, d.groups)
+			e.saturating(e.completed(t, d.groups))
 			return true
 		}
 	}
@@ -111,17 +111,19 @@ func consumed(s *state, from int) []int {
 
 // completed records an accepted trace (of a path or completed from a merged
 // one), gives it to the groups whose representative it continues, and
-// completes their merged paths in turn.
-func (e *executor) completed(t *trail, groups []*group) {
+// completes their merged paths in turn. It reports whether any of these
+// traces added to the grammar: saturation counts them as one.
+func (e *executor) completed(t *trail, groups []*group) bool {
 	type item struct {
 		t      *trail
 		groups []*group
 	}
 	work := []item{{t, groups}}
+	added := false
 	for len(work) > 0 {
 		it := work[len(work)-1]
 		work = work[:len(work)-1]
-		e.recordTrace(&it.t.trace, it.t.inputLoops, nil)
+		added = e.recordTrace(&it.t.trace, it.t.inputLoops, nil) || added
 		for _, g := range it.groups {
 			if g.cont == nil {
 				g.cont = it.t
@@ -144,6 +146,7 @@ func (e *executor) completed(t *trail, groups []*group) {
 			g.drops = keep
 		}
 	}
+	return added
 }
 
 // splice completes the merged path d with the continuation c of its group's
@@ -229,9 +232,11 @@ type sumKey [2]uint64
 // a function of one of them). Positions from the region's first on are
 // written relative to the input's length (lenLo), so that paths whose calls
 // consumed inputs of different lengths have the same summary: input bytes
-// after the call are symbolic sets, the same at any position. Integers
-// between the region's first position and the input's length are taken for
-// positions too (the parser's cursor).
+// after the call are symbolic sets, the same at any position. Integers of
+// the heap (fields, variables whose address is taken) between the region's
+// first position and the input's length are taken for positions too (the
+// parser's cursor); other values, such as results and error codes, are
+// compared as they are.
 func (e *executor) summary(s *state, region []int) sumKey {
 	w := &sigWriter{buf: e.sumBuf[:0], s: s, e: e, region: region, from: region[0], base: s.lenLo, cells: map[int]int{}}
 	w.int(int64(w.from))
@@ -286,6 +291,7 @@ type sigWriter struct {
 	from   int // the region's first position
 	base   int // the input's length: positions from from on are relative to it
 	cells  map[int]int
+	inHeap bool // writing a heap cell's value: its integers may be the cursor
 }
 
 func (w *sigWriter) inRegion(p int) bool {
@@ -414,7 +420,10 @@ func (w *sigWriter) cell(c int) {
 		w.tag('?')
 		return
 	}
+	saved := w.inHeap
+	w.inHeap = true
 	w.value(w.s.heap[c])
+	w.inHeap = saved
 }
 
 func (w *sigWriter) value(v value) {
@@ -422,7 +431,7 @@ func (w *sigWriter) value(v value) {
 	case nil:
 		w.tag(0)
 	case int64:
-		if v >= int64(w.from) && v <= int64(w.base) {
+		if w.inHeap && v >= int64(w.from) && v <= int64(w.base) {
 			w.tag('c') // a cursor
 			w.int(v - int64(w.base))
 			return

@@ -137,22 +137,12 @@ func (e *executor) push(s *state) {
 	}
 	e.seq++
 	s.seq = e.seq
-	s.prio = s.lenLo
-	if e.composing {
-		// Deep nesting is what compositional exploration does not cut
-		// (paths that go on into calls never return to merge): put it
-		// after inputs as long but shallower.
-		s.prio += composeDepthCost * len(s.frames)
-	}
+	s.prio = s.lenLo + e.cfg.DepthCost*len(s.frames)
 	heap.Push(&e.queue, s)
 }
 
-// composeDepthCost is what one frame of call depth counts for in the
-// frontier's order, in input bytes, when exploring compositionally.
-const composeDepthCost = 2
-
-// frontier is a priority queue of states: fewest input bytes read first (see
-// push), then first queued first.
+// frontier is a priority queue of states: fewest input bytes read first
+// (plus Config.DepthCost per frame of call depth), then first queued first.
 type frontier []*state
 
 func (q frontier) Len() int { return len(q) }
@@ -178,17 +168,29 @@ func (e *executor) record(s *state) {
 		sets[i] = s.set(i)
 	}
 	t := &trail{trace: trace{accesses: s.accesses, sets: sets, n: n}, inputLoops: s.inputLoops}
+	var added bool
 	if e.composing {
-		e.completed(t, s.groups)
-		return
+		added = e.completed(t, s.groups)
+	} else {
+		added = e.recordTrace(&t.trace, s.inputLoops, s)
 	}
-	e.recordTrace(&t.trace, s.inputLoops, s)
+	e.saturating(added)
 }
 
-// recordTrace adds the tree of an accepted trace to the grammar; s is its
-// path, needed for a token's harness (nil for a trace completed from a
-// merged path, see compose.go).
-func (e *executor) recordTrace(tr *trace, inputLoops []int, s *state) {
+// saturating counts the accepted paths in a row that added nothing to the
+// grammar (with the traces completed from them, see compose.go).
+func (e *executor) saturating(added bool) {
+	if added {
+		e.stale = 0
+	} else {
+		e.stale++
+	}
+}
+
+// recordTrace adds the tree of an accepted trace to the grammar and reports
+// whether it added anything; s is its path, needed for a token's harness
+// (nil for a trace completed from a merged path, see compose.go).
+func (e *executor) recordTrace(tr *trace, inputLoops []int, s *state) bool {
 	live := map[int]bool{}
 	for _, act := range inputLoops {
 		live[act] = true
@@ -200,11 +202,7 @@ func (e *executor) recordTrace(tr *trace, inputLoops []int, s *state) {
 	} else {
 		added = e.mined.addTree(tree, e.entryNT, live)
 	}
-	if added {
-		e.stale = 0
-	} else {
-		e.stale++
-	}
+	return added
 }
 
 // fork returns a copy of s to explore later (queued when the running state

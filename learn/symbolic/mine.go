@@ -64,6 +64,12 @@ type Config struct {
 	// continuation is then explored once per way of ending the call, not
 	// once per way of reading it.
 	Compose bool
+	// DepthCost orders the exploration by input bytes read plus DepthCost
+	// per frame of call depth (0: by input bytes alone), so that deep
+	// nesting comes after inputs as long but shallower. Combinations of
+	// nested calls are what compositional exploration does not cut (paths
+	// that go on into calls never return to merge).
+	DepthCost int
 	// Lexer, if set, describes the parser's lexing stage, which is then
 	// analysed on its own (see Lexer).
 	Lexer *Lexer

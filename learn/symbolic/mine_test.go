@@ -88,7 +88,7 @@ func TestMineJSONCompose(t *testing.T) {
 	if testing.Short() {
 		t.Skip("explores ~120,000 forks (1 GB); run without -short")
 	}
-	res, err := Mine(context.Background(), Config{Dir: "../..", Package: "./internal/subjects/jsonparse", Entry: "Parse", Compose: true})
+	res, err := Mine(context.Background(), Config{Dir: "../..", Package: "./internal/subjects/jsonparse", Entry: "Parse", Compose: true, DepthCost: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
