@@ -29,6 +29,13 @@ shortest inputs first, loops bounded to -loops iterations and recursion to
 parser's functions and loops. Exploration stops after -saturation accepting
 paths in a row that add nothing to the grammar, or after -max-paths paths.
 
+-compose explores compositionally: a path that returns from a call in a state
+another path reached (all but the bytes the call consumed, positions relative
+to the input's length) stops there and takes that path's accepted
+continuations. -depth-cost N explores by input bytes plus N per frame of
+call depth, deep nesting after shallower inputs. Together they make a
+parser like internal/subjects/jsonparse saturate (docs/symbolic.md).
+
 A parser with a lexing stage (its parse functions call a tokenization
 function that leaves the next token's identifier in a variable) needs
 -lexer, the tokenization function or method (nextSym), -token, the field of
