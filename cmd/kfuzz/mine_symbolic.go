@@ -13,7 +13,7 @@ func init() {
 	register(&command{
 		name: "mine symbolic",
 		usage: "-entry FUNC [-o FILE] [-f] [-loops N] [-recursion N] [-max-paths N] [-max-states N]\n" +
-			"\t\t[-saturation N] [-merge-sites] [-refine] [-refine-samples N] [-seed S]\n\t\t[-lexer FUNC -token VAR -lexer-harness FUNC] [-v] PACKAGE",
+			"\t\t[-saturation N] [-merge-sites] [-compose] [-depth-cost N] [-refine] [-refine-samples N] [-seed S]\n\t\t[-lexer FUNC -token VAR -lexer-harness FUNC] [-v] PACKAGE",
 		short: "mine a grammar from a Go parser's code by symbolic execution (STALAGMITE)",
 		run:   runMineSymbolic,
 	})
@@ -28,6 +28,13 @@ shortest inputs first, loops bounded to -loops iterations and recursion to
 -recursion activations per call site; the nonterminals of the grammar are the
 parser's functions and loops. Exploration stops after -saturation accepting
 paths in a row that add nothing to the grammar, or after -max-paths paths.
+
+-compose explores compositionally: a path that returns from a call in a state
+another path reached (all but the bytes the call consumed, positions relative
+to the input's length) stops there and takes that path's accepted
+continuations. -depth-cost N explores by input bytes plus N per frame of
+call depth, deep nesting after shallower inputs. Together they make a
+parser like internal/subjects/jsonparse saturate (docs/symbolic.md).
 
 A parser with a lexing stage (its parse functions call a tokenization
 function that leaves the next token's identifier in a variable) needs
@@ -74,6 +81,8 @@ func runMineSymbolic(e *env, args []string) error {
 	refineSamples := fs.Int("refine-samples", symbolic.DefaultRefineSamples, "inputs generated per refinement round")
 	seed := fs.Uint64("seed", 1, "seed of -refine's sampling")
 	merge := fs.Bool("merge-sites", false, "one nonterminal per function, not per call site (over-approximates; see -refine)")
+	compose := fs.Bool("compose", false, "explore compositionally: a call's continuation once per way of ending the call")
+	depthCost := fs.Int("depth-cost", 0, "order the exploration by input bytes read plus `n` per frame of call depth")
 	lexer := fs.String("lexer", "", "the parser's tokenization `function` (a lexing stage)")
 	token := fs.String("token", "", "the `variable` (receiver field or package variable) where -lexer leaves the token")
 	harness := fs.String("lexer-harness", "", "the `function` that runs -lexer once on its input")
@@ -112,6 +121,8 @@ func runMineSymbolic(e *env, args []string) error {
 		Saturation:     *saturation,
 		Lexer:          lx,
 		MergeCallSites: *merge,
+		Compose:        *compose,
+		DepthCost:      *depthCost,
 		Progress: func(st symbolic.Stats) {
 			prog.relabel(fmt.Sprintf("%d paths (%d accepting), %d forks", st.Paths, st.Accepted, st.Forks))
 		},
@@ -158,6 +169,9 @@ func runMineSymbolic(e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stderr, "kfuzz mine symbolic: %d rules; %d paths (%d accepting, %d rejecting, %d bounded), %d forks, %.1fs; %s\n",
 		len(res.Grammar.Rules), st.Paths, st.Accepted, st.Rejected, st.Terminated, st.Forks, st.Duration.Seconds(), stop2)
+	if st.Merged > 0 {
+		fmt.Fprintf(e.stderr, "kfuzz mine symbolic: %d paths merged at a call's return, %d accepted traces completed from them\n", st.Merged, st.Spliced)
+	}
 	if st.Dropped > 0 {
 		fmt.Fprintf(e.stderr, "kfuzz mine symbolic: %d paths were not explored: more than -max-states were waiting\n", st.Dropped)
 	}

@@ -35,6 +35,14 @@
 // differ only by it (the paper's optional generalisation), and inlines
 // nonterminals with one alternative.
 //
+// With Config.Compose, exploration is compositional: when a call returns, a
+// path whose state (all but the input bytes the call consumed, positions
+// relative to the input's length) another path reached before stops there,
+// and is completed with that path's accepted continuations, so that a
+// continuation is explored once per way of ending a call rather than once per
+// way of reading it; Config.DepthCost puts deep nesting after shallower
+// inputs of the same length. Together they make jsonparse saturate.
+//
 // The result is a grammar in kfuzz's notation, ready for generation, k-path
 // seeds, the Earley parser and fuzzharness. kfuzz mine symbolic is the command
 // line; docs/symbolic.md has the figures on the paper's subjects.

@@ -7,6 +7,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"hash/maphash"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -22,6 +23,7 @@ const (
 	accepted
 	rejected   // the entry returned an error, or the program panicked
 	terminated // a bound or an unsupported construct stopped the path
+	merged     // the path stopped at a call's return to wait for an equivalent one's continuation
 )
 
 // executor explores the paths of one entry function.
@@ -46,6 +48,15 @@ type executor struct {
 	// token instances by token identifier, named by tokenNames.
 	tokens     map[int]*mined
 	tokenNames map[int]string
+	// composing merges paths at the returns of calls (compose.go); groups
+	// are the merge points by summary, ids number program objects for
+	// the summaries.
+	composing bool
+	groups    map[sumKey]*group
+	ids       map[any]int
+	tables    map[*[256]int64]sumKey
+	seeds     [2]maphash.Seed
+	sumBuf    []byte
 }
 
 // A trace is an accepted path: every input access and what each byte may be.
@@ -100,6 +111,8 @@ func (e *executor) explore(ctx context.Context, s *state, progress func(Stats)) 
 			e.stats.Rejected++
 		case terminated:
 			e.stats.Terminated++
+		case merged:
+			continue // not a path's end: it ends with its group's continuation
 		}
 		e.stats.Paths++
 		if progress != nil && e.stats.Paths%1024 == 0 {
@@ -124,17 +137,18 @@ func (e *executor) push(s *state) {
 	}
 	e.seq++
 	s.seq = e.seq
+	s.prio = s.lenLo + e.cfg.DepthCost*len(s.frames)
 	heap.Push(&e.queue, s)
 }
 
-// frontier is a priority queue of states: fewest input bytes read first, then
-// first queued first.
+// frontier is a priority queue of states: fewest input bytes read first
+// (plus Config.DepthCost per frame of call depth), then first queued first.
 type frontier []*state
 
 func (q frontier) Len() int { return len(q) }
 func (q frontier) Less(i, j int) bool {
-	if q[i].lenLo != q[j].lenLo {
-		return q[i].lenLo < q[j].lenLo
+	if q[i].prio != q[j].prio {
+		return q[i].prio < q[j].prio
 	}
 	return q[i].seq < q[j].seq
 }
@@ -153,22 +167,42 @@ func (e *executor) record(s *state) {
 	for i := range sets {
 		sets[i] = s.set(i)
 	}
+	t := &trail{trace: trace{accesses: s.accesses, sets: sets, n: n}, inputLoops: s.inputLoops}
+	var added bool
+	if e.composing {
+		added = e.completed(t, s.groups)
+	} else {
+		added = e.recordTrace(&t.trace, s.inputLoops, s)
+	}
+	e.saturating(added)
+}
+
+// saturating counts the accepted paths in a row that added nothing to the
+// grammar (with the traces completed from them, see compose.go).
+func (e *executor) saturating(added bool) {
+	if added {
+		e.stale = 0
+	} else {
+		e.stale++
+	}
+}
+
+// recordTrace adds the tree of an accepted trace to the grammar and reports
+// whether it added anything; s is its path, needed for a token's harness
+// (nil for a trace completed from a merged path, see compose.go).
+func (e *executor) recordTrace(tr *trace, inputLoops []int, s *state) bool {
 	live := map[int]bool{}
-	for _, act := range s.inputLoops {
+	for _, act := range inputLoops {
 		live[act] = true
 	}
-	tree := treeOf(&trace{accesses: s.accesses, sets: sets, n: n})
+	tree := treeOf(tr)
 	var added bool
 	if e.tokens != nil {
 		added = e.recordToken(s, tree, live)
 	} else {
 		added = e.mined.addTree(tree, e.entryNT, live)
 	}
-	if added {
-		e.stale = 0
-	} else {
-		e.stale++
-	}
+	return added
 }
 
 // fork returns a copy of s to explore later (queued when the running state
@@ -625,6 +659,9 @@ func (e *executor) ret(s *state, f *frame, in *ssa.Return) outcome {
 	if f.call != nil {
 		caller.env[f.call] = res
 	}
+	if e.composes(s, f) && e.merge(s, f) {
+		return merged
+	}
 	return running
 }
 
@@ -711,6 +748,7 @@ func (e *executor) call(s *state, f *frame, in *ssa.Call) outcome {
 		site:     site,
 		seg:      segment{key: site, fn: callee, act: s.acts},
 		bindings: bindings,
+		entryAcc: len(s.accesses),
 	}
 	for i, p := range callee.Params {
 		if i < len(args) {
@@ -788,7 +826,7 @@ func (e *executor) callDirect(s *state, f *frame, in *ssa.Call, fn *ssa.Function
 	site := fmt.Sprintf("%s@%d", symbolName(fn), in.Pos())
 	s.acts++
 	g := &frame{fn: fn, env: map[ssa.Value]value{}, block: fn.Blocks[0], call: in, site: site,
-		seg: segment{key: site, fn: fn, act: s.acts}}
+		seg: segment{key: site, fn: fn, act: s.acts}, entryAcc: len(s.accesses)}
 	for i, p := range fn.Params {
 		if i < len(args) {
 			g.env[p] = args[i]

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"go/types"
+	"hash/maphash"
 	"strings"
 	"time"
 
@@ -56,6 +57,19 @@ type Config struct {
 	// statements and expressions of a programming language), at the price of
 	// over-approximating where it does not: Refine narrows that down.
 	MergeCallSites bool
+	// Compose explores compositionally: a path stops at the return of a
+	// call when another path reached the same state there (all but the
+	// input bytes the call consumed), and takes that path's accepted
+	// continuations instead of exploring its own (see compose.go). A
+	// continuation is then explored once per way of ending the call, not
+	// once per way of reading it.
+	Compose bool
+	// DepthCost orders the exploration by input bytes read plus DepthCost
+	// per frame of call depth (0: by input bytes alone), so that deep
+	// nesting comes after inputs as long but shallower. Combinations of
+	// nested calls are what compositional exploration does not cut (paths
+	// that go on into calls never return to merge).
+	DepthCost int
 	// Lexer, if set, describes the parser's lexing stage, which is then
 	// analysed on its own (see Lexer).
 	Lexer *Lexer
@@ -73,6 +87,8 @@ type Stats struct {
 	Truncated  bool // MaxPaths stopped the exploration
 	Saturated  bool // Saturation stopped the exploration
 	Dropped    int  // forked paths not explored because MaxStates were waiting
+	Merged     int  // paths stopped at a call's return, where an equivalent path went on (Compose)
+	Spliced    int  // accepted traces completed from a merged path and its equivalent's continuation
 	Duration   time.Duration
 }
 
@@ -84,6 +100,8 @@ func (st *Stats) add(t Stats) {
 	st.Terminated += t.Terminated
 	st.Forks += t.Forks
 	st.Dropped += t.Dropped
+	st.Merged += t.Merged
+	st.Spliced += t.Spliced
 	st.Truncated = st.Truncated || t.Truncated
 }
 
@@ -229,6 +247,9 @@ func (e *executor) mineEntry(ctx context.Context, pkg *ssa.Package, fn *ssa.Func
 		s.frames[0].loops = []loopRun{{l: l, act: 1, iter: 1}}
 	}
 	s.lenHi = e.cfg.MaxLen
+	e.composing = e.cfg.Compose && e.tokens == nil
+	e.groups, e.ids, e.tables = map[sumKey]*group{}, map[any]int{}, map[*[256]int64]sumKey{}
+	e.seeds = [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}
 	if err := e.explore(ctx, s, e.cfg.Progress); err != nil {
 		return err
 	}

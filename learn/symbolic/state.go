@@ -34,6 +34,7 @@ type frame struct {
 	seg      segment
 	loops    []loopRun
 	bindings []value // free variables of a closure
+	entryAcc int     // the state's number of accesses when the call began
 }
 
 func (f *frame) clone() *frame {
@@ -61,11 +62,15 @@ type state struct {
 	acts     int
 	steps    int
 	seq      int // queue order
+	prio     int // the frontier's order: input bytes read, plus a cost of call depth (see push)
 	// inputLoops are the activations of loops whose last iteration
 	// branched on the input: loops whose number of iterations the input
 	// decides (a loop over a literal ends by its count alone).
 	inputLoops []int
 	result     value // the entry's results, once it returned
+	// groups are the merge points at which this path went on as the
+	// representative (see compose.go).
+	groups []*group
 }
 
 func (s *state) clone() *state {
@@ -79,6 +84,7 @@ func (s *state) clone() *state {
 	t.sets = append([]byteSet(nil), s.sets...)
 	t.accesses = s.accesses[:len(s.accesses):len(s.accesses)] // appends copy
 	t.inputLoops = s.inputLoops[:len(s.inputLoops):len(s.inputLoops)]
+	t.groups = s.groups[:len(s.groups):len(s.groups)]
 	return &t
 }
 
