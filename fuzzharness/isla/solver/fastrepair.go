@@ -288,6 +288,12 @@ type fastRun struct {
 	fails int                                  // violations found in the pass
 	holds map[*isla.CompiledQuantifier][]int32 // instances that hold, per quantifier, in the pass
 	gen   *grammar.Generator
+	// The instances of indexable existential quantifiers on the view, by
+	// the text of their equated variable (see fastRun.eval).
+	indexes map[*isla.CompiledQuantifier]*fastIndex
+	slotBuf []isla.SlotValue
+	pathBuf []*grammar.Tree // pathTo's result, reused
+	ancBuf  []int32
 }
 
 // fastKey names an insertion: the quantifier node and the text.
@@ -319,10 +325,11 @@ func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, lim limit) (*grammar
 			f.e.Reset(f.v)
 		}
 		f.fails = 0
+		clear(f.indexes)
 		for _, c := range f.p.conjs {
 			if q, ok := c.(*isla.CompiledQuantifier); ok && !q.Exists && pass < fastPasses {
 				f.fix(c) // counts its failing instances
-			} else if !f.e.Eval(c) {
+			} else if !f.eval(c) {
 				f.fails++
 				if pass < fastPasses {
 					f.fix(c)
@@ -396,7 +403,7 @@ func (f *fastRun) fix(n isla.Compiled) {
 			return
 		}
 		e.Instances(n, func() bool {
-			if !e.Eval(n.Body) {
+			if !f.eval(n.Body) {
 				f.fails++
 				f.fixInstance(n)
 			}
@@ -553,8 +560,7 @@ func (f *fastRun) insertFor(q *isla.CompiledQuantifier, eq fastEq, use int32) {
 		f.stuck = true
 		return
 	}
-	root := f.v.Nodes[0].Tree
-	path := treePath(root, f.v.Nodes[use].Tree, nil)
+	path := f.pathTo(use)
 	for k := len(path) - 2; k >= 0; k-- {
 		rep := path[k]
 		elem := rep.Node
@@ -607,6 +613,32 @@ func matchText(m *isla.CompiledMatch, slot int, text string) (string, bool) {
 		}
 	}
 	return best, found
+}
+
+// pathTo returns the path of grammar tree nodes from the root of the
+// view's tree to the tree of view node x, both included, as treePath does,
+// but searching only the subtrees between x's view ancestors. The slice is
+// reused by the next call.
+func (f *fastRun) pathTo(x int32) []*grammar.Tree {
+	anc := f.ancBuf[:0]
+	for y := x; y >= 0; y = f.v.Nodes[y].Parent {
+		anc = append(anc, y)
+	}
+	f.ancBuf = anc
+	path := append(f.pathBuf[:0], f.v.Nodes[anc[len(anc)-1]].Tree)
+	for i := len(anc) - 2; i >= 0; i-- {
+		from, to := path[len(path)-1], f.v.Nodes[anc[i]].Tree
+		if from == to {
+			continue // the virtual root and the tree's root
+		}
+		p := treePath(from, to, path[:len(path)-1])
+		if p == nil {
+			return treePath(f.v.Nodes[0].Tree, f.v.Nodes[x].Tree, nil)
+		}
+		path = p
+	}
+	f.pathBuf = path
+	return path
 }
 
 // treePath appends the path from t to the node target, both included, to
