@@ -276,6 +276,7 @@ type fastRun struct {
 	r    *Repairer
 	p    *fastPlan
 	seed uint64
+	pcg  *rand.PCG
 	rng  *rand.Rand
 	v    *isla.View
 	e    *isla.Evaluator
@@ -314,11 +315,11 @@ type fastInsert struct {
 // that tree satisfies the constraint. It stops after the pass during which
 // lim is reached.
 func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, lim limit) (*grammar.Tree, bool) {
-	f := &fastRun{r: r, p: r.plan, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x66617374))}
+	f := r.newRun(seed)
 	spec := r.spec
 	cur := t
 	for pass := 0; ; pass++ {
-		f.v = isla.NewView(cur.Bytes(), cur, spec.Labels(), spec.RootLabel(), spec.VirtualRoot())
+		f.v = isla.NewViewReusing(f.v, cur.Bytes(), cur, spec.Labels(), spec.RootLabel(), spec.VirtualRoot())
 		if f.e == nil {
 			f.e = isla.NewEvaluator(spec, f.v)
 		} else {
@@ -353,15 +354,47 @@ func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, lim limit) (*grammar
 	}
 }
 
+// newRun returns the state of a fast repair with seed, made of the
+// memory of the last one (the view, the evaluator, the maps): repairs run
+// one at a time, under r.mu.
+func (r *Repairer) newRun(seed uint64) *fastRun {
+	f := r.run
+	if f == nil {
+		f = &fastRun{r: r, p: r.plan, pcg: rand.NewPCG(seed, fastStream)}
+		f.rng = rand.New(f.pcg)
+		r.run = f
+	}
+	f.seed = seed
+	f.pcg.Seed(seed, fastStream)
+	f.gen = nil // seeded from the seed, when first needed
+	f.stuck, f.fails = false, 0
+	clear(f.repl)
+	clear(f.ins)
+	clear(f.added)
+	clear(f.holds)
+	clear(f.indexes)
+	return f
+}
+
+// fastStream is the stream of the fast repair's random numbers.
+const fastStream = 0x66617374
+
 // rebuild returns t with the pass's edits applied, sharing the subtrees
 // without edits.
 func (f *fastRun) rebuild(t *grammar.Tree) *grammar.Tree {
 	if n, ok := f.repl[t]; ok {
 		return n
 	}
-	ins := f.ins[t]
+	var ins []fastInsert
+	if len(f.ins) > 0 {
+		ins = f.ins[t]
+	}
+	// kids stays nil until a child changes or a repetition is inserted:
+	// most subtrees have no edit and are shared as they are.
 	var kids []*grammar.Tree
-	changed := len(ins) > 0
+	if len(ins) > 0 {
+		kids = make([]*grammar.Tree, 0, len(t.Children)+len(ins))
+	}
 	for i, c := range t.Children {
 		for _, in := range ins {
 			if in.at == i {
@@ -369,10 +402,14 @@ func (f *fastRun) rebuild(t *grammar.Tree) *grammar.Tree {
 			}
 		}
 		nc := f.rebuild(c)
-		changed = changed || nc != c
-		kids = append(kids, nc)
+		if kids == nil && nc != c {
+			kids = append(make([]*grammar.Tree, 0, len(t.Children)), t.Children[:i]...)
+		}
+		if kids != nil {
+			kids = append(kids, nc)
+		}
 	}
-	if !changed {
+	if kids == nil {
 		return t
 	}
 	return &grammar.Tree{Node: t.Node, Value: t.Value, Children: kids}
