@@ -199,8 +199,21 @@ func (p *fastPlan) analyzeExists(q *isla.CompiledQuantifier) {
 		}
 	}
 	if len(eqs) > 0 {
+		// The conjuncts are all evaluated for every candidate of a
+		// failing use (fixExists), and all must hold: level, which walks
+		// both ancestor paths, goes after the others (before compares
+		// offsets and rules out half the candidates).
+		slices.SortStableFunc(rest, func(a, b isla.Compiled) int { return costRank(a) - costRank(b) })
 		p.eqs[q], p.rest[q] = eqs, rest
 	}
+}
+
+// costRank orders the conjuncts of fastPlan.rest: level last.
+func costRank(c isla.Compiled) int {
+	if pr, ok := c.(*isla.CompiledPred); ok && pr.Impl == nil && pr.Src.Name == "level" {
+		return 1
+	}
+	return 0
 }
 
 // treeVar returns the tree variable that term t is, if it is one.
@@ -668,7 +681,7 @@ func (f *fastRun) pathTo(x int32) []*grammar.Tree {
 		if from == to {
 			continue // the virtual root and the tree's root
 		}
-		p := treePath(from, to, path[:len(path)-1])
+		p := refPath(from, to, path[:len(path)-1])
 		if p == nil {
 			return treePath(f.v.Nodes[0].Tree, f.v.Nodes[x].Tree, nil)
 		}
@@ -676,6 +689,25 @@ func (f *fastRun) pathTo(x int32) []*grammar.Tree {
 	}
 	f.pathBuf = path
 	return path
+}
+
+// refPath is treePath from reference node t to target, a reference node
+// whose view parent is t: the path passes no other reference node, so
+// refPath does not search below them.
+func refPath(t, target *grammar.Tree, path []*grammar.Tree) []*grammar.Tree {
+	path = append(path, t)
+	if t == target {
+		return path
+	}
+	for _, c := range t.Children {
+		if c != target && c.Node.Kind == grammar.KindRef {
+			continue
+		}
+		if p := refPath(c, target, path); p != nil {
+			return p
+		}
+	}
+	return nil
 }
 
 // treePath appends the path from t to the node target, both included, to
