@@ -681,9 +681,9 @@ func (f *fastRun) pathTo(x int32) []*grammar.Tree {
 		if from == to {
 			continue // the virtual root and the tree's root
 		}
-		p := refPath(from, to, path[:len(path)-1])
+		p := treePath(from, to, path[:len(path)-1], false)
 		if p == nil {
-			return treePath(f.v.Nodes[0].Tree, f.v.Nodes[x].Tree, nil)
+			return treePath(f.v.Nodes[0].Tree, f.v.Nodes[x].Tree, nil, true)
 		}
 		path = p
 	}
@@ -691,34 +691,20 @@ func (f *fastRun) pathTo(x int32) []*grammar.Tree {
 	return path
 }
 
-// refPath is treePath from reference node t to target, a reference node
-// whose view parent is t: the path passes no other reference node, so
-// refPath does not search below them.
-func refPath(t, target *grammar.Tree, path []*grammar.Tree) []*grammar.Tree {
+// treePath appends the path from t to the node target, both included, to
+// path; nil if target is not in t. Unless refs is set, the path passes no
+// reference node but t and target (target's view parent is t), and
+// treePath does not search below the others.
+func treePath(t, target *grammar.Tree, path []*grammar.Tree, refs bool) []*grammar.Tree {
 	path = append(path, t)
 	if t == target {
 		return path
 	}
 	for _, c := range t.Children {
-		if c != target && c.Node.Kind == grammar.KindRef {
+		if !refs && c != target && c.Node.Kind == grammar.KindRef {
 			continue
 		}
-		if p := refPath(c, target, path); p != nil {
-			return p
-		}
-	}
-	return nil
-}
-
-// treePath appends the path from t to the node target, both included, to
-// path; nil if target is not in t.
-func treePath(t, target *grammar.Tree, path []*grammar.Tree) []*grammar.Tree {
-	path = append(path, t)
-	if t == target {
-		return path
-	}
-	for _, c := range t.Children {
-		if p := treePath(c, target, path); p != nil {
+		if p := treePath(c, target, path, refs); p != nil {
 			return p
 		}
 	}
