@@ -3,6 +3,7 @@ package isla
 import (
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -177,7 +178,7 @@ func (e *Evaluator) matches(m *CompiledMatch, x int32) [][]int32 {
 // match computes the matches of m on node x (see matches).
 func (e *Evaluator) match(m *CompiledMatch, x int32) [][]int32 {
 	var out [][]int32
-	seen := map[string]bool{}
+	var seen map[string]bool // the keys of out, once it has more than a few
 	cur := make([]int32, len(m.Binders))
 	var key []byte
 	node := &e.View.Nodes[x]
@@ -189,15 +190,18 @@ func (e *Evaluator) match(m *CompiledMatch, x int32) [][]int32 {
 			if pos != node.Stop {
 				return true
 			}
-			// The key packs the binders' nodes into bytes: cheaper than
-			// formatting them, on every match of every evaluation.
-			key = key[:0]
-			for _, c := range cur {
-				key = binary.LittleEndian.AppendUint32(key, uint32(c))
-			}
-			if !seen[string(key)] {
-				seen[string(key)] = true
+			if !seenMatch(out, seen, cur) {
 				out = append(out, append([]int32(nil), cur...))
+				if seen == nil && len(out) > fewMatches {
+					seen = map[string]bool{}
+					for _, o := range out {
+						key = matchKeyOf(key, o)
+						seen[string(key)] = true
+					}
+				} else if seen != nil {
+					key = matchKeyOf(key, cur)
+					seen[string(key)] = true
+				}
 			}
 			// Without binders, one match says all.
 			return len(cur) > 0 && len(out) < maxMatches
@@ -235,6 +239,35 @@ func (e *Evaluator) match(m *CompiledMatch, x int32) [][]int32 {
 		}
 	}
 	return out
+}
+
+// fewMatches is how many matches of a node match compares one by one,
+// before it indexes them in a map.
+const fewMatches = 8
+
+// seenMatch reports whether the binders' nodes cur are a match in out,
+// looked up in seen, the keys of out, if it is not nil.
+func seenMatch(out [][]int32, seen map[string]bool, cur []int32) bool {
+	if seen != nil {
+		var buf [64]byte
+		return seen[string(matchKeyOf(buf[:0], cur))]
+	}
+	for _, o := range out {
+		if slices.Equal(o, cur) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchKeyOf packs the binders' nodes cur into bytes, reusing key: a map
+// key cheaper than formatting them.
+func matchKeyOf(key []byte, cur []int32) []byte {
+	key = key[:0]
+	for _, c := range cur {
+		key = binary.LittleEndian.AppendUint32(key, uint32(c))
+	}
+	return key
 }
 
 // Pred evaluates a predicate formula; the error says why it failed, if it

@@ -124,3 +124,29 @@ func ExampleSpec_Matched() {
 	// <a>x</a> true [false]
 	// <a b="c">x</a> true [true]
 }
+
+// NewViewReusing builds the view of one tree after another in the memory
+// of the last: here, the number of <id> nodes in each XML document.
+func ExampleNewViewReusing() {
+	gr := grammar.MustCompile(grammar.MustBuiltin("xml"))
+	p, err := grammar.NewParser(gr)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	lb := isla.NewLabels(gr)
+	var v *isla.View
+	for _, doc := range []string{`<a>x</a>`, `<a><b>x</b></a>`} {
+		f, err := p.Parse([]byte(doc))
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		t := f.Tree()
+		v = isla.NewViewReusing(v, []byte(doc), t, lb, t.Node.Rule, false)
+		fmt.Println(doc, len(v.ByLabel[lb.IDs["id"]]))
+	}
+	// Output:
+	// <a>x</a> 2
+	// <a><b>x</b></a> 4
+}

@@ -75,7 +75,14 @@ func NewLabels(gr *grammar.Graph, extra ...string) *Labels {
 // node labeled with the rule t derives (as ISLa's <start> above the start
 // symbol), otherwise it is that node.
 func NewView(input []byte, t *grammar.Tree, lb *Labels, rootLabel string, virtual bool) *View {
-	_, b := NewViewBuilder(nil, input, lb, 2*len(input)+16)
+	return NewViewReusing(nil, input, t, lb, rootLabel, virtual)
+}
+
+// NewViewReusing is NewView reusing the memory of an earlier view old (nil:
+// none), which must not be used any more: a caller that builds view after
+// view, one at a time, allocates little.
+func NewViewReusing(old *View, input []byte, t *grammar.Tree, lb *Labels, rootLabel string, virtual bool) *View {
+	_, b := NewViewBuilder(old, input, lb, 2*len(input)+16)
 	root := b.Add(lb.IDs[rootLabel], -1, t.Open, t)
 	if virtual {
 		top := b.Add(lb.IDs[t.Node.Rule], root, t.Open, t)

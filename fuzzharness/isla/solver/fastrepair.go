@@ -199,8 +199,21 @@ func (p *fastPlan) analyzeExists(q *isla.CompiledQuantifier) {
 		}
 	}
 	if len(eqs) > 0 {
+		// The conjuncts are all evaluated for every candidate of a
+		// failing use (fixExists), and all must hold: level, which walks
+		// both ancestor paths, goes after the others (before compares
+		// offsets and rules out half the candidates).
+		slices.SortStableFunc(rest, func(a, b isla.Compiled) int { return costRank(a) - costRank(b) })
 		p.eqs[q], p.rest[q] = eqs, rest
 	}
+}
+
+// costRank orders the conjuncts of fastPlan.rest: level last.
+func costRank(c isla.Compiled) int {
+	if pr, ok := c.(*isla.CompiledPred); ok && pr.Impl == nil && pr.Src.Name == "level" {
+		return 1
+	}
+	return 0
 }
 
 // treeVar returns the tree variable that term t is, if it is one.
@@ -276,6 +289,7 @@ type fastRun struct {
 	r    *Repairer
 	p    *fastPlan
 	seed uint64
+	pcg  *rand.PCG
 	rng  *rand.Rand
 	v    *isla.View
 	e    *isla.Evaluator
@@ -288,6 +302,12 @@ type fastRun struct {
 	fails int                                  // violations found in the pass
 	holds map[*isla.CompiledQuantifier][]int32 // instances that hold, per quantifier, in the pass
 	gen   *grammar.Generator
+	// The instances of indexable existential quantifiers on the view, by
+	// the text of their equated variable (see fastRun.eval).
+	indexes map[*isla.CompiledQuantifier]*fastIndex
+	slotBuf []isla.SlotValue
+	pathBuf []*grammar.Tree // pathTo's result, reused
+	ancBuf  []int32
 }
 
 // fastKey names an insertion: the quantifier node and the text.
@@ -308,21 +328,22 @@ type fastInsert struct {
 // that tree satisfies the constraint. It stops after the pass during which
 // lim is reached.
 func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, lim limit) (*grammar.Tree, bool) {
-	f := &fastRun{r: r, p: r.plan, seed: seed, rng: rand.New(rand.NewPCG(seed, 0x66617374))}
+	f := r.newRun(seed)
 	spec := r.spec
 	cur := t
 	for pass := 0; ; pass++ {
-		f.v = isla.NewView(cur.Bytes(), cur, spec.Labels(), spec.RootLabel(), spec.VirtualRoot())
+		f.v = isla.NewViewReusing(f.v, cur.Bytes(), cur, spec.Labels(), spec.RootLabel(), spec.VirtualRoot())
 		if f.e == nil {
 			f.e = isla.NewEvaluator(spec, f.v)
 		} else {
 			f.e.Reset(f.v)
 		}
 		f.fails = 0
+		clear(f.indexes)
 		for _, c := range f.p.conjs {
 			if q, ok := c.(*isla.CompiledQuantifier); ok && !q.Exists && pass < fastPasses {
 				f.fix(c) // counts its failing instances
-			} else if !f.e.Eval(c) {
+			} else if !f.eval(c) {
 				f.fails++
 				if pass < fastPasses {
 					f.fix(c)
@@ -346,15 +367,47 @@ func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, lim limit) (*grammar
 	}
 }
 
+// newRun returns the state of a fast repair with seed, made of the
+// memory of the last one (the view, the evaluator, the maps): repairs run
+// one at a time, under r.mu.
+func (r *Repairer) newRun(seed uint64) *fastRun {
+	f := r.run
+	if f == nil {
+		f = &fastRun{r: r, p: r.plan, pcg: rand.NewPCG(seed, fastStream)}
+		f.rng = rand.New(f.pcg)
+		r.run = f
+	}
+	f.seed = seed
+	f.pcg.Seed(seed, fastStream)
+	f.gen = nil // seeded from the seed, when first needed
+	f.stuck, f.fails = false, 0
+	clear(f.repl)
+	clear(f.ins)
+	clear(f.added)
+	clear(f.holds)
+	clear(f.indexes)
+	return f
+}
+
+// fastStream is the stream of the fast repair's random numbers.
+const fastStream = 0x66617374
+
 // rebuild returns t with the pass's edits applied, sharing the subtrees
 // without edits.
 func (f *fastRun) rebuild(t *grammar.Tree) *grammar.Tree {
 	if n, ok := f.repl[t]; ok {
 		return n
 	}
-	ins := f.ins[t]
+	var ins []fastInsert
+	if len(f.ins) > 0 {
+		ins = f.ins[t]
+	}
+	// kids stays nil until a child changes or a repetition is inserted:
+	// most subtrees have no edit and are shared as they are.
 	var kids []*grammar.Tree
-	changed := len(ins) > 0
+	if len(ins) > 0 {
+		kids = make([]*grammar.Tree, 0, len(t.Children)+len(ins))
+	}
 	for i, c := range t.Children {
 		for _, in := range ins {
 			if in.at == i {
@@ -362,10 +415,14 @@ func (f *fastRun) rebuild(t *grammar.Tree) *grammar.Tree {
 			}
 		}
 		nc := f.rebuild(c)
-		changed = changed || nc != c
-		kids = append(kids, nc)
+		if kids == nil && nc != c {
+			kids = append(make([]*grammar.Tree, 0, len(t.Children)), t.Children[:i]...)
+		}
+		if kids != nil {
+			kids = append(kids, nc)
+		}
 	}
-	if !changed {
+	if kids == nil {
 		return t
 	}
 	return &grammar.Tree{Node: t.Node, Value: t.Value, Children: kids}
@@ -396,7 +453,7 @@ func (f *fastRun) fix(n isla.Compiled) {
 			return
 		}
 		e.Instances(n, func() bool {
-			if !e.Eval(n.Body) {
+			if !f.eval(n.Body) {
 				f.fails++
 				f.fixInstance(n)
 			}
@@ -553,8 +610,7 @@ func (f *fastRun) insertFor(q *isla.CompiledQuantifier, eq fastEq, use int32) {
 		f.stuck = true
 		return
 	}
-	root := f.v.Nodes[0].Tree
-	path := treePath(root, f.v.Nodes[use].Tree, nil)
+	path := f.pathTo(use)
 	for k := len(path) - 2; k >= 0; k-- {
 		rep := path[k]
 		elem := rep.Node
@@ -609,15 +665,46 @@ func matchText(m *isla.CompiledMatch, slot int, text string) (string, bool) {
 	return best, found
 }
 
+// pathTo returns the path of grammar tree nodes from the root of the
+// view's tree to the tree of view node x, both included, as treePath does,
+// but searching only the subtrees between x's view ancestors. The slice is
+// reused by the next call.
+func (f *fastRun) pathTo(x int32) []*grammar.Tree {
+	anc := f.ancBuf[:0]
+	for y := x; y >= 0; y = f.v.Nodes[y].Parent {
+		anc = append(anc, y)
+	}
+	f.ancBuf = anc
+	path := append(f.pathBuf[:0], f.v.Nodes[anc[len(anc)-1]].Tree)
+	for i := len(anc) - 2; i >= 0; i-- {
+		from, to := path[len(path)-1], f.v.Nodes[anc[i]].Tree
+		if from == to {
+			continue // the virtual root and the tree's root
+		}
+		p := treePath(from, to, path[:len(path)-1], false)
+		if p == nil {
+			return treePath(f.v.Nodes[0].Tree, f.v.Nodes[x].Tree, nil, true)
+		}
+		path = p
+	}
+	f.pathBuf = path
+	return path
+}
+
 // treePath appends the path from t to the node target, both included, to
-// path; nil if target is not in t.
-func treePath(t, target *grammar.Tree, path []*grammar.Tree) []*grammar.Tree {
+// path; nil if target is not in t. Unless refs is set, the path passes no
+// reference node but t and target (target's view parent is t), and
+// treePath does not search below the others.
+func treePath(t, target *grammar.Tree, path []*grammar.Tree, refs bool) []*grammar.Tree {
 	path = append(path, t)
 	if t == target {
 		return path
 	}
 	for _, c := range t.Children {
-		if p := treePath(c, target, path); p != nil {
+		if !refs && c != target && c.Node.Kind == grammar.KindRef {
+			continue
+		}
+		if p := treePath(c, target, path, refs); p != nil {
 			return p
 		}
 	}

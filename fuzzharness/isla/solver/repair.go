@@ -90,6 +90,7 @@ type Repairer struct {
 	mu   sync.Mutex
 	base *Solver
 	plan *fastPlan // the fast repair steps, and their caches
+	run  *fastRun  // the fast repair's state, reused by the next repair
 }
 
 // NewRepairer returns a repairer for the constraint of spec. The options
