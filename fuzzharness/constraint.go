@@ -155,34 +155,33 @@ func (h *Harness) check(in Input, data []byte) (Input, outcome) {
 func (h *Harness) repair(c Constraint, tree *grammar.Tree, used []byte) (*grammar.Tree, outcome) {
 	budget := h.cfg.repairBudget
 	seed := repairSeed(used)
+	var out *grammar.Tree
+	var ok bool
+	var timer *cputime.Timer
 	switch c := c.(type) {
 	case budgetRepairer:
-		timer := cputime.Start()
-		out, ok := c.RepairWithin(tree, seed, budget)
-		d := timer.Stop()
-		if ok && out == tree {
-			return tree, outcomeValid
-		}
-		return out, h.repairOutcome(d, out, ok)
+		timer = cputime.Start()
+		out, ok = c.RepairWithin(tree, seed, budget)
 	case deadlineRepairer:
-		timer := cputime.Start()
+		timer = cputime.Start()
 		var deadline time.Time
 		if budget > 0 {
 			deadline = time.Now().Add(budget)
 		}
-		out, ok := c.RepairBy(tree, seed, deadline)
-		d := timer.Stop()
-		if ok && out == tree {
+		out, ok = c.RepairBy(tree, seed, deadline)
+	default:
+		if c.Valid(tree) {
 			return tree, outcomeValid
 		}
-		return out, h.repairOutcome(d, out, ok)
+		timer := cputime.Start()
+		out, ok := c.Repair(tree, seed)
+		return out, h.repairOutcome(timer.Stop(), out, ok)
 	}
-	if c.Valid(tree) {
-		return tree, outcomeValid
+	d := timer.Stop()
+	if ok && out == tree {
+		return tree, outcomeValid // the repairer found tree valid
 	}
-	timer := cputime.Start()
-	out, ok := c.Repair(tree, seed)
-	return out, h.repairOutcome(timer.Stop(), out, ok)
+	return out, h.repairOutcome(d, out, ok)
 }
 
 // repairOutcome records a repair that took d and returned out and ok, and
