@@ -481,12 +481,12 @@ func (r *refiner) copyName(base string) string {
 // retarget makes the reference expression of graph node occ refer to name.
 func retarget(e grammar.Expr, occ *grammar.Node, name string) bool {
 	found := false
-	eachRef(e, func(x *grammar.Ref) {
+	for x := range grammar.Refs(e) {
 		if x.P == occ.Pos && x.Name == occ.Name {
 			x.Name = name
 			found = true
 		}
-	})
+	}
 	return found
 }
 

@@ -393,7 +393,9 @@ func (s *separator) tokenRules() map[string]bool {
 	visit = func(name string) {
 		if r := s.g.Rule(name); r != nil && !in[name] {
 			in[name] = true
-			eachRef(r.Expr, func(x *grammar.Ref) { visit(x.Name) })
+			for x := range grammar.Refs(r.Expr) {
+				visit(x.Name)
+			}
 		}
 	}
 	for t := range s.isTok {
@@ -791,7 +793,9 @@ func reachable(rules []*grammar.Rule) []*grammar.Rule {
 	visit = func(name string) {
 		if r := byName[name]; r != nil && !seen[name] {
 			seen[name] = true
-			eachRef(r.Expr, func(x *grammar.Ref) { visit(x.Name) })
+			for x := range grammar.Refs(r.Expr) {
+				visit(x.Name)
+			}
 		}
 	}
 	visit(rules[0].Name)
@@ -834,27 +838,9 @@ func mergeVariants(g *grammar.Grammar, base map[string]string) {
 }
 
 func renameRefs(e grammar.Expr, to map[string]string) {
-	eachRef(e, func(x *grammar.Ref) {
+	for x := range grammar.Refs(e) {
 		if n, ok := to[x.Name]; ok {
 			x.Name = n
 		}
-	})
-}
-
-// eachRef calls f on every reference in e.
-func eachRef(e grammar.Expr, f func(*grammar.Ref)) {
-	switch e := e.(type) {
-	case *grammar.Ref:
-		f(e)
-	case *grammar.Alt:
-		for _, x := range e.X {
-			eachRef(x, f)
-		}
-	case *grammar.Seq:
-		for _, x := range e.X {
-			eachRef(x, f)
-		}
-	case *grammar.Repeat:
-		eachRef(e.X, f)
 	}
 }

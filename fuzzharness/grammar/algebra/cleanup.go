@@ -33,7 +33,11 @@ func prune(g *grammar.Grammar) bool {
 			byName[r.Name] = r
 		}
 	}
-	reach := reachable([]string{g.Start}, func(n string, visit func(string)) { eachRef(byName[n].Expr, visit) })
+	reach := reachable([]string{g.Start}, func(n string, visit func(string)) {
+		for r := range grammar.Refs(byName[n].Expr) {
+			visit(r.Name)
+		}
+	})
 	var kept []*grammar.Rule
 	for _, r := range g.Rules {
 		if reach[r.Name] {

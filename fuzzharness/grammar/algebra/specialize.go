@@ -914,11 +914,11 @@ func (sp *run) buildFrom(s slot, cs []conj) (*grammar.Grammar, int, error) {
 			continue
 		}
 		g.Rules = append(g.Rules, &grammar.Rule{Name: df.name, Expr: df.expr})
-		eachRef(df.expr, func(n string) {
-			if sp.a.b.names[n] {
-				baseRefs = append(baseRefs, n)
+		for r := range grammar.Refs(df.expr) {
+			if sp.a.b.names[r.Name] {
+				baseRefs = append(baseRefs, r.Name)
 			}
-		})
+		}
 	}
 	sp.addBase(g, baseRefs)
 	built := len(sp.order)
@@ -930,28 +930,15 @@ func (sp *run) buildFrom(s slot, cs []conj) (*grammar.Grammar, int, error) {
 
 // addBase appends the base rules reachable from names, in base order.
 func (sp *run) addBase(g *grammar.Grammar, names []string) {
-	need := reachable(names, func(n string, visit func(string)) { eachRef(sp.a.b.g.Rule(n).Expr, visit) })
+	need := reachable(names, func(n string, visit func(string)) {
+		for r := range grammar.Refs(sp.a.b.g.Rule(n).Expr) {
+			visit(r.Name)
+		}
+	})
 	for _, r := range sp.a.b.g.Rules {
 		if need[r.Name] {
 			g.Rules = append(g.Rules, &grammar.Rule{Name: r.Name, Expr: r.Expr, Pos: r.Pos})
 		}
-	}
-}
-
-func eachRef(e grammar.Expr, f func(string)) {
-	switch e := e.(type) {
-	case *grammar.Alt:
-		for _, x := range e.X {
-			eachRef(x, f)
-		}
-	case *grammar.Seq:
-		for _, x := range e.X {
-			eachRef(x, f)
-		}
-	case *grammar.Repeat:
-		eachRef(e.X, f)
-	case *grammar.Ref:
-		f(e.Name)
 	}
 }
 
