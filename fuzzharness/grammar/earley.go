@@ -241,7 +241,7 @@ func (p *Parser) getState() *parseState {
 }
 
 func newParseState(g *egrammar, maxItems int) *parseState {
-	return &parseState{g: g, maxItems: maxItems, predStamp: make([]uint32, g.numNT),
+	return &parseState{g: g, viable: g.viable, maxItems: maxItems, predStamp: make([]uint32, g.numNT),
 		ruleGen: make([]uint32, len(g.dots)), ruleItem: make([]int32, len(g.dots)), startNT: -1, endLA: -1}
 }
 
@@ -334,10 +334,10 @@ type parseState struct {
 	nlinks    int       // further links made, also when they are not kept
 	linkCount []int32   // scratch of storeLinks
 
-	setStart   []int32 // set j is items[setStart[j]:setStart[j+1]]
+	setStart   []int32 // set j is items[setStart[j]:], while it is the current set (empty sets skipped inside tokens have none)
 	waiters    []int32
 	groups     []group
-	groupStart []int32 // groups of set j are groups[groupStart[j]:groupStart[j+1]]
+	groupStart []int32 // groups of set j are groups[groupStart[j]:groupStart[j+1]] (for the sets that have items)
 	leos       []leoLink
 
 	scanIn, scanOut []scanEntry
@@ -364,8 +364,11 @@ type parseState struct {
 
 	// the current set
 	set      int32
-	la       int  // lookahead byte, or -1 at the end of the input
-	filter   bool // use the lookahead
+	la       int // lookahead byte, or -1 at the end of the input
+	laWord   int // la's word and bit in a byteSet
+	laBit    uint64
+	viable   []byteSet // the grammar's viable
+	filter   bool      // use the lookahead
 	overflow bool
 }
 
@@ -443,13 +446,13 @@ func (s *parseState) runOnce() (int32, error) {
 				if len(s.pend) == 0 {
 					return -1, s.fail(j)
 				}
+				// Sets j..next-1 are empty. Only the start of the next set's
+				// groups is recorded: no item has its origin in an empty
+				// set, so nothing looks up the sets in between, and
+				// setStart is only read for the current set.
 				next := int(s.pend[0].end)
-				for k := j; k < next; k++ {
-					if k > j {
-						s.setStart = append(s.setStart, int32(len(s.items)))
-					}
-					s.groupStart = append(s.groupStart, int32(len(s.groups)))
-				}
+				s.groupStart = s.groupStart[:next+1]
+				s.groupStart[next] = int32(len(s.groups))
 				s.scanIn = s.scanIn[:0]
 				j = next - 1
 				continue
@@ -479,17 +482,30 @@ func (s *parseState) runOnce() (int32, error) {
 }
 
 // scanToken runs the automaton of token a from the current set and queues
-// the ends of its spans.
+// the ends of its spans: every offset e up to which it accepts and at which
+// a can end (the byte there can follow it, or e is the end of the input).
 func (s *parseState) scanToken(a int32) {
 	j := s.set
-	s.g.tok[a].scan(s.input, int(j), func(e int) bool {
-		if len(s.items)+s.nlinks+len(s.pend) >= s.maxItems {
-			s.overflow = true
-			return false
+	d := s.g.tok[a]
+	in := s.input
+	row := int32(0)
+	for k := int(j); k < len(in); k++ {
+		x := d.trans[row+int32(d.class[in[k]])]
+		if x < 0 {
+			return
 		}
-		s.pushEnd(tokEnd{end: int32(e), sym: a, origin: j})
-		return true
-	})
+		row = x >> 1
+		if x&1 == 0 {
+			continue
+		}
+		if e := k + 1; (e < len(in) && d.follow.has(in[e])) || (e == len(in) && d.eofNext) {
+			if len(s.items)+s.nlinks+len(s.pend) >= s.maxItems {
+				s.overflow = true
+				return
+			}
+			s.pushEnd(tokEnd{end: int32(e), sym: a, origin: j})
+		}
+	}
 }
 
 // addTokens adds the complete items of the tokens whose spans end at set
@@ -547,12 +563,16 @@ func (s *parseState) popEnd() tokEnd {
 // beginSet starts Earley set j.
 func (s *parseState) beginSet(j int) {
 	s.set = int32(j)
-	if len(s.setStart) == j {
-		s.setStart = append(s.setStart, int32(len(s.items)))
+	if len(s.setStart) <= j {
+		s.setStart = s.setStart[:j+1]
+		s.setStart[j] = int32(len(s.items))
 	}
 	s.la = s.endLA
 	if j < len(s.input) {
 		s.la = int(s.input[j])
+	}
+	if s.la >= 0 {
+		s.laWord, s.laBit = s.la>>6, 1<<(s.la&63)
 	}
 	s.stamp++
 	if s.stamp == 0 {
@@ -632,7 +652,7 @@ func (s *parseState) lookup(rule, origin int32) int32 {
 func (s *parseState) add(rule, origin, pred, child int32) {
 	if s.filter {
 		if s.la >= 0 {
-			if s.g.viable[rule][s.la>>6]&(1<<(s.la&63)) == 0 {
+			if s.viable[rule][s.laWord]&s.laBit == 0 {
 				return
 			}
 		} else if s.g.dots[rule].flags&dotViableEOF == 0 {
@@ -949,16 +969,18 @@ func (s *parseState) finishSet() {
 			}
 		}
 	}
+	waiters, groups := s.waiters, s.groups
 	for i := 0; i < len(ws); {
 		k := i
 		for k < len(ws) && ws[k].sym == ws[i].sym {
-			s.waiters = append(s.waiters, ws[k].item)
+			waiters = append(waiters, ws[k].item)
 			k++
 		}
-		s.groups = append(s.groups, group{sym: ws[i].sym, start: int32(len(s.waiters) - (k - i)), n: int32(k - i), set: s.set, top: -2})
+		groups = append(groups, group{sym: ws[i].sym, start: int32(len(waiters) - (k - i)), n: int32(k - i), set: s.set, top: -2})
 		i = k
 	}
-	s.groupStart = append(s.groupStart, int32(len(s.groups)))
+	s.waiters, s.groups = waiters, groups
+	s.groupStart = append(s.groupStart, int32(len(groups)))
 	s.wpairs = ws[:0]
 }
 
