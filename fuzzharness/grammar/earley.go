@@ -246,8 +246,9 @@ func newParseState(g *egrammar, maxItems int) *parseState {
 }
 
 // maxSpareScratch is the most scratch space a parser keeps between parses
-// (beyond it, in a sync.Pool, until the next garbage collections).
-const maxSpareScratch = 16 << 20
+// (beyond it, in a sync.Pool, until the next garbage collections): enough
+// to recognize 1 MB of JSON (20 MB) without allocating.
+const maxSpareScratch = 32 << 20
 
 // putState keeps s as the parser's spare state if its buffers are small,
 // so that parsing small inputs one after the other allocates nothing, and
@@ -264,7 +265,7 @@ func (p *Parser) putState(s *parseState) {
 // scratchBytes returns the size of the buffers of s that grow with the
 // input.
 func (s *parseState) scratchBytes() int {
-	return 16*cap(s.items) + 12*cap(s.xlinks) + 24*cap(s.groups) + 4*(cap(s.waiters)+cap(s.setStart)+cap(s.groupStart)) +
+	return 16*cap(s.items) + 12*cap(s.xlinks) + 24*cap(s.groups) + 4*(cap(s.waiters)+cap(s.groupStart)) +
 		8*cap(s.multi) + 8*cap(s.leos) + 12*(cap(s.scanIn)+cap(s.scanOut)) + 8*cap(s.wpairs) + 16*len(s.hkeys) +
 		12*cap(s.pend) + 8*cap(s.toks)
 }
@@ -334,7 +335,7 @@ type parseState struct {
 	nlinks    int       // further links made, also when they are not kept
 	linkCount []int32   // scratch of storeLinks
 
-	setStart   []int32 // set j is items[setStart[j]:], while it is the current set (empty sets skipped inside tokens have none)
+	setLo      int32 // the current set is items[setLo:]
 	waiters    []int32
 	groups     []group
 	groupStart []int32 // groups of set j are groups[groupStart[j]:groupStart[j+1]] (for the sets that have items)
@@ -411,13 +412,9 @@ func (s *parseState) runOnce() (int32, error) {
 		return -1, fmt.Errorf("grammar: an input of %d bytes is longer than the parser takes (%d)", n, MaxInputSize)
 	}
 	// One entry per set and one more: allocated once, not grown.
-	if cap(s.setStart) < n+2 {
-		s.setStart = make([]int32, 0, n+2)
-	}
 	if cap(s.groupStart) < n+2 {
 		s.groupStart = make([]int32, 0, n+2)
 	}
-	s.setStart = append(s.setStart[:0], 0)
 	s.groupStart = append(s.groupStart[:0], 0)
 	s.waiters, s.groups, s.leos = s.waiters[:0], s.groups[:0], s.leos[:0]
 	s.xlinks, s.nlinks = s.xlinks[:0], 0
@@ -440,7 +437,7 @@ func (s *parseState) runOnce() (int32, error) {
 				s.add(e.rule, e.origin, e.pred, childTerm)
 			}
 			s.addTokens(int32(j))
-			if int(s.setStart[j]) == len(s.items) {
+			if int(s.setLo) == len(s.items) {
 				// An empty set, inside the spans of tokens: skip to the
 				// next end of one.
 				if len(s.pend) == 0 {
@@ -448,8 +445,8 @@ func (s *parseState) runOnce() (int32, error) {
 				}
 				// Sets j..next-1 are empty. Only the start of the next set's
 				// groups is recorded: no item has its origin in an empty
-				// set, so nothing looks up the sets in between, and
-				// setStart is only read for the current set.
+				// set, so nothing looks up the groups of the sets in
+				// between.
 				next := int(s.pend[0].end)
 				s.groupStart = s.groupStart[:next+1]
 				s.groupStart[next] = int32(len(s.groups))
@@ -510,9 +507,19 @@ func (s *parseState) scanToken(a int32) {
 
 // addTokens adds the complete items of the tokens whose spans end at set
 // j.
+//
+// Recognizing, it completes them directly: their items would only be
+// completed (a span is non-empty, so its item is not from set j, and the
+// automaton ended it only where its follow bytes allow, which is what the
+// item's lookahead filter checks), and nothing reads the links that would
+// name them.
 func (s *parseState) addTokens(j int32) {
 	for len(s.pend) > 0 && s.pend[0].end == j {
 		e := s.popEnd()
+		if !s.links {
+			s.complete(-1, e.sym, e.origin)
+			continue
+		}
 		n := len(s.items)
 		s.add(s.g.tokDot[e.sym], e.origin, -1, childTok)
 		if s.links && len(s.items) > n {
@@ -563,10 +570,7 @@ func (s *parseState) popEnd() tokEnd {
 // beginSet starts Earley set j.
 func (s *parseState) beginSet(j int) {
 	s.set = int32(j)
-	if len(s.setStart) <= j {
-		s.setStart = s.setStart[:j+1]
-		s.setStart[j] = int32(len(s.items))
-	}
+	s.setLo = int32(len(s.items))
 	s.la = s.endLA
 	if j < len(s.input) {
 		s.la = int(s.input[j])
@@ -721,7 +725,7 @@ func (s *parseState) link(i, pred, child int32) {
 func (s *parseState) process() {
 	g := s.g
 	j := s.set
-	i := int(s.setStart[j])
+	i := int(s.setLo)
 	for {
 		for ; i < len(s.items); i++ {
 			if s.overflow {
@@ -773,7 +777,7 @@ func (s *parseState) predict(a int32) {
 		}
 		return
 	}
-	if s.la < 0 || !g.ntFirst[a].has(byte(s.la)) {
+	if s.la < 0 || g.ntFirst[a][s.laWord]&s.laBit == 0 {
 		return
 	}
 	if s.tokens && g.tok[a] != nil {
@@ -787,7 +791,7 @@ func (s *parseState) predict(a int32) {
 		return
 	}
 	for _, p := range g.ntProds[a] {
-		if g.prodFst[p].has(byte(s.la)) {
+		if g.prodFst[p][s.laWord]&s.laBit != 0 {
 			s.predictRule(g.prodBase[p])
 		}
 	}
@@ -831,15 +835,20 @@ func (s *parseState) complete(c, a, origin int32) {
 	if gi < 0 {
 		return
 	}
-	gr := s.groups[gi]
-	if gr.n == 1 && gr.top != -1 {
-		if top := s.leoTop(gi, origin); top >= 0 {
-			tg := &s.groups[top]
-			rule, orig, pred := s.waiter(s.waiters[tg.start], tg.set)
-			s.leos = append(s.leos, leoLink{group: gi, bottom: c})
-			s.add(rule+1, orig, pred, childEps-int32(s.g.numNT)-int32(len(s.leos)-1))
-			return
+	gr := &s.groups[gi]
+	if gr.n == 1 {
+		if gr.top != -1 {
+			if top := s.leoTop(gi, origin); top >= 0 {
+				tg := &s.groups[top]
+				rule, orig, pred := s.waiter(s.waiters[tg.start], tg.set)
+				s.leos = append(s.leos, leoLink{group: gi, bottom: c})
+				s.add(rule+1, orig, pred, childEps-int32(s.g.numNT)-int32(len(s.leos)-1))
+				return
+			}
 		}
+		rule, orig, pred := s.waiter(s.waiters[gr.start], origin)
+		s.add(rule+1, orig, pred, c)
+		return
 	}
 	for _, w := range s.waiters[gr.start : gr.start+gr.n] {
 		rule, orig, pred := s.waiter(w, origin)
@@ -970,13 +979,17 @@ func (s *parseState) finishSet() {
 		}
 	}
 	waiters, groups := s.waiters, s.groups
+	top := int32(-2) // not computed
+	if !s.g.leo {
+		top = -1 // no deterministic reduction path is long enough
+	}
 	for i := 0; i < len(ws); {
 		k := i
 		for k < len(ws) && ws[k].sym == ws[i].sym {
 			waiters = append(waiters, ws[k].item)
 			k++
 		}
-		groups = append(groups, group{sym: ws[i].sym, start: int32(len(waiters) - (k - i)), n: int32(k - i), set: s.set, top: -2})
+		groups = append(groups, group{sym: ws[i].sym, start: int32(len(waiters) - (k - i)), n: int32(k - i), set: s.set, top: top})
 		i = k
 	}
 	s.waiters, s.groups = waiters, groups
@@ -1001,7 +1014,7 @@ func (s *parseState) storeLinks() {
 		s.store.append(xs)
 		return
 	}
-	lo := s.setStart[s.set]
+	lo := s.setLo
 	cnt := slices.Grow(s.linkCount[:0], len(s.items)-int(lo)+1)[:len(s.items)-int(lo)+1]
 	clear(cnt)
 	for _, x := range xs {
@@ -1091,8 +1104,7 @@ func (s *parseState) syntaxError(f int) *SyntaxError {
 	// Recompute set f unfiltered. Sets before f are final; set f is rebuilt
 	// from the scanned items that started it.
 	s.filter = false
-	s.items = s.items[:s.setStart[f]]
-	s.setStart = s.setStart[:f]
+	s.items = s.items[:s.setLo]
 	s.groupStart = s.groupStart[:f+1]
 	s.groups = s.groups[:s.groupStart[f]]
 	s.wpairs = s.wpairs[:0]
