@@ -466,7 +466,11 @@ func (s *parseState) runOnce() (int32, error) {
 		if len(s.scanOut) == 0 && len(s.pend) == 0 {
 			return -1, s.fail(j)
 		}
-		s.scanIn, s.scanOut = s.scanOut, s.scanIn[:0]
+		// Copied rather than swapped: a few entries, and no write
+		// barrier.
+		s.scanIn = s.scanIn[:0]
+		s.scanIn = append(s.scanIn, s.scanOut...)
+		s.scanOut = s.scanOut[:0]
 	}
 	if s.startNT >= 0 {
 		return -1, nil // the caller looks for the complete items
@@ -528,9 +532,12 @@ func (s *parseState) addTokens(j int32) {
 	}
 }
 
-// pushEnd adds e to the heap of pending token ends.
+// pushEnd adds e to the heap of pending token ends. (It and popEnd change
+// s.pend in place: storing a local copy back would cost a write barrier
+// while the garbage collector runs.)
 func (s *parseState) pushEnd(e tokEnd) {
-	h := append(s.pend, e)
+	s.pend = append(s.pend, e)
+	h := s.pend
 	for i := len(h) - 1; i > 0; {
 		p := (i - 1) / 2
 		if h[p].end <= h[i].end {
@@ -539,7 +546,6 @@ func (s *parseState) pushEnd(e tokEnd) {
 		h[p], h[i] = h[i], h[p]
 		i = p
 	}
-	s.pend = h
 }
 
 // popEnd removes and returns the first pending token end.
@@ -549,6 +555,7 @@ func (s *parseState) popEnd() tokEnd {
 	last := len(h) - 1
 	h[0] = h[last]
 	h = h[:last]
+	s.pend = s.pend[:last]
 	for i := 0; ; {
 		l, m := 2*i+1, i
 		if l < len(h) && h[l].end < h[m].end {
@@ -563,7 +570,6 @@ func (s *parseState) popEnd() tokEnd {
 		h[i], h[m] = h[m], h[i]
 		i = m
 	}
-	s.pend = h
 	return top
 }
 
@@ -978,7 +984,8 @@ func (s *parseState) finishSet() {
 			}
 		}
 	}
-	waiters, groups := s.waiters, s.groups
+	// (Appending to the fields themselves, not to local copies stored
+	// back, spares the garbage collector's write barrier.)
 	top := int32(-2) // not computed
 	if !s.g.leo {
 		top = -1 // no deterministic reduction path is long enough
@@ -986,15 +993,14 @@ func (s *parseState) finishSet() {
 	for i := 0; i < len(ws); {
 		k := i
 		for k < len(ws) && ws[k].sym == ws[i].sym {
-			waiters = append(waiters, ws[k].item)
+			s.waiters = append(s.waiters, ws[k].item)
 			k++
 		}
-		groups = append(groups, group{sym: ws[i].sym, start: int32(len(waiters) - (k - i)), n: int32(k - i), set: s.set, top: top})
+		s.groups = append(s.groups, group{sym: ws[i].sym, start: int32(len(s.waiters) - (k - i)), n: int32(k - i), set: s.set, top: top})
 		i = k
 	}
-	s.waiters, s.groups = waiters, groups
-	s.groupStart = append(s.groupStart, int32(len(groups)))
-	s.wpairs = ws[:0]
+	s.groupStart = append(s.groupStart, int32(len(s.groups)))
+	s.wpairs = s.wpairs[:0]
 }
 
 // storeLinks moves the xlinks of the current set to the store, sorted by
