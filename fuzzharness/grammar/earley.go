@@ -241,13 +241,14 @@ func (p *Parser) getState() *parseState {
 }
 
 func newParseState(g *egrammar, maxItems int) *parseState {
-	return &parseState{g: g, maxItems: maxItems, predStamp: make([]uint32, g.numNT),
+	return &parseState{g: g, viable: g.viable, maxItems: maxItems, predStamp: make([]uint32, g.numNT),
 		ruleGen: make([]uint32, len(g.dots)), ruleItem: make([]int32, len(g.dots)), startNT: -1, endLA: -1}
 }
 
 // maxSpareScratch is the most scratch space a parser keeps between parses
-// (beyond it, in a sync.Pool, until the next garbage collections).
-const maxSpareScratch = 16 << 20
+// (beyond it, in a sync.Pool, until the next garbage collections): enough
+// to recognize 1 MB of JSON (20 MB) without allocating.
+const maxSpareScratch = 32 << 20
 
 // putState keeps s as the parser's spare state if its buffers are small,
 // so that parsing small inputs one after the other allocates nothing, and
@@ -264,7 +265,7 @@ func (p *Parser) putState(s *parseState) {
 // scratchBytes returns the size of the buffers of s that grow with the
 // input.
 func (s *parseState) scratchBytes() int {
-	return 16*cap(s.items) + 12*cap(s.xlinks) + 24*cap(s.groups) + 4*(cap(s.waiters)+cap(s.setStart)+cap(s.groupStart)) +
+	return 16*cap(s.items) + 12*cap(s.xlinks) + 24*cap(s.groups) + 4*(cap(s.waiters)+cap(s.groupStart)) +
 		8*cap(s.multi) + 8*cap(s.leos) + 12*(cap(s.scanIn)+cap(s.scanOut)) + 8*cap(s.wpairs) + 16*len(s.hkeys) +
 		12*cap(s.pend) + 8*cap(s.toks)
 }
@@ -334,10 +335,10 @@ type parseState struct {
 	nlinks    int       // further links made, also when they are not kept
 	linkCount []int32   // scratch of storeLinks
 
-	setStart   []int32 // set j is items[setStart[j]:setStart[j+1]]
+	setLo      int32 // the current set is items[setLo:]
 	waiters    []int32
 	groups     []group
-	groupStart []int32 // groups of set j are groups[groupStart[j]:groupStart[j+1]]
+	groupStart []int32 // groups of set j are groups[groupStart[j]:groupStart[j+1]] (for the sets that have items)
 	leos       []leoLink
 
 	scanIn, scanOut []scanEntry
@@ -364,8 +365,11 @@ type parseState struct {
 
 	// the current set
 	set      int32
-	la       int  // lookahead byte, or -1 at the end of the input
-	filter   bool // use the lookahead
+	la       int // lookahead byte, or -1 at the end of the input
+	laWord   int // la's word and bit in a byteSet
+	laBit    uint64
+	viable   []byteSet // the grammar's viable
+	filter   bool      // use the lookahead
 	overflow bool
 }
 
@@ -408,13 +412,9 @@ func (s *parseState) runOnce() (int32, error) {
 		return -1, fmt.Errorf("grammar: an input of %d bytes is longer than the parser takes (%d)", n, MaxInputSize)
 	}
 	// One entry per set and one more: allocated once, not grown.
-	if cap(s.setStart) < n+2 {
-		s.setStart = make([]int32, 0, n+2)
-	}
 	if cap(s.groupStart) < n+2 {
 		s.groupStart = make([]int32, 0, n+2)
 	}
-	s.setStart = append(s.setStart[:0], 0)
 	s.groupStart = append(s.groupStart[:0], 0)
 	s.waiters, s.groups, s.leos = s.waiters[:0], s.groups[:0], s.leos[:0]
 	s.xlinks, s.nlinks = s.xlinks[:0], 0
@@ -437,19 +437,19 @@ func (s *parseState) runOnce() (int32, error) {
 				s.add(e.rule, e.origin, e.pred, childTerm)
 			}
 			s.addTokens(int32(j))
-			if int(s.setStart[j]) == len(s.items) {
+			if int(s.setLo) == len(s.items) {
 				// An empty set, inside the spans of tokens: skip to the
 				// next end of one.
 				if len(s.pend) == 0 {
 					return -1, s.fail(j)
 				}
+				// Sets j..next-1 are empty. Only the start of the next set's
+				// groups is recorded: no item has its origin in an empty
+				// set, so nothing looks up the groups of the sets in
+				// between.
 				next := int(s.pend[0].end)
-				for k := j; k < next; k++ {
-					if k > j {
-						s.setStart = append(s.setStart, int32(len(s.items)))
-					}
-					s.groupStart = append(s.groupStart, int32(len(s.groups)))
-				}
+				s.groupStart = s.groupStart[:next+1]
+				s.groupStart[next] = int32(len(s.groups))
 				s.scanIn = s.scanIn[:0]
 				j = next - 1
 				continue
@@ -466,7 +466,11 @@ func (s *parseState) runOnce() (int32, error) {
 		if len(s.scanOut) == 0 && len(s.pend) == 0 {
 			return -1, s.fail(j)
 		}
-		s.scanIn, s.scanOut = s.scanOut, s.scanIn[:0]
+		// Copied rather than swapped: a few entries, and no write
+		// barrier.
+		s.scanIn = s.scanIn[:0]
+		s.scanIn = append(s.scanIn, s.scanOut...)
+		s.scanOut = s.scanOut[:0]
 	}
 	if s.startNT >= 0 {
 		return -1, nil // the caller looks for the complete items
@@ -479,24 +483,47 @@ func (s *parseState) runOnce() (int32, error) {
 }
 
 // scanToken runs the automaton of token a from the current set and queues
-// the ends of its spans.
+// the ends of its spans: every offset e up to which it accepts and at which
+// a can end (the byte there can follow it, or e is the end of the input).
 func (s *parseState) scanToken(a int32) {
 	j := s.set
-	s.g.tok[a].scan(s.input, int(j), func(e int) bool {
-		if len(s.items)+s.nlinks+len(s.pend) >= s.maxItems {
-			s.overflow = true
-			return false
+	d := s.g.tok[a]
+	in := s.input
+	row := int32(0)
+	for k := int(j); k < len(in); k++ {
+		x := d.trans[row+int32(d.class[in[k]])]
+		if x < 0 {
+			return
 		}
-		s.pushEnd(tokEnd{end: int32(e), sym: a, origin: j})
-		return true
-	})
+		row = x >> 1
+		if x&1 == 0 {
+			continue
+		}
+		if e := k + 1; (e < len(in) && d.follow.has(in[e])) || (e == len(in) && d.eofNext) {
+			if len(s.items)+s.nlinks+len(s.pend) >= s.maxItems {
+				s.overflow = true
+				return
+			}
+			s.pushEnd(tokEnd{end: int32(e), sym: a, origin: j})
+		}
+	}
 }
 
 // addTokens adds the complete items of the tokens whose spans end at set
 // j.
+//
+// Recognizing, it completes them directly: their items would only be
+// completed (a span is non-empty, so its item is not from set j, and the
+// automaton ended it only where its follow bytes allow, which is what the
+// item's lookahead filter checks), and nothing reads the links that would
+// name them.
 func (s *parseState) addTokens(j int32) {
 	for len(s.pend) > 0 && s.pend[0].end == j {
 		e := s.popEnd()
+		if !s.links {
+			s.complete(-1, e.sym, e.origin)
+			continue
+		}
 		n := len(s.items)
 		s.add(s.g.tokDot[e.sym], e.origin, -1, childTok)
 		if s.links && len(s.items) > n {
@@ -505,9 +532,12 @@ func (s *parseState) addTokens(j int32) {
 	}
 }
 
-// pushEnd adds e to the heap of pending token ends.
+// pushEnd adds e to the heap of pending token ends. (It and popEnd change
+// s.pend in place: storing a local copy back would cost a write barrier
+// while the garbage collector runs.)
 func (s *parseState) pushEnd(e tokEnd) {
-	h := append(s.pend, e)
+	s.pend = append(s.pend, e)
+	h := s.pend
 	for i := len(h) - 1; i > 0; {
 		p := (i - 1) / 2
 		if h[p].end <= h[i].end {
@@ -516,7 +546,6 @@ func (s *parseState) pushEnd(e tokEnd) {
 		h[p], h[i] = h[i], h[p]
 		i = p
 	}
-	s.pend = h
 }
 
 // popEnd removes and returns the first pending token end.
@@ -526,6 +555,7 @@ func (s *parseState) popEnd() tokEnd {
 	last := len(h) - 1
 	h[0] = h[last]
 	h = h[:last]
+	s.pend = s.pend[:last]
 	for i := 0; ; {
 		l, m := 2*i+1, i
 		if l < len(h) && h[l].end < h[m].end {
@@ -540,19 +570,19 @@ func (s *parseState) popEnd() tokEnd {
 		h[i], h[m] = h[m], h[i]
 		i = m
 	}
-	s.pend = h
 	return top
 }
 
 // beginSet starts Earley set j.
 func (s *parseState) beginSet(j int) {
 	s.set = int32(j)
-	if len(s.setStart) == j {
-		s.setStart = append(s.setStart, int32(len(s.items)))
-	}
+	s.setLo = int32(len(s.items))
 	s.la = s.endLA
 	if j < len(s.input) {
 		s.la = int(s.input[j])
+	}
+	if s.la >= 0 {
+		s.laWord, s.laBit = s.la>>6, 1<<(s.la&63)
 	}
 	s.stamp++
 	if s.stamp == 0 {
@@ -632,7 +662,7 @@ func (s *parseState) lookup(rule, origin int32) int32 {
 func (s *parseState) add(rule, origin, pred, child int32) {
 	if s.filter {
 		if s.la >= 0 {
-			if s.g.viable[rule][s.la>>6]&(1<<(s.la&63)) == 0 {
+			if s.viable[rule][s.laWord]&s.laBit == 0 {
 				return
 			}
 		} else if s.g.dots[rule].flags&dotViableEOF == 0 {
@@ -701,7 +731,7 @@ func (s *parseState) link(i, pred, child int32) {
 func (s *parseState) process() {
 	g := s.g
 	j := s.set
-	i := int(s.setStart[j])
+	i := int(s.setLo)
 	for {
 		for ; i < len(s.items); i++ {
 			if s.overflow {
@@ -753,7 +783,7 @@ func (s *parseState) predict(a int32) {
 		}
 		return
 	}
-	if s.la < 0 || !g.ntFirst[a].has(byte(s.la)) {
+	if s.la < 0 || g.ntFirst[a][s.laWord]&s.laBit == 0 {
 		return
 	}
 	if s.tokens && g.tok[a] != nil {
@@ -767,7 +797,7 @@ func (s *parseState) predict(a int32) {
 		return
 	}
 	for _, p := range g.ntProds[a] {
-		if g.prodFst[p].has(byte(s.la)) {
+		if g.prodFst[p][s.laWord]&s.laBit != 0 {
 			s.predictRule(g.prodBase[p])
 		}
 	}
@@ -811,15 +841,20 @@ func (s *parseState) complete(c, a, origin int32) {
 	if gi < 0 {
 		return
 	}
-	gr := s.groups[gi]
-	if gr.n == 1 && gr.top != -1 {
-		if top := s.leoTop(gi, origin); top >= 0 {
-			tg := &s.groups[top]
-			rule, orig, pred := s.waiter(s.waiters[tg.start], tg.set)
-			s.leos = append(s.leos, leoLink{group: gi, bottom: c})
-			s.add(rule+1, orig, pred, childEps-int32(s.g.numNT)-int32(len(s.leos)-1))
-			return
+	gr := &s.groups[gi]
+	if gr.n == 1 {
+		if gr.top != -1 {
+			if top := s.leoTop(gi, origin); top >= 0 {
+				tg := &s.groups[top]
+				rule, orig, pred := s.waiter(s.waiters[tg.start], tg.set)
+				s.leos = append(s.leos, leoLink{group: gi, bottom: c})
+				s.add(rule+1, orig, pred, childEps-int32(s.g.numNT)-int32(len(s.leos)-1))
+				return
+			}
 		}
+		rule, orig, pred := s.waiter(s.waiters[gr.start], origin)
+		s.add(rule+1, orig, pred, c)
+		return
 	}
 	for _, w := range s.waiters[gr.start : gr.start+gr.n] {
 		rule, orig, pred := s.waiter(w, origin)
@@ -949,17 +984,23 @@ func (s *parseState) finishSet() {
 			}
 		}
 	}
+	// (Appending to the fields themselves, not to local copies stored
+	// back, spares the garbage collector's write barrier.)
+	top := int32(-2) // not computed
+	if !s.g.leo {
+		top = -1 // no deterministic reduction path is long enough
+	}
 	for i := 0; i < len(ws); {
 		k := i
 		for k < len(ws) && ws[k].sym == ws[i].sym {
 			s.waiters = append(s.waiters, ws[k].item)
 			k++
 		}
-		s.groups = append(s.groups, group{sym: ws[i].sym, start: int32(len(s.waiters) - (k - i)), n: int32(k - i), set: s.set, top: -2})
+		s.groups = append(s.groups, group{sym: ws[i].sym, start: int32(len(s.waiters) - (k - i)), n: int32(k - i), set: s.set, top: top})
 		i = k
 	}
 	s.groupStart = append(s.groupStart, int32(len(s.groups)))
-	s.wpairs = ws[:0]
+	s.wpairs = s.wpairs[:0]
 }
 
 // storeLinks moves the xlinks of the current set to the store, sorted by
@@ -979,7 +1020,7 @@ func (s *parseState) storeLinks() {
 		s.store.append(xs)
 		return
 	}
-	lo := s.setStart[s.set]
+	lo := s.setLo
 	cnt := slices.Grow(s.linkCount[:0], len(s.items)-int(lo)+1)[:len(s.items)-int(lo)+1]
 	clear(cnt)
 	for _, x := range xs {
@@ -1069,8 +1110,7 @@ func (s *parseState) syntaxError(f int) *SyntaxError {
 	// Recompute set f unfiltered. Sets before f are final; set f is rebuilt
 	// from the scanned items that started it.
 	s.filter = false
-	s.items = s.items[:s.setStart[f]]
-	s.setStart = s.setStart[:f]
+	s.items = s.items[:s.setLo]
 	s.groupStart = s.groupStart[:f+1]
 	s.groups = s.groups[:s.groupStart[f]]
 	s.wpairs = s.wpairs[:0]

@@ -242,7 +242,7 @@ func peakBytes(p *Parser, f *Forest) int {
 	n := cap(f.items)*int(unsafe.Sizeof(item{})) + f.links.bytes() + cap(f.input) + 8*cap(f.multi)
 	s := p.getState()
 	defer p.putState(s)
-	n += 4*(cap(s.setStart)+cap(s.groupStart)+cap(s.waiters)) + cap(s.groups)*int(unsafe.Sizeof(group{}))
+	n += 4*(cap(s.groupStart)+cap(s.waiters)) + cap(s.groups)*int(unsafe.Sizeof(group{}))
 	n += (cap(s.scanIn) + cap(s.scanOut)) * int(unsafe.Sizeof(scanEntry{}))
 	n += cap(s.xlinks) * int(unsafe.Sizeof(xlink{}))
 	return n

@@ -628,6 +628,7 @@ type egrammar struct {
 	epsCount []uint64  // number of ε-derivations, saturating
 	epsInf   []bool    // infinitely many ε-derivations
 
+	leo    bool        // some dotted rule has dotPenult: Leo's optimization can apply
 	tok    []*tokenDFA // per nonterminal, its automaton if it is scanned as a token (see compileTokens)
 	tokDot []int32     // per token, the complete dotted rule of its production A -> A
 }
@@ -971,6 +972,7 @@ func (g *egrammar) dotRules(follow []byteSet, followEOF []bool) {
 			}
 			if d == n-1 && g.rhs[r] >= 0 && up[a] >= leoMinChain-1 {
 				di.flags |= dotPenult
+				g.leo = true
 			}
 			if s := g.rhs[r]; s >= 0 && g.ntNullable[s] {
 				di.flags |= dotNullNext

@@ -26,10 +26,12 @@ import (
 
 // A tokenDFA recognizes the non-empty words of a regular nonterminal.
 type tokenDFA struct {
-	class   [256]uint8 // byte -> byte class
-	nclass  int
-	trans   []int32 // state*nclass + class -> next state, -1 dead; state 0 starts
-	accept  []bool
+	class  [256]uint8 // byte -> byte class
+	nclass int
+	// trans maps row + class, where row is state*nclass, to the next
+	// state's row times 2 plus 1 if that state accepts, or -1 (dead);
+	// state 0 (row 0) starts.
+	trans   []int32
 	follow  byteSet // the bytes that can follow the nonterminal
 	eofNext bool    // the end of the input can follow it
 }
@@ -272,9 +274,10 @@ func (b *tokenBuilder) compile(a int32) *tokenDFA {
 	}
 	sets := [][]int32{start}
 	ids[key(start)] = 0
+	var accept []bool
 	for i := 0; i < len(sets); i++ {
 		cur := sets[i]
-		d.accept = append(d.accept, slices.Contains(cur, t))
+		accept = append(accept, slices.Contains(cur, t))
 		for c := 0; c < d.nclass; c++ {
 			var next []int32
 			for _, q := range cur {
@@ -303,6 +306,15 @@ func (b *tokenBuilder) compile(a int32) *tokenDFA {
 				sets = append(sets, next)
 			}
 			d.trans = append(d.trans, id)
+		}
+	}
+	for i, st := range d.trans {
+		if st >= 0 {
+			x := st * int32(d.nclass) << 1
+			if accept[st] {
+				x |= 1
+			}
+			d.trans[i] = x
 		}
 	}
 	return d
@@ -401,27 +413,6 @@ func (g *egrammar) tokFollow(follow []byteSet, followEOF []bool) {
 			}
 			after, afterNullable = *first, nullable
 		})
-	}
-}
-
-// scan runs d over in from offset i and calls end for every offset e > i
-// up to which it accepts and at which the nonterminal can end (the byte
-// there can follow it, or e is the end of the input).
-func (d *tokenDFA) scan(in []byte, i int, end func(e int) bool) {
-	st := int32(0)
-	for k := i; k < len(in); k++ {
-		st = d.trans[int(st)*d.nclass+int(d.class[in[k]])]
-		if st < 0 {
-			return
-		}
-		if d.accept[st] {
-			e := k + 1
-			if (e < len(in) && d.follow.has(in[e])) || (e == len(in) && d.eofNext) {
-				if !end(e) {
-					return
-				}
-			}
-		}
 	}
 }
 
