@@ -1,0 +1,64 @@
+package solver_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
+)
+
+// A padding predicate rewrites its argument even when the search derived
+// the argument at random, because a quantifier's match expression needs
+// the nodes inside it (here the quantifier over <digits>, as TAR's content_size_constr binds the characters
+// of the <content> that content_length_constraint pads to 512 bytes). The
+// solver used to decide the predicate false on the random derivation and
+// drop every state, giving up.
+func TestSolvePadMatchedNode(t *testing.T) {
+	g, err := grammar.Parse("field.bnf", []byte(`
+<start> ::= <field> ;
+<field> ::= <digits> <fill> ;
+<digits> ::= <digit> | <digit> <digits> ;
+<digit> ::= [0-9] ;
+<fill> ::= "" | <dots> ;
+<dots> ::= "." | "." <dots> ;
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := isla.Parse("field.isla", []byte(`
+forall <field> f in start:
+  ljust_crop(f, 40, ".")
+and
+forall <field> f="{<digits> d}<fill>" in start:
+  forall <digits> e in d:
+    (not (= e "0"))
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := isla.Compile(c, grammar.MustCompile(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := solver.New(spec, solver.Seed(1), solver.MaxStates(200))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees, err := s.Solve(context.Background(), 10)
+	if err != nil {
+		t.Fatalf("after %d solutions: %v", len(trees), err)
+	}
+	for _, tr := range trees {
+		in := string(tr.Bytes())
+		digits := strings.TrimRight(in, ".")
+		if len(in) != 40 || digits == "" || strings.Trim(digits, "0123456789") != "" || strings.HasSuffix(digits, "0") {
+			t.Errorf("%q: want 40 bytes, digits not ending in 0 and dots", in)
+		}
+		if r := spec.EvalTree(tr); !r.Valid {
+			t.Errorf("%q invalid: %s", in, r)
+		}
+	}
+}
