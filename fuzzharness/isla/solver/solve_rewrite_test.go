@@ -1,13 +1,19 @@
 package solver_test
 
 import (
+	"archive/tar"
+	"bytes"
 	"context"
+	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/tarpred"
 )
 
 // A padding predicate rewrites its argument even when the search derived
@@ -59,6 +65,69 @@ forall <field> f="{<digits> d}<fill>" in start:
 		}
 		if r := spec.EvalTree(tr); !r.Valid {
 			t.Errorf("%q invalid: %s", in, r)
+		}
+	}
+}
+
+// ISLa's whole TAR conjunction (testdata/formal/tar.isla, with
+// content_size_constr) solves: content_length_constraint pads each
+// <content> that content_size_constr's match expression made the search
+// derive. Every archive is valid on its tree, has the 512-byte blocks of a
+// TAR archive, and archive/tar reads its entries back.
+func TestSolveFormalTarWithContentSize(t *testing.T) {
+	dir := filepath.Join("..", "testdata", "formal")
+	g, err := grammar.Load(filepath.Join(dir, "tar.bnf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(dir, "tar.isla"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(src), "content_chars") {
+		t.Fatal("tar.isla does not hold content_size_constr")
+	}
+	c, err := isla.Parse("tar.isla", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := isla.Compile(c, grammar.MustCompile(g), tarpred.Predicates())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := solver.New(spec, solver.Seed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	trees, err := s.Solve(context.Background(), 3)
+	if err != nil {
+		t.Fatalf("after %d archives: %v", len(trees), err)
+	}
+	for _, tr := range trees {
+		if r := spec.EvalTree(tr); !r.Valid {
+			t.Fatalf("invalid archive: %s", r)
+		}
+		in := tr.Bytes()
+		if len(in)%512 != 0 {
+			t.Errorf("an archive of %d bytes", len(in))
+		}
+		rd := tar.NewReader(bytes.NewReader(in))
+		n := 0
+		for {
+			_, err := rd.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("archive/tar: entry %d: %v", n, err)
+			}
+			if _, err := io.Copy(io.Discard, rd); err != nil {
+				t.Fatalf("archive/tar: entry %d data: %v", n, err)
+			}
+			n++
+		}
+		if n == 0 {
+			t.Errorf("archive/tar reads no entry of %q", in)
 		}
 	}
 }
