@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -75,25 +73,9 @@ forall <field> f="{<digits> d}<fill>" in start:
 // derive. Every archive is valid on its tree, has the 512-byte blocks of a
 // TAR archive, and archive/tar reads its entries back.
 func TestSolveFormalTarWithContentSize(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "formal")
-	g, err := grammar.Load(filepath.Join(dir, "tar.bnf"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(filepath.Join(dir, "tar.isla"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(src), "content_chars") {
+	spec := formalSpec(t, "tar.bnf", "tar.isla", tarpred.Predicates())
+	if !strings.Contains(spec.Constraint().String(), "content_chars") {
 		t.Fatal("tar.isla does not hold content_size_constr")
-	}
-	c, err := isla.Parse("tar.isla", src)
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := isla.Compile(c, grammar.MustCompile(g), tarpred.Predicates())
-	if err != nil {
-		t.Fatal(err)
 	}
 	s, err := solver.New(spec, solver.Seed(1))
 	if err != nil {
