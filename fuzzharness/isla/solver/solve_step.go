@@ -98,7 +98,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 				continue
 			}
 			seen[key] = true
-			switch c.decide(it) {
+			switch c.decideSearch(it) {
 			case triFalse:
 				return nil, false
 			case triUnknown:
