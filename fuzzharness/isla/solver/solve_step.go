@@ -170,6 +170,9 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			queue = append(queue[:k+1:k+1], append(added, queue[k+1:]...)...)
 		}
 	}
+	if s.contradictory(keep) {
+		return nil, false
+	}
 	st.forms = keep
 	return nil, true
 }
