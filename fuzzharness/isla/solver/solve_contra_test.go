@@ -21,27 +21,16 @@ func (c *countingSMT) Solve(context.Context, *solver.SMTQuery, int) ([]solver.SM
 // (= a b) and (not (= b a)), as TAR's link_constraint binds one file name
 // twice) is dropped in the search: the SMT solver is not asked, and the solutions are those without a pair.
 func TestSolveContradictoryAtoms(t *testing.T) {
-	g, err := grammar.Parse("pair.bnf", []byte(`
+	spec := specFromText(t, `
 <start> ::= <pair> | <none> ;
 <none> ::= "none" | "nothing" ;
 <pair> ::= <w> "=" <w> ;
 <w> ::= <c> | <c> <w> ;
 <c> ::= [a-z] ;
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := isla.Parse("pair.isla", []byte(`
+`, `
 forall <pair> p="{<w> a}={<w> b}" in start:
   ((= a b) and not (= b a))
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := isla.Compile(c, grammar.MustCompile(g))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	smt := &countingSMT{}
 	s, err := solver.New(spec, solver.Seed(1), solver.WithSMTSolver(smt))
 	if err != nil {
@@ -59,4 +48,23 @@ forall <pair> p="{<w> a}={<w> b}" in start:
 	if smt.queries != 0 {
 		t.Errorf("%d SMT queries, want none", smt.queries)
 	}
+}
+
+// specFromText compiles the constraint src against the grammar bnf, both
+// given as text.
+func specFromText(t *testing.T, bnf, src string) *isla.Spec {
+	t.Helper()
+	g, err := grammar.Parse("test.bnf", []byte(bnf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := isla.Parse("test.isla", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := isla.Compile(c, grammar.MustCompile(g))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
 }

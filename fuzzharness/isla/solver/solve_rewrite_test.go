@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
-	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/tarpred"
 )
@@ -21,32 +19,21 @@ import (
 // solver used to decide the predicate false on the random derivation and
 // drop every state, giving up.
 func TestSolvePadMatchedNode(t *testing.T) {
-	g, err := grammar.Parse("field.bnf", []byte(`
+	spec := specFromText(t, `
 <start> ::= <field> ;
 <field> ::= <digits> <fill> ;
 <digits> ::= <digit> | <digit> <digits> ;
 <digit> ::= [0-9] ;
 <fill> ::= "" | <dots> ;
 <dots> ::= "." | "." <dots> ;
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := isla.Parse("field.isla", []byte(`
+`, `
 forall <field> f in start:
   ljust_crop(f, 40, ".")
 and
 forall <field> f="{<digits> d}<fill>" in start:
   forall <digits> e in d:
     (not (= e "0"))
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	spec, err := isla.Compile(c, grammar.MustCompile(g))
-	if err != nil {
-		t.Fatal(err)
-	}
+`)
 	s, err := solver.New(spec, solver.Seed(1), solver.MaxStates(200))
 	if err != nil {
 		t.Fatal(err)
