@@ -37,13 +37,13 @@ const (
 // have further solutions, and the caller keeps it for more samples.
 func (s *Solver) finish(ctx context.Context, c *evalCtx, st *state) (outs []*grammar.Tree, random bool, err error) {
 	for range s.cfg.models {
-		root, rnd, ok := s.csp(st)
+		root, rnd, rewrote, ok := s.csp(st)
 		if !ok {
 			break
 		}
 		random = random || rnd
 		s.stats.GoSolved++
-		if t, closed, ok := s.closeTree(root); ok {
+		if t, closed, ok := s.closeTree(root, rewrote); ok {
 			random = random || closed
 			outs = append(outs, t)
 		}
@@ -56,8 +56,11 @@ func (s *Solver) finish(ctx context.Context, c *evalCtx, st *state) (outs []*gra
 }
 
 // closeTree closes every open leaf at random and returns the complete
-// grammar tree, and whether it closed any.
-func (s *Solver) closeTree(root *stree) (*grammar.Tree, bool, bool) {
+// grammar tree, and whether it closed any. If check is set (a semantic
+// predicate rewrote a node derived before the atoms were solved, so the
+// quantifiers were not instantiated with the nodes of its new text), it
+// validates the tree and reports false for an invalid one.
+func (s *Solver) closeTree(root *stree, check bool) (*grammar.Tree, bool, bool) {
 	subs := map[int32]*stree{}
 	for _, l := range root.openLeaves() {
 		t, err := s.gen.GenerateFrom(l.g.Children[0])
@@ -70,7 +73,12 @@ func (s *Solver) closeTree(root *stree) (*grammar.Tree, bool, bool) {
 	if len(subs) > 0 {
 		root = root.replace(subs)
 	}
-	return root.kids[0].toTree(nil), len(subs) > 0, true
+	t := root.kids[0].toTree(nil)
+	if check && !s.spec.EvalTree(t).Valid {
+		s.incomplete(NoLimit, "a semantic predicate rewrote a derived node, and the new text violates a quantifier")
+		return nil, false, false
+	}
+	return t, len(subs) > 0, true
 }
 
 // parse parses the bytes text from the nonterminal of reference node g and
@@ -125,17 +133,18 @@ func (s *Solver) parser(name string) (*grammar.Parser, error) {
 
 // cspRun is one attempt to solve the atoms of a state in Go.
 type cspRun struct {
-	s      *Solver
-	base   *state
-	items  []item
-	vals   map[int32]*stree // open leaf id -> its derivation
-	cur    *stree           // the tree with vals applied but for fresh
-	fresh  map[int32]*stree // the values assigned since cur was made
-	ints   []string
-	c      *evalCtx
-	dirty  bool
-	solved map[string]int // semantic predicates solved, by instance
-	random bool           // a value was chosen at random
+	s       *Solver
+	base    *state
+	items   []item
+	vals    map[int32]*stree // open leaf id -> its derivation
+	cur     *stree           // the tree with vals applied but for fresh
+	fresh   map[int32]*stree // the values assigned since cur was made
+	ints    []string
+	c       *evalCtx
+	dirty   bool
+	solved  map[string]int // semantic predicates solved, by instance
+	random  bool           // a value was chosen at random
+	rewrote bool           // a tree solver rewrote a node derived before the run
 }
 
 // cspFail records why solving the atoms in Go failed; the SMT solver may
@@ -156,8 +165,10 @@ func (s *Solver) cspIncomplete(what string) {
 }
 
 // csp solves the atoms of st in Go; it returns the tree with the leaves the
-// atoms depend on derived, and whether a value was chosen at random.
-func (s *Solver) csp(st *state) (*stree, bool, bool) {
+// atoms depend on derived, whether a value was chosen at random, and
+// whether a tree solver rewrote a node derived before (closeTree checks
+// such a tree).
+func (s *Solver) csp(st *state) (_ *stree, random, rewrote, ok bool) {
 	s.cspWhy = ""
 	for range s.cfg.attempts {
 		// The memory of the last run's evaluation context is reused.
@@ -168,14 +179,14 @@ func (s *Solver) csp(st *state) (*stree, bool, bool) {
 		ok := r.run()
 		s.spareCtx = r.c
 		if ok {
-			return r.tree(), r.random, true
+			return r.tree(), r.random, r.rewrote, true
 		}
 		if !r.random {
-			return nil, false, false // no choice was random: trying again is futile
+			return nil, false, false, false // no choice was random: trying again is futile
 		}
 	}
 	s.cspFail(LimitAttempts, "random values for the atoms' variables did not satisfy them")
-	return nil, false, false
+	return nil, false, false, false
 }
 
 // tree returns the base tree with the values assigned so far.
@@ -451,7 +462,8 @@ func (c *evalCtx) predArgs(n *isla.CompiledPred, skip int) ([]isla.Arg, bool) {
 // semReady reports whether a tree solver can be asked: the open leaves and
 // the leaves derived in this run inside its tree arguments are all inside
 // nodes it writes, or (open leaves only) inside nodes another tree solver
-// writes. It returns the leaves inside nodes it writes.
+// writes. It returns the leaves inside nodes it writes, and the tree
+// arguments it writes themselves.
 func (r *cspRun) semReady(c *evalCtx, it item, n *isla.CompiledPred) ([]int32, bool) {
 	writes := map[int32]bool{}
 	for _, w := range n.Writes {
@@ -469,6 +481,11 @@ func (r *cspRun) semReady(c *evalCtx, it item, n *isla.CompiledPred) ([]int32, b
 			return nil, false
 		}
 		i := c.idx[x]
+		if writes[c.v.Nodes[i].Label] && !c.isOpen(i) && !slices.Contains(targets, x) {
+			// The predicate writes this argument itself: it may rewrite
+			// it whenever it was derived (see decideSearch).
+			targets = append(targets, x)
+		}
 		for j := i; j < c.v.Nodes[i].End; j++ {
 			id := c.ids[j]
 			_, derived := r.vals[id]
@@ -537,6 +554,7 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 		leaf := node
 		if !node.open {
 			leaf = mkNode(node.id, node.g, nil, "", true)
+			r.rewrote = r.rewrote || r.vals[node.id] == nil
 		}
 		sub, ok := r.s.parseLeaf(leaf, text)
 		if !ok {

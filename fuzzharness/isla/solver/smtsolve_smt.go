@@ -122,12 +122,12 @@ func (s *Solver) finishSMT(ctx context.Context, c *evalCtx, st *state) ([]*gramm
 			continue
 		}
 		next.root = st.root.replace(subs)
-		root, rnd, solved := s.csp(next)
+		root, rnd, rewrote, solved := s.csp(next)
 		if !solved {
 			s.cspIncomplete("the atoms left after a model of the SMT solver were not solved")
 			continue
 		}
-		if t, closed, ok := s.closeTree(root); ok {
+		if t, closed, ok := s.closeTree(root, rewrote); ok {
 			outs = append(outs, t)
 			if rnd || closed {
 				// The state is not kept for more samples (each would

@@ -164,7 +164,7 @@ func (s *Solver) normalize(c *evalCtx, it item) dnf {
 			return s.or(s.and(x(false), y(true)), s.and(x(true), y(false)))
 		}
 	case *isla.CompiledSMT, *isla.CompiledPred:
-		switch c.decide(it) {
+		switch c.decideSearch(it) {
 		case triTrue:
 			return dnfTrue
 		case triFalse:

@@ -15,7 +15,7 @@ import (
 
 // formalSpec compiles a constraint of testdata/formal (ISLa's
 // formalizations) against its grammar there.
-func formalSpec(t *testing.T, gfile, cfile string) *isla.Spec {
+func formalSpec(t *testing.T, gfile, cfile string, opts ...isla.Option) *isla.Spec {
 	t.Helper()
 	dir := filepath.Join("..", "testdata", "formal")
 	g, err := grammar.Load(filepath.Join(dir, gfile))
@@ -30,7 +30,7 @@ func formalSpec(t *testing.T, gfile, cfile string) *isla.Spec {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := isla.Compile(c, grammar.MustCompile(g))
+	s, err := isla.Compile(c, grammar.MustCompile(g), opts...)
 	if err != nil {
 		t.Fatal(err)
 	}

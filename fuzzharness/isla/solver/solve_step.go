@@ -98,7 +98,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 				continue
 			}
 			seen[key] = true
-			switch c.decide(it) {
+			switch c.decideSearch(it) {
 			case triFalse:
 				return nil, false
 			case triUnknown:
@@ -169,6 +169,9 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			}
 			queue = append(queue[:k+1:k+1], append(added, queue[k+1:]...)...)
 		}
+	}
+	if s.contradictory(keep) {
+		return nil, false
 	}
 	st.forms = keep
 	return nil, true
