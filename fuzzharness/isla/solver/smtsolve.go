@@ -133,18 +133,22 @@ func (s *Solver) parser(name string) (*grammar.Parser, error) {
 
 // cspRun is one attempt to solve the atoms of a state in Go.
 type cspRun struct {
-	s       *Solver
-	base    *state
-	items   []item
-	vals    map[int32]*stree // open leaf id -> its derivation
-	cur     *stree           // the tree with vals applied but for fresh
-	fresh   map[int32]*stree // the values assigned since cur was made
-	ints    []string
-	c       *evalCtx
-	dirty   bool
-	solved  map[string]int // semantic predicates solved, by instance
-	random  bool           // a value was chosen at random
-	rewrote bool           // a tree solver rewrote a node derived before the run
+	s      *Solver
+	base   *state
+	items  []item
+	vals   map[int32]*stree // open leaf id -> its derivation
+	cur    *stree           // the tree with vals applied but for fresh
+	fresh  map[int32]*stree // the values assigned since cur was made
+	ints   []string
+	c      *evalCtx
+	dirty  bool
+	solved map[string]int // semantic predicates solved, by instance
+	// holds[i]: items[i] was found true on closed trees and known numbers,
+	// so that no later assignment changes it (only a tree solver rewriting
+	// a derived node does: then holds is cleared); check skips it.
+	holds   []bool
+	random  bool // a value was chosen at random
+	rewrote bool // a tree solver rewrote a node derived before the run
 }
 
 // cspFail records why solving the atoms in Go failed; the SMT solver may
@@ -174,7 +178,8 @@ func (s *Solver) csp(st *state) (_ *stree, random, rewrote, ok bool) {
 		// The memory of the last run's evaluation context is reused.
 		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
 			cur: st.root, fresh: map[int32]*stree{}, c: s.spareCtx,
-			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{}}
+			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{},
+			holds: make([]bool, len(st.forms))}
 		s.spareCtx = nil
 		ok := r.run()
 		s.spareCtx = r.c
@@ -220,13 +225,14 @@ func (r *cspRun) assignInt(i int32, v string) {
 }
 
 type snapshot struct {
-	vals map[int32]*stree
-	tree *stree
-	ints []string
+	vals  map[int32]*stree
+	tree  *stree
+	ints  []string
+	holds []bool
 }
 
 func (r *cspRun) snapshot() snapshot {
-	return snapshot{maps.Clone(r.vals), r.tree(), slices.Clone(r.ints)}
+	return snapshot{maps.Clone(r.vals), r.tree(), slices.Clone(r.ints), slices.Clone(r.holds)}
 }
 
 func (r *cspRun) restore(sn snapshot) {
@@ -234,12 +240,13 @@ func (r *cspRun) restore(sn snapshot) {
 	r.cur = sn.tree
 	clear(r.fresh)
 	r.ints = slices.Clone(sn.ints)
+	copy(r.holds, sn.holds)
 	r.dirty = true
 }
 
 func (r *cspRun) run() bool {
+	und, ok := r.settle()
 	for range maxCSPActions {
-		und, ok := r.settle()
 		if !ok {
 			return false
 		}
@@ -253,12 +260,16 @@ func (r *cspRun) run() bool {
 		}
 		sn := r.snapshot()
 		success := false
-		for range choiceTries {
-			r.restore(sn)
+		for try := range choiceTries {
+			if try > 0 {
+				r.restore(sn) // the first try starts from sn itself
+			}
 			if !r.assignFree(leaf, iv, und) {
 				continue
 			}
-			if _, ok := r.settle(); ok {
+			// The atoms left undecided are those of the next step: a
+			// settled run is settled until the next assignment.
+			if und, ok = r.settle(); ok {
 				success = true
 				break
 			}
@@ -294,8 +305,13 @@ func (r *cspRun) settle() ([]item, bool) {
 func (r *cspRun) check() ([]item, bool) {
 	c := r.ctx()
 	var und []item
-	for _, it := range r.items {
+	for i, it := range r.items {
+		if r.holds[i] {
+			continue
+		}
 		switch c.decide(it) {
+		case triTrue:
+			r.holds[i] = true
 		case triFalse:
 			if p, ok := it.n.(*isla.CompiledPred); ok && !it.neg && r.fixable(c, it, p) {
 				und = append(und, it)
@@ -555,6 +571,8 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 		if !node.open {
 			leaf = mkNode(node.id, node.g, nil, "", true)
 			r.rewrote = r.rewrote || r.vals[node.id] == nil
+			// Atoms over the rewritten node may change: decide all again.
+			clear(r.holds)
 		}
 		sub, ok := r.s.parseLeaf(leaf, text)
 		if !ok {
@@ -668,6 +686,10 @@ func (r *cspRun) pickVar(und []item) (*stree, int32) {
 				continue
 			}
 			for j := i; j < c.v.Nodes[i].End; j++ {
+				if c.closed(j) {
+					j = c.v.Nodes[j].End - 1 // no open leaf below
+					continue
+				}
 				if !c.isOpen(j) || seen[c.ids[j]] {
 					continue
 				}
