@@ -147,6 +147,7 @@ type cspRun struct {
 	// so that no later assignment changes it (only a tree solver rewriting
 	// a derived node does: then holds is cleared); check skips it.
 	holds   []bool
+	noBatch bool // a batch of random values failed (see pickVar)
 	random  bool // a value was chosen at random
 	rewrote bool // a tree solver rewrote a node derived before the run
 }
@@ -253,12 +254,24 @@ func (r *cspRun) run() bool {
 		if len(und) == 0 {
 			return true
 		}
-		leaf, iv := r.pickVar(und)
+		leaf, iv, more := r.pickVar(und)
 		if leaf == nil && iv < 0 {
 			r.s.cspFail(NoLimit, "atoms the solver cannot assign in Go")
 			return false
 		}
 		sn := r.snapshot()
+		if len(more) > 0 {
+			// Independent leaves take their values together, on one view;
+			// if that fails, the step assigns only leaf, as it would
+			// without batches, and so do the next ones of the run.
+			if r.assignBatch(leaf, more, und) {
+				if und, ok = r.settle(); ok {
+					continue
+				}
+			}
+			r.noBatch = true
+			r.restore(sn)
+		}
 		success := false
 		for try := range choiceTries {
 			if try > 0 {
@@ -650,77 +663,6 @@ func maxIntLit(t isla.Term, m int64) int64 {
 	return m
 }
 
-// pickVar chooses a variable to give a random value: an open leaf or a
-// numeric constant an undecided atom depends on, preferring those no
-// semantic predicate writes.
-func (r *cspRun) pickVar(und []item) (*stree, int32) {
-	c := r.ctx()
-	deferred := map[int32]bool{}
-	for _, it := range und {
-		if p, ok := it.n.(*isla.CompiledPred); ok {
-			if _, ok := p.Impl.(isla.TreeSolver); ok {
-				for _, w := range p.Writes {
-					if lid, ok := r.s.spec.Labels().IDs[w]; ok {
-						for _, y := range c.v.ByLabel[lid] {
-							deferred[c.ids[y]] = true
-						}
-					}
-				}
-			}
-		}
-	}
-	var leaves, later []*stree
-	var ints []int32
-	seen := map[int32]bool{}
-	for _, it := range und {
-		for b := it.env; b != nil; b = b.next {
-			if r.s.slotKind[b.slot] == isla.IntVar {
-				if r.ints[b.val] == "" && !seen[-1-b.val] {
-					seen[-1-b.val] = true
-					ints = append(ints, b.val)
-				}
-				continue
-			}
-			i, ok := c.idx[b.val]
-			if !ok {
-				continue
-			}
-			for j := i; j < c.v.Nodes[i].End; j++ {
-				if c.closed(j) {
-					j = c.v.Nodes[j].End - 1 // no open leaf below
-					continue
-				}
-				if !c.isOpen(j) || seen[c.ids[j]] {
-					continue
-				}
-				seen[c.ids[j]] = true
-				l := c.node(c.ids[j])
-				if l == nil {
-					continue
-				}
-				under := deferred[c.ids[j]]
-				for k := c.v.Nodes[j].Parent; k >= i && k >= 0 && !under; k = c.v.Nodes[k].Parent {
-					under = deferred[c.ids[k]]
-				}
-				if under {
-					later = append(later, l)
-				} else {
-					leaves = append(leaves, l)
-				}
-			}
-		}
-	}
-	switch {
-	case len(leaves) > 0:
-		return leaves[r.s.rng.IntN(len(leaves))], -1
-	case len(ints) > 0:
-		return nil, ints[r.s.rng.IntN(len(ints))]
-	case len(later) > 0:
-		return later[r.s.rng.IntN(len(later))], -1
-	}
-	return nil, -1
-}
-
 // assignFree gives a variable a random value: a number up to 9 or up to the
 // largest integer literal (plus one) of the atoms the number is bound to, or a random
 // derivation of the leaf that meets the length and regular expression
@@ -737,7 +679,13 @@ func (r *cspRun) assignFree(l *stree, iv int32, und []item) bool {
 		r.assignInt(iv, strconv.FormatInt(r.s.rng.Int64N(min(hi, 1<<20)+1), 10))
 		return true
 	}
-	c := r.ctx()
+	return r.assignLeafFree(r.ctx(), l, und)
+}
+
+// assignLeafFree gives the open leaf l a random derivation that meets the
+// hints of the atoms it is bound to, read on c.
+func (r *cspRun) assignLeafFree(c *evalCtx, l *stree, und []item) bool {
+	r.random = true
 	lo, hi := 0, -1
 	var res []*smtlib.Regex
 	for _, it := range und {
