@@ -71,7 +71,7 @@ func (s *Solver) closeTree(root *stree, check bool) (*grammar.Tree, bool, bool) 
 		subs[l.id] = mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, nil)}, "", false)
 	}
 	if len(subs) > 0 {
-		root = root.replace(subs)
+		root = root.replaceOpen(subs)
 	}
 	t := root.kids[0].toTree(nil)
 	if check && !s.spec.EvalTree(t).Valid {
@@ -148,8 +148,11 @@ type cspRun struct {
 	// a derived node does: then holds is cleared); check skips it.
 	holds   []bool
 	noBatch bool // a batch of random values failed (see pickVar)
-	random  bool // a value was chosen at random
-	rewrote bool // a tree solver rewrote a node derived before the run
+	// freshClosed: a key of fresh is a node that is not an open leaf of
+	// cur (a tree solver rewrites it).
+	freshClosed bool
+	random      bool // a value was chosen at random
+	rewrote     bool // a tree solver rewrote a node derived before the run
 }
 
 // cspFail records why solving the atoms in Go failed; the SMT solver may
@@ -198,8 +201,13 @@ func (s *Solver) csp(st *state) (_ *stree, random, rewrote, ok bool) {
 // tree returns the base tree with the values assigned so far.
 func (r *cspRun) tree() *stree {
 	if len(r.fresh) > 0 {
-		r.cur = r.cur.replace(r.fresh)
+		if r.freshClosed {
+			r.cur = r.cur.replace(r.fresh)
+		} else {
+			r.cur = r.cur.replaceOpen(r.fresh)
+		}
 		clear(r.fresh)
+		r.freshClosed = false
 	}
 	return r.cur
 }
@@ -240,6 +248,7 @@ func (r *cspRun) restore(sn snapshot) {
 	r.vals = maps.Clone(sn.vals)
 	r.cur = sn.tree
 	clear(r.fresh)
+	r.freshClosed = false
 	r.ints = slices.Clone(sn.ints)
 	copy(r.holds, sn.holds)
 	r.dirty = true
@@ -586,6 +595,7 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 			r.rewrote = r.rewrote || r.vals[node.id] == nil
 			// Atoms over the rewritten node may change: decide all again.
 			clear(r.holds)
+			r.freshClosed = true
 		}
 		sub, ok := r.s.parseLeaf(leaf, text)
 		if !ok {

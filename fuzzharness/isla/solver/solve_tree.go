@@ -164,6 +164,32 @@ func (n *stree) replace(subs map[int32]*stree) *stree {
 	return mkNode(n.id, n.g, kids, n.val, n.open)
 }
 
+// replaceOpen is replace for subs whose keys are all ids of open leaves:
+// it does not descend into subtrees without open leaves.
+func (n *stree) replaceOpen(subs map[int32]*stree) *stree {
+	if n.nopen == 0 {
+		return n
+	}
+	if r, ok := subs[n.id]; ok {
+		return r
+	}
+	var kids []*stree
+	for i, k := range n.kids {
+		r := k.replaceOpen(subs)
+		if r != k && kids == nil {
+			kids = make([]*stree, len(n.kids))
+			copy(kids, n.kids[:i])
+		}
+		if kids != nil {
+			kids[i] = r
+		}
+	}
+	if kids == nil {
+		return n
+	}
+	return mkNode(n.id, n.g, kids, n.val, n.open)
+}
+
 // openLeaves returns the open leaves of the tree in pre-order.
 func (n *stree) openLeaves() []*stree {
 	var out []*stree
