@@ -274,7 +274,8 @@ func (r *cspRun) run() bool {
 			// if that fails, the step assigns only leaf, as it would
 			// without batches, and so do the next ones of the run.
 			if r.assignBatch(leaf, more, und) {
-				if und, ok = r.settle(); ok {
+				if next, settled := r.settle(); settled {
+					und = next
 					continue
 				}
 			}
@@ -290,9 +291,10 @@ func (r *cspRun) run() bool {
 				continue
 			}
 			// The atoms left undecided are those of the next step: a
-			// settled run is settled until the next assignment.
-			if und, ok = r.settle(); ok {
-				success = true
+			// settled run is settled until the next assignment. A failed
+			// try keeps und: the next one reads its hints from it.
+			if next, settled := r.settle(); settled {
+				und, success = next, true
 				break
 			}
 		}
