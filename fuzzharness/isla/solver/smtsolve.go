@@ -71,7 +71,7 @@ func (s *Solver) closeTree(root *stree, check bool) (*grammar.Tree, bool, bool) 
 		subs[l.id] = mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, nil)}, "", false)
 	}
 	if len(subs) > 0 {
-		root = root.replace(subs)
+		root = root.replaceOpen(subs)
 	}
 	t := root.kids[0].toTree(nil)
 	if check && !s.spec.EvalTree(t).Valid {
@@ -133,18 +133,26 @@ func (s *Solver) parser(name string) (*grammar.Parser, error) {
 
 // cspRun is one attempt to solve the atoms of a state in Go.
 type cspRun struct {
-	s       *Solver
-	base    *state
-	items   []item
-	vals    map[int32]*stree // open leaf id -> its derivation
-	cur     *stree           // the tree with vals applied but for fresh
-	fresh   map[int32]*stree // the values assigned since cur was made
-	ints    []string
-	c       *evalCtx
-	dirty   bool
-	solved  map[string]int // semantic predicates solved, by instance
-	random  bool           // a value was chosen at random
-	rewrote bool           // a tree solver rewrote a node derived before the run
+	s      *Solver
+	base   *state
+	items  []item
+	vals   map[int32]*stree // open leaf id -> its derivation
+	cur    *stree           // the tree with vals applied but for fresh
+	fresh  map[int32]*stree // the values assigned since cur was made
+	ints   []string
+	c      *evalCtx
+	dirty  bool
+	solved map[string]int // semantic predicates solved, by instance
+	// holds[i]: items[i] was found true on closed trees and known numbers,
+	// so that no later assignment changes it (only a tree solver rewriting
+	// a derived node does: then holds is cleared); check skips it.
+	holds   []bool
+	noBatch bool // a batch of random values failed (see pickVar)
+	// freshClosed: a key of fresh is a node that is not an open leaf of
+	// cur (a tree solver rewrites it).
+	freshClosed bool
+	random      bool // a value was chosen at random
+	rewrote     bool // a tree solver rewrote a node derived before the run
 }
 
 // cspFail records why solving the atoms in Go failed; the SMT solver may
@@ -174,7 +182,8 @@ func (s *Solver) csp(st *state) (_ *stree, random, rewrote, ok bool) {
 		// The memory of the last run's evaluation context is reused.
 		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
 			cur: st.root, fresh: map[int32]*stree{}, c: s.spareCtx,
-			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{}}
+			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{},
+			holds: make([]bool, len(st.forms))}
 		s.spareCtx = nil
 		ok := r.run()
 		s.spareCtx = r.c
@@ -192,8 +201,13 @@ func (s *Solver) csp(st *state) (_ *stree, random, rewrote, ok bool) {
 // tree returns the base tree with the values assigned so far.
 func (r *cspRun) tree() *stree {
 	if len(r.fresh) > 0 {
-		r.cur = r.cur.replace(r.fresh)
+		if r.freshClosed {
+			r.cur = r.cur.replace(r.fresh)
+		} else {
+			r.cur = r.cur.replaceOpen(r.fresh)
+		}
 		clear(r.fresh)
+		r.freshClosed = false
 	}
 	return r.cur
 }
@@ -220,46 +234,67 @@ func (r *cspRun) assignInt(i int32, v string) {
 }
 
 type snapshot struct {
-	vals map[int32]*stree
-	tree *stree
-	ints []string
+	vals  map[int32]*stree
+	tree  *stree
+	ints  []string
+	holds []bool
 }
 
 func (r *cspRun) snapshot() snapshot {
-	return snapshot{maps.Clone(r.vals), r.tree(), slices.Clone(r.ints)}
+	return snapshot{maps.Clone(r.vals), r.tree(), slices.Clone(r.ints), slices.Clone(r.holds)}
 }
 
 func (r *cspRun) restore(sn snapshot) {
 	r.vals = maps.Clone(sn.vals)
 	r.cur = sn.tree
 	clear(r.fresh)
+	r.freshClosed = false
 	r.ints = slices.Clone(sn.ints)
+	copy(r.holds, sn.holds)
 	r.dirty = true
 }
 
 func (r *cspRun) run() bool {
+	und, ok := r.settle()
 	for range maxCSPActions {
-		und, ok := r.settle()
 		if !ok {
 			return false
 		}
 		if len(und) == 0 {
 			return true
 		}
-		leaf, iv := r.pickVar(und)
+		leaf, iv, more := r.pickVar(und)
 		if leaf == nil && iv < 0 {
 			r.s.cspFail(NoLimit, "atoms the solver cannot assign in Go")
 			return false
 		}
 		sn := r.snapshot()
-		success := false
-		for range choiceTries {
+		if len(more) > 0 {
+			// Independent leaves take their values together, on one view;
+			// if that fails, the step assigns only leaf, as it would
+			// without batches, and so do the next ones of the run.
+			if r.assignBatch(leaf, more, und) {
+				if next, settled := r.settle(); settled {
+					und = next
+					continue
+				}
+			}
+			r.noBatch = true
 			r.restore(sn)
+		}
+		success := false
+		for try := range choiceTries {
+			if try > 0 {
+				r.restore(sn) // the first try starts from sn itself
+			}
 			if !r.assignFree(leaf, iv, und) {
 				continue
 			}
-			if _, ok := r.settle(); ok {
-				success = true
+			// The atoms left undecided are those of the next step: a
+			// settled run is settled until the next assignment. A failed
+			// try keeps und: the next one reads its hints from it.
+			if next, settled := r.settle(); settled {
+				und, success = next, true
 				break
 			}
 		}
@@ -294,8 +329,13 @@ func (r *cspRun) settle() ([]item, bool) {
 func (r *cspRun) check() ([]item, bool) {
 	c := r.ctx()
 	var und []item
-	for _, it := range r.items {
+	for i, it := range r.items {
+		if r.holds[i] {
+			continue
+		}
 		switch c.decide(it) {
+		case triTrue:
+			r.holds[i] = true
 		case triFalse:
 			if p, ok := it.n.(*isla.CompiledPred); ok && !it.neg && r.fixable(c, it, p) {
 				und = append(und, it)
@@ -555,6 +595,9 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 		if !node.open {
 			leaf = mkNode(node.id, node.g, nil, "", true)
 			r.rewrote = r.rewrote || r.vals[node.id] == nil
+			// Atoms over the rewritten node may change: decide all again.
+			clear(r.holds)
+			r.freshClosed = true
 		}
 		sub, ok := r.s.parseLeaf(leaf, text)
 		if !ok {
@@ -632,73 +675,6 @@ func maxIntLit(t isla.Term, m int64) int64 {
 	return m
 }
 
-// pickVar chooses a variable to give a random value: an open leaf or a
-// numeric constant an undecided atom depends on, preferring those no
-// semantic predicate writes.
-func (r *cspRun) pickVar(und []item) (*stree, int32) {
-	c := r.ctx()
-	deferred := map[int32]bool{}
-	for _, it := range und {
-		if p, ok := it.n.(*isla.CompiledPred); ok {
-			if _, ok := p.Impl.(isla.TreeSolver); ok {
-				for _, w := range p.Writes {
-					if lid, ok := r.s.spec.Labels().IDs[w]; ok {
-						for _, y := range c.v.ByLabel[lid] {
-							deferred[c.ids[y]] = true
-						}
-					}
-				}
-			}
-		}
-	}
-	var leaves, later []*stree
-	var ints []int32
-	seen := map[int32]bool{}
-	for _, it := range und {
-		for b := it.env; b != nil; b = b.next {
-			if r.s.slotKind[b.slot] == isla.IntVar {
-				if r.ints[b.val] == "" && !seen[-1-b.val] {
-					seen[-1-b.val] = true
-					ints = append(ints, b.val)
-				}
-				continue
-			}
-			i, ok := c.idx[b.val]
-			if !ok {
-				continue
-			}
-			for j := i; j < c.v.Nodes[i].End; j++ {
-				if !c.isOpen(j) || seen[c.ids[j]] {
-					continue
-				}
-				seen[c.ids[j]] = true
-				l := c.node(c.ids[j])
-				if l == nil {
-					continue
-				}
-				under := deferred[c.ids[j]]
-				for k := c.v.Nodes[j].Parent; k >= i && k >= 0 && !under; k = c.v.Nodes[k].Parent {
-					under = deferred[c.ids[k]]
-				}
-				if under {
-					later = append(later, l)
-				} else {
-					leaves = append(leaves, l)
-				}
-			}
-		}
-	}
-	switch {
-	case len(leaves) > 0:
-		return leaves[r.s.rng.IntN(len(leaves))], -1
-	case len(ints) > 0:
-		return nil, ints[r.s.rng.IntN(len(ints))]
-	case len(later) > 0:
-		return later[r.s.rng.IntN(len(later))], -1
-	}
-	return nil, -1
-}
-
 // assignFree gives a variable a random value: a number up to 9 or up to the
 // largest integer literal (plus one) of the atoms the number is bound to, or a random
 // derivation of the leaf that meets the length and regular expression
@@ -715,7 +691,13 @@ func (r *cspRun) assignFree(l *stree, iv int32, und []item) bool {
 		r.assignInt(iv, strconv.FormatInt(r.s.rng.Int64N(min(hi, 1<<20)+1), 10))
 		return true
 	}
-	c := r.ctx()
+	return r.assignLeafFree(r.ctx(), l, und)
+}
+
+// assignLeafFree gives the open leaf l a random derivation that meets the
+// hints of the atoms it is bound to, read on c.
+func (r *cspRun) assignLeafFree(c *evalCtx, l *stree, und []item) bool {
+	r.random = true
 	lo, hi := 0, -1
 	var res []*smtlib.Regex
 	for _, it := range und {

@@ -23,6 +23,10 @@ type atomInfo struct {
 	pins []pinInfo
 	lens []lenHint
 	res  []reHint
+	// group maps the slot of each variable to its group: variables in
+	// different groups occur in different conjuncts, so the value of one
+	// does not decide whether the conjuncts of the other hold.
+	group map[int]int
 }
 
 // pinInfo computes the value of the variable in slot from the others.
@@ -102,7 +106,70 @@ func (s *Solver) analyzeAtom(n *isla.CompiledSMT) *atomInfo {
 		}
 	}
 	conj(n.Src.Term)
+	info.group = varGroups(n)
 	return info
+}
+
+// varGroups groups the variables of an atom (but let names) by the
+// top-level conjuncts they share, transitively.
+func varGroups(n *isla.CompiledSMT) map[int]int {
+	slotOf := map[string]int{}
+	parent := map[int]int{}
+	for _, v := range n.Vars {
+		if v.Kind != isla.LetVar {
+			slotOf[v.Name] = v.Slot
+			parent[v.Slot] = v.Slot
+		}
+	}
+	var find func(x int) int
+	find = func(x int) int {
+		for parent[x] != x {
+			x = parent[x]
+		}
+		return x
+	}
+	var conjuncts []isla.Term
+	var split func(t isla.Term)
+	split = func(t isla.Term) {
+		if app, ok := t.(*isla.App); ok && app.Op == "and" {
+			for _, a := range app.Args {
+				split(a)
+			}
+			return
+		}
+		conjuncts = append(conjuncts, t)
+	}
+	split(n.Src.Term)
+	for _, t := range conjuncts {
+		var slots []int
+		var walk func(t isla.Term)
+		walk = func(t isla.Term) {
+			switch t := t.(type) {
+			case *isla.Var:
+				if s, ok := slotOf[t.Name]; ok {
+					slots = append(slots, s)
+				}
+			case *isla.App:
+				for _, a := range t.Args {
+					walk(a)
+				}
+			case *isla.Let:
+				// A let may bind any variable: all of them share it.
+				for _, s := range slotOf {
+					slots = append(slots, s)
+				}
+			}
+		}
+		walk(t)
+		for _, s := range slots[min(1, len(slots)):] {
+			parent[find(s)] = find(slots[0])
+		}
+	}
+	group := make(map[int]int, len(parent))
+	for s := range parent {
+		group[s] = find(s)
+	}
+	return group
 }
 
 // varIn reports the variable (not a let name) that term t is, if it is one.

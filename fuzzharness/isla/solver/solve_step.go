@@ -68,13 +68,16 @@ func (s *Solver) anyNew(outs []*grammar.Tree) bool {
 // formula splits into several disjuncts, it returns one state per
 // disjunct. ok is false if the state is unsatisfiable.
 func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
-	queue := st.forms
+	// The formulas to process, in order: formulas a step adds come before
+	// the rest (a stack of runs, so that adding costs no copy of the rest).
+	queue := worklist{runs: [][]item{st.forms}}
 	var keep []item
 	seen := map[string]bool{}
 	// fork returns the states for the disjuncts d of the formula at
 	// position k of the queue, with done the universal quantifier's item
 	// as far as it got (or nil).
-	fork := func(k int, d dnf, done *item) []*state {
+	fork := func(d dnf, done *item) []*state {
+		rest := queue.rest()
 		var out []*state
 		for _, conj := range d {
 			child := st.clone()
@@ -82,15 +85,18 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			if done != nil {
 				forms = append(forms, *done)
 			}
-			forms = append(forms, queue[k+1:]...)
+			forms = append(forms, rest...)
 			child.forms = append(forms, conj...)
 			child.steps++
 			out = append(out, child)
 		}
 		return out
 	}
-	for k := 0; k < len(queue); k++ {
-		it := queue[k]
+	for {
+		it, more := queue.next()
+		if !more {
+			break
+		}
 		switch n := it.n.(type) {
 		case *isla.CompiledSMT, *isla.CompiledPred:
 			key := s.key(it)
@@ -110,9 +116,9 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			case 0:
 				return nil, false
 			case 1:
-				queue = append(queue[:k+1:k+1], append(d[0], queue[k+1:]...)...)
+				queue.push(d[0])
 			default:
-				return fork(k, d, nil), true
+				return fork(d, nil), true
 			}
 		case *isla.CompiledIntQuantifier:
 			if !it.exists() {
@@ -121,7 +127,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			}
 			st.ints = append(slices.Clip(st.ints), "")
 			body := item{n: n.Body, env: it.env.bind(n.Slot, int32(len(st.ints)-1)), neg: it.neg}
-			queue = append(queue[:k+1:k+1], append([]item{body}, queue[k+1:]...)...)
+			queue.push([]item{body})
 		case *isla.CompiledQuantifier:
 			if it.exists() {
 				key := s.key(it)
@@ -135,9 +141,9 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 					case 0:
 						return nil, false
 					case 1:
-						queue = append(queue[:k+1:k+1], append(d[0], queue[k+1:]...)...)
+						queue.push(d[0])
 					default:
-						return fork(k, d, nil), true
+						return fork(d, nil), true
 					}
 					continue
 				}
@@ -155,19 +161,18 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 					added = append(added, d[0]...)
 				default:
 					// Fork; the other instances go on in every child.
-					rest := append(added, insts[j+1:]...)
-					queue = append(queue[:k+1:k+1], append(rest, queue[k+1:]...)...)
+					queue.push(append(added, insts[j+1:]...))
 					var cont *item
 					if !complete {
 						cont = &next
 					}
-					return fork(k, d, cont), true
+					return fork(d, cont), true
 				}
 			}
 			if !complete {
 				keep = append(keep, next)
 			}
-			queue = append(queue[:k+1:k+1], append(added, queue[k+1:]...)...)
+			queue.push(added)
 		}
 	}
 	if s.contradictory(keep) {
@@ -175,6 +180,39 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 	}
 	st.forms = keep
 	return nil, true
+}
+
+// A worklist holds formulas to process: runs of items, the last run
+// first.
+type worklist struct{ runs [][]item }
+
+// next removes and returns the first item.
+func (w *worklist) next() (item, bool) {
+	for len(w.runs) > 0 {
+		last := len(w.runs) - 1
+		if r := w.runs[last]; len(r) > 0 {
+			w.runs[last] = r[1:]
+			return r[0], true
+		}
+		w.runs = w.runs[:last]
+	}
+	return item{}, false
+}
+
+// push puts items before the others.
+func (w *worklist) push(items []item) {
+	if len(items) > 0 {
+		w.runs = append(w.runs, items)
+	}
+}
+
+// rest returns the items left, in order, in a new slice.
+func (w *worklist) rest() []item {
+	var out []item
+	for i := len(w.runs) - 1; i >= 0; i-- {
+		out = append(out, w.runs[i]...)
+	}
+	return out
 }
 
 // rangeOf returns the view nodes a quantifier ranges over in the tree of

@@ -140,7 +140,16 @@ func (n *stree) path(id int32) []*stree {
 // replace returns the tree with the nodes whose ids are keys of subs
 // replaced by their values. Nodes on the paths to replaced nodes are
 // copied with their ids; everything else is shared.
-func (n *stree) replace(subs map[int32]*stree) *stree {
+func (n *stree) replace(subs map[int32]*stree) *stree { return n.replaceIn(subs, false) }
+
+// replaceOpen is replace for subs whose keys are all ids of open leaves:
+// it does not descend into subtrees without open leaves.
+func (n *stree) replaceOpen(subs map[int32]*stree) *stree { return n.replaceIn(subs, true) }
+
+func (n *stree) replaceIn(subs map[int32]*stree, openOnly bool) *stree {
+	if openOnly && n.nopen == 0 {
+		return n
+	}
 	if r, ok := subs[n.id]; ok {
 		return r
 	}
@@ -149,7 +158,7 @@ func (n *stree) replace(subs map[int32]*stree) *stree {
 	}
 	var kids []*stree
 	for i, k := range n.kids {
-		r := k.replace(subs)
+		r := k.replaceIn(subs, openOnly)
 		if r != k && kids == nil {
 			kids = make([]*stree, len(n.kids))
 			copy(kids, n.kids[:i])

@@ -1,0 +1,185 @@
+package solver
+
+import (
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+)
+
+// pickVar chooses a variable to give a random value: an open leaf or a
+// numeric constant an undecided atom depends on, preferring those no
+// semantic predicate writes.
+//
+// If it chooses a leaf, it also returns the other leaves that may take a
+// random value in the same step (assignBatch): leaves no tree solver
+// writes that share no undecided atom with the chosen leaf nor with each
+// other, so that the value of one cannot make the atoms of another false.
+// Tree solvers do not count: they compute the nodes they write from the
+// values of the others, whatever they are.
+func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
+	c := r.ctx()
+	deferred := map[int32]bool{}
+	for _, it := range und {
+		if p, ok := it.n.(*isla.CompiledPred); ok {
+			if _, ok := p.Impl.(isla.TreeSolver); ok {
+				for _, w := range p.Writes {
+					if lid, ok := r.s.spec.Labels().IDs[w]; ok {
+						for _, y := range c.v.ByLabel[lid] {
+							deferred[c.ids[y]] = true
+						}
+					}
+				}
+			}
+		}
+	}
+	var leaves, later []*stree
+	var ints []int32
+	seen := map[int32]bool{}
+	// The variables of each group of an undecided atom (a predicate but a
+	// tree solver: all its variables; an SMT-LIB formula: those of
+	// conjuncts that share variables, see varGroups), as keys: a leaf's
+	// id, or -1-i for number i.
+	var groups [][]int32
+	for _, it := range und {
+		var info *atomInfo
+		tree := false
+		switch n := it.n.(type) {
+		case *isla.CompiledSMT:
+			info = r.s.atoms[n]
+		case *isla.CompiledPred:
+			_, tree = n.Impl.(isla.TreeSolver)
+		}
+		mine := map[int]int{} // group -> its index in groups
+		for b := it.env; b != nil; b = b.next {
+			gi := -1
+			switch {
+			case tree:
+			case info == nil:
+				gi = 0
+			default:
+				g, ok := info.group[b.slot]
+				if !ok {
+					break // not a variable of the formula
+				}
+				gi = g
+			}
+			add := func(k int32) {
+				if gi < 0 {
+					return
+				}
+				x, ok := mine[gi]
+				if !ok {
+					x = len(groups)
+					mine[gi] = x
+					groups = append(groups, nil)
+				}
+				if !contains(groups[x], k) {
+					groups[x] = append(groups[x], k)
+				}
+			}
+			if r.s.slotKind[b.slot] == isla.IntVar {
+				if r.ints[b.val] == "" {
+					add(-1 - b.val)
+					if !seen[-1-b.val] {
+						seen[-1-b.val] = true
+						ints = append(ints, b.val)
+					}
+				}
+				continue
+			}
+			i, ok := c.idx[b.val]
+			if !ok {
+				continue
+			}
+			for j := i; j < c.v.Nodes[i].End; j++ {
+				if c.closed(j) {
+					j = c.v.Nodes[j].End - 1 // no open leaf below
+					continue
+				}
+				if !c.isOpen(j) {
+					continue
+				}
+				id := c.ids[j]
+				add(id)
+				if seen[id] {
+					continue
+				}
+				seen[id] = true
+				l := c.node(id)
+				if l == nil {
+					continue
+				}
+				under := deferred[id]
+				for k := c.v.Nodes[j].Parent; k >= i && k >= 0 && !under; k = c.v.Nodes[k].Parent {
+					under = deferred[c.ids[k]]
+				}
+				if under {
+					later = append(later, l)
+				} else {
+					leaves = append(leaves, l)
+				}
+			}
+		}
+	}
+	switch {
+	case len(leaves) > 0:
+		leaf = leaves[r.s.rng.IntN(len(leaves))]
+	case len(ints) > 0:
+		return nil, ints[r.s.rng.IntN(len(ints))], nil
+	case len(later) > 0:
+		return later[r.s.rng.IntN(len(later))], -1, nil
+	default:
+		return nil, -1, nil
+	}
+	if len(leaves) == 1 || r.noBatch {
+		return leaf, -1, nil
+	}
+	// Greedily, in the order of the leaves: a leaf joins if no group of
+	// the leaves taken so far has it.
+	groupsOf := map[int32][]int{}
+	for g, ks := range groups {
+		for _, k := range ks {
+			groupsOf[k] = append(groupsOf[k], g)
+		}
+	}
+	blocked := map[int32]bool{}
+	block := func(k int32) {
+		blocked[k] = true
+		for _, g := range groupsOf[k] {
+			for _, w := range groups[g] {
+				blocked[w] = true
+			}
+		}
+	}
+	block(leaf.id)
+	for _, l := range leaves {
+		if !blocked[l.id] {
+			more = append(more, l)
+			block(l.id)
+		}
+	}
+	return leaf, -1, more
+}
+
+func contains(s []int32, k int32) bool {
+	for _, x := range s {
+		if x == k {
+			return true
+		}
+	}
+	return false
+}
+
+// assignBatch gives the leaf and the leaves more random values, all with
+// hints read on the same evaluation context (the leaves share no atom, see
+// pickVar).
+func (r *cspRun) assignBatch(leaf *stree, more []*stree, und []item) bool {
+	c := r.ctx()
+	if !r.assignLeafFree(c, leaf, und) {
+		return false
+	}
+	for _, l := range more {
+		if !r.assignLeafFree(c, l, und) {
+			return false
+		}
+	}
+	return true
+}
