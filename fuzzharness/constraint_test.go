@@ -178,8 +178,8 @@ func TestConstraintThenEdits(t *testing.T) {
 	data = append(data, 1, 2, 0, 0, '-') // replace the first byte with "-"
 	h := &Harness{cfg: config{constraint: noY{c}}, codec: c}
 	in, o := h.check(c.Decode(data), data)
-	if o != outcomeRepaired || in.String() != "-+1" || !in.Edited() || in.Original() != "x+1" || in.Tree().String() != "x+1" {
-		t.Errorf("outcome %v, input %q (edited %v) of %q, tree %q; want repaired, \"-+1\" of \"x+1\"",
+	if o != outcomeInvalid || in.String() != "-+1" || !in.Edited() || in.Original() != "x+1" || in.Tree().String() != "x+1" {
+		t.Errorf("outcome %v, input %q (edited %v) of %q, tree %q; want invalid, \"-+1\" of \"x+1\"",
 			o, in, in.Edited(), in.Original(), in.Tree())
 	}
 }
