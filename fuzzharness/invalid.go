@@ -18,8 +18,9 @@ import (
 //
 // The mutation works on the input's derivation tree: it deletes,
 // duplicates or truncates the text of a subtree (a token, or a phrase of
-// several), swaps the texts of two adjacent siblings, or deletes,
-// duplicates or replaces one byte. The hash of all the fuzzer's bytes
+// several), swaps the texts of two adjacent siblings, deletes, duplicates
+// or replaces one byte, or inserts one next to a subtree; a quarter of
+// the mutated inputs get one or two byte mutations more. The hash of all the fuzzer's bytes
 // decides whether an input is mutated and how, so the same bytes give the
 // same input, and the fuzzer can vary the mutation of one valid input by
 // changing the bytes after those the decoding reads. A mutation that
@@ -53,6 +54,7 @@ const (
 	mutDeleteByte
 	mutDuplicateByte
 	mutReplaceByte
+	mutInsertByte
 	mutKinds
 )
 
@@ -170,6 +172,23 @@ func mutate(text []byte, sp []span, r *mutRand) []byte {
 		}
 		return append(out, text[:cut]...)
 	}
+	// A byte of the text elsewhere (a delimiter, a quote), or any byte.
+	v := text[r.intn(n)]
+	if r.next()&1 == 1 {
+		v = byte(r.next())
+	}
+	if kind == mutInsertByte {
+		// At the start or end of a subtree: next to a token.
+		pos := r.intn(n + 1)
+		if len(sp) > 0 {
+			s := sp[r.intn(len(sp))]
+			pos = s.start
+			if r.next()&1 == 1 {
+				pos = s.end
+			}
+		}
+		return append(append(append(out, text[:pos]...), v), text[pos:]...)
+	}
 	// Byte mutations, at a byte of a random subtree so that short tokens
 	// weigh as much as long runs of text.
 	pos := r.intn(n)
@@ -183,16 +202,18 @@ func mutate(text []byte, sp []span, r *mutRand) []byte {
 	case mutDuplicateByte:
 		return append(append(out, text[:pos+1]...), text[pos:]...)
 	}
-	// Replace by a byte of the text elsewhere (a delimiter, a quote), or
-	// by any byte.
-	v := text[r.intn(n)]
-	if r.next()&1 == 1 {
-		v = byte(r.next())
-	}
 	out = append(out, text...)
 	out[pos] = v
 	return out
 }
+
+// A mutated input gets another mutation with odds 1 in stackOdds, up to
+// maxStacked in all, so that the fuzzer also reaches errors that take two
+// or three changed bytes in a row (an XML comment's "<!-").
+const (
+	stackOdds  = 4
+	maxStacked = 3
+)
 
 // invalidate makes in one of the invalid share, if data selects it (see
 // WithInvalidShare), and reports whether it did. An input that byte edits
@@ -207,6 +228,13 @@ func (h *Harness) invalidate(in Input, data []byte) (Input, bool) {
 		sp = spans(t)
 	}
 	b := mutate(in.b, sp, r)
+	// Now and then a few more, of bytes: the spans no longer fit.
+	for range maxStacked - 1 {
+		if r.intn(stackOdds) != 0 {
+			break
+		}
+		b = mutate(b, nil, r)
+	}
 	if string(b) == in.s {
 		return in, false
 	}

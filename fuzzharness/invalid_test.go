@@ -139,6 +139,7 @@ func TestMutateKinds(t *testing.T) {
 		"x+2",   // a byte deleted
 		"x+112", // a byte duplicated
 		"x+x2",  // a byte replaced by one of the text
+		"x1+12", // a byte of the text inserted after a token
 	} {
 		if !seen[want] {
 			t.Errorf("no mutation of %q gives %q", text, want)
