@@ -205,3 +205,35 @@ func TestEditsCountInvalid(t *testing.T) {
 		t.Errorf("stats %+v, want 2 inputs, 1 invalid", s)
 	}
 }
+
+// TestInvalidStacked checks that about a quarter of the mutated inputs get
+// more than the first mutation.
+func TestInvalidStacked(t *testing.T) {
+	gr := grammar.MustCompile(grammar.MustBuiltin("json"))
+	c, err := NewCodec(gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &Harness{cfg: config{invalidShare: 1}, codec: c}
+	rng := rand.New(rand.NewPCG(3, 4))
+	mutated, stacked := 0, 0
+	for range 2000 {
+		data := make([]byte, 8+rng.IntN(120))
+		for k := range data {
+			data[k] = byte(rng.Uint32())
+		}
+		valid := c.Decode(data)
+		in, ok := h.invalidate(c.Decode(data), data)
+		if !ok {
+			continue
+		}
+		mutated++
+		r, _ := h.cfg.invalidRand(data)
+		if first := mutate(valid.b, spans(valid.Tree()), r); string(first) != in.String() {
+			stacked++
+		}
+	}
+	if share := float64(stacked) / float64(mutated); share < 0.15 || share > 0.35 {
+		t.Errorf("%d of %d mutated inputs got more than one mutation, want about 1 in %d", stacked, mutated, stackOdds)
+	}
+}
