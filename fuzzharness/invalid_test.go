@@ -177,35 +177,6 @@ func TestInvalidShareOption(t *testing.T) {
 	}
 }
 
-// TestEditsCountInvalid checks that an input that byte edits changed is
-// counted as invalid, not as valid.
-func TestEditsCountInvalid(t *testing.T) {
-	c, err := NewCodec(exprGraph, WithMaxEdits(2))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tree, err := c.Parse("x+1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := c.Encode(tree)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data = append(data, make([]byte, c.Decode(data).Used()-len(data))...)
-	h := &Harness{codec: c}
-	for _, d := range [][]byte{data, append(data, 1, 2, 0, 0, '-')} {
-		in, o := h.check(c.Decode(d), d)
-		h.count(o)
-		if want := map[bool]outcome{false: outcomeValid, true: outcomeInvalid}[in.Edited()]; o != want {
-			t.Errorf("input %q (edited %v): outcome %v, want %v", in, in.Edited(), o, want)
-		}
-	}
-	if s := h.Stats(); s.Inputs != 2 || s.Invalid != 1 || s.ValidRate() != 0.5 {
-		t.Errorf("stats %+v, want 2 inputs, 1 invalid", s)
-	}
-}
-
 // TestInvalidStacked checks that about a quarter of the mutated inputs get
 // more than the first mutation.
 func TestInvalidStacked(t *testing.T) {
