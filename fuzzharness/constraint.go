@@ -120,11 +120,29 @@ const (
 	outcomeRepaired                  // repaired by the constraint
 	outcomeRejected                  // skipped: the target does not run
 	outcomeOverBudget                // skipped: the repair took longer than its budget
+	outcomeInvalid                   // valid, then changed on purpose: byte edits or the invalid share
 )
 
 // check applies the constraint and the validity predicate to the decoded
-// input in, returning the input the target gets.
+// input in, returning the input the target gets. A valid input whose text
+// byte edits changed, or that data selects for the invalid share (see
+// WithInvalidShare), is outcomeInvalid.
 func (h *Harness) check(in Input, data []byte) (Input, outcome) {
+	in, o := h.checkValid(in, data)
+	if o != outcomeValid && o != outcomeRepaired {
+		return in, o
+	}
+	if in.Edited() {
+		return in, outcomeInvalid
+	}
+	if in, ok := h.invalidate(in, data); ok {
+		return in, outcomeInvalid
+	}
+	return in, o
+}
+
+// checkValid is check without the invalid share.
+func (h *Harness) checkValid(in Input, data []byte) (Input, outcome) {
 	c, valid := h.cfg.constraint, h.cfg.valid
 	if c == nil && valid == nil {
 		return in, outcomeValid
@@ -208,6 +226,8 @@ func (h *Harness) count(o outcome) {
 	case outcomeOverBudget:
 		h.rejected.Add(1)
 		h.overBudget.Add(1)
+	case outcomeInvalid:
+		h.invalid.Add(1)
 	}
 	if h.workerStats != nil {
 		h.workerStats.maybeFlush(h)
@@ -316,6 +336,7 @@ func gatherWorkerStats(name string) (Stats, int) {
 		sum.Repaired += s.Repaired
 		sum.Rejected += s.Rejected
 		sum.OverBudget += s.OverBudget
+		sum.Invalid += s.Invalid
 		sum.RepairTimes = addHist(sum.RepairTimes, s.RepairTimes)
 		sum.RepairMax = max(sum.RepairMax, s.RepairMax)
 		n++
@@ -373,9 +394,12 @@ func (h *Harness) reportStats() {
 // reached the target with a valid input, 4950 valid per second; repair
 // time p50 40µs, p99 310µs, max 520µs".
 func (s Stats) String() string {
-	str := fmt.Sprintf("%d inputs: %d valid as decoded, %d repaired, %d skipped", s.Inputs, s.Inputs-s.Repaired-s.Rejected, s.Repaired, s.Rejected)
+	str := fmt.Sprintf("%d inputs: %d valid as decoded, %d repaired, %d skipped", s.Inputs, s.Inputs-s.Repaired-s.Rejected-s.Invalid, s.Repaired, s.Rejected)
 	if s.OverBudget > 0 {
 		str += fmt.Sprintf(" (%d over the repair budget)", s.OverBudget)
+	}
+	if s.Invalid > 0 {
+		str += fmt.Sprintf(", %d made invalid on purpose", s.Invalid)
 	}
 	str += fmt.Sprintf("; %.1f%% reached the target with a valid input", 100*s.ValidRate())
 	if s.ValidPerSecond > 0 {
@@ -388,11 +412,11 @@ func (s Stats) String() string {
 }
 
 // ValidRate returns the share of inputs that reached the target with a
-// valid input, as decoded or repaired: (Inputs-Rejected)/Inputs, or 1 if
-// there were no inputs.
+// valid input, as decoded or repaired: (Inputs-Rejected-Invalid)/Inputs,
+// or 1 if there were no inputs.
 func (s Stats) ValidRate() float64 {
 	if s.Inputs == 0 {
 		return 1
 	}
-	return float64(s.Inputs-s.Rejected) / float64(s.Inputs)
+	return float64(s.Inputs-s.Rejected-s.Invalid) / float64(s.Inputs)
 }

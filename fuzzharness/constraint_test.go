@@ -160,7 +160,8 @@ func TestStatsString(t *testing.T) {
 	}
 }
 
-// TestConstraintThenEdits checks that byte edits apply to the repaired text.
+// TestConstraintThenEdits checks that byte edits apply to the repaired
+// text, and that the edited input is counted as invalid, not as repaired.
 func TestConstraintThenEdits(t *testing.T) {
 	c, err := NewCodec(exprGraph, WithMaxEdits(2))
 	if err != nil {
@@ -175,11 +176,20 @@ func TestConstraintThenEdits(t *testing.T) {
 		t.Fatal(err)
 	}
 	data = append(data, make([]byte, c.Decode(data).Used()-len(data))...)
-	data = append(data, 1, 2, 0, 0, '-') // replace the first byte with "-"
 	h := &Harness{cfg: config{constraint: noY{c}}, codec: c}
+	if in, o := h.check(c.Decode(data), data); o != outcomeRepaired || in.Edited() {
+		t.Errorf("without a tail: outcome %v, input %q (edited %v); want repaired", o, in, in.Edited())
+	} else {
+		h.count(o)
+	}
+	data = append(data, 1, 2, 0, 0, '-') // replace the first byte with "-"
 	in, o := h.check(c.Decode(data), data)
-	if o != outcomeRepaired || in.String() != "-+1" || !in.Edited() || in.Original() != "x+1" || in.Tree().String() != "x+1" {
-		t.Errorf("outcome %v, input %q (edited %v) of %q, tree %q; want repaired, \"-+1\" of \"x+1\"",
+	h.count(o)
+	if s := h.Stats(); s.Inputs != 2 || s.Repaired != 1 || s.Invalid != 1 || s.ValidRate() != 0.5 {
+		t.Errorf("stats %+v, want 2 inputs, 1 repaired, 1 invalid", s)
+	}
+	if o != outcomeInvalid || in.String() != "-+1" || !in.Edited() || in.Original() != "x+1" || in.Tree().String() != "x+1" {
+		t.Errorf("outcome %v, input %q (edited %v) of %q, tree %q; want invalid, \"-+1\" of \"x+1\"",
 			o, in, in.Edited(), in.Original(), in.Tree())
 	}
 }

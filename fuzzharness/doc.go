@@ -89,6 +89,16 @@
 // language. Input.Edited tells the target; Input.Tree is the tree before
 // the edits. Encoded trees have no tail, and a tail of zeros edits nothing.
 //
+// WithInvalidShare(p) is the alternative for constraint-aware targets,
+// whose point is a high rate of valid executions: the hash of the fuzzer's
+// bytes picks a share p of the inputs, which reach the target with one
+// near-valid mutation of their valid (decoded or repaired) text, made on
+// its tree: a subtree deleted, duplicated, cut off or swapped with its
+// sibling, or a byte deleted, duplicated or replaced. The rest stay valid,
+// whatever the fuzzer does to the tail. Input.Edited tells the target
+// here too, and Stats counts both kinds of edited inputs apart from the
+// valid ones (Stats.Invalid).
+//
 // What bytes mean depends on the grammar (its rules, their order and the
 // start symbol) and on the bounds: corpus entries decode to the same inputs
 // only under the same grammar and bounds. Adding or reordering alternatives

@@ -120,3 +120,23 @@ func ExampleWithMaxEdits() {
 	fmt.Printf("%s edited=%v tree=%s\n", in, in.Edited(), in.Original())
 	// Output: [1020] edited=true tree=[10,20]
 }
+
+// With WithInvalidShare, a share of the inputs reach the target with one
+// near-valid mutation of their valid text, here half of them for the sake
+// of the example; a fuzz test would use a small share such as 0.1. The
+// hash of the fuzzer's bytes decides which inputs and how, so the same
+// bytes give the same input. The target tells them by Edited, and
+// Original is the valid text.
+func ExampleWithInvalidShare() {
+	g := grammar.MustBuiltin("expr")
+	for _, data := range [][]byte{{0x01}, {0x01, 0x00, 0x01}, {0x01, 0x00, 0x02}, {0x01, 0x00, 0x03}} {
+		fuzzharness.New(oneInput{data: data}, g, fuzzharness.WithInvalidShare(0.5)).Fuzz(func(t *myT, in fuzzharness.Input) {
+			fmt.Printf("%q edited=%v original=%q\n", in, in.Edited(), in.Original())
+		})
+	}
+	// Output:
+	// "x+x" edited=false original="x+x"
+	// "x*x\xb1+x" edited=true original="x*x+x"
+	// "+x" edited=true original="x+x"
+	// "x*x+x" edited=false original="x*x+x"
+}

@@ -65,6 +65,7 @@ type Harness struct {
 	repaired   atomic.Int64
 	rejected   atomic.Int64
 	overBudget atomic.Int64
+	invalid    atomic.Int64
 	times      repairTimes
 	start      time.Time // when Fuzz began
 
@@ -95,6 +96,9 @@ func NewGraph(f F, gr *grammar.Graph, opts ...Option) *Harness {
 		h.Helper()
 	}
 	cfg := newConfig(opts)
+	if err := cfg.validate(); err != nil {
+		fatal(f, err.Error())
+	}
 	if v := os.Getenv(protocol.EnvRepairBudget); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d < 0 {
@@ -265,10 +269,16 @@ type Stats struct {
 	// OverBudget counts the inputs of Rejected whose repair took longer
 	// than its budget (WithRepairBudget).
 	OverBudget int64
+	// Invalid counts the inputs that were valid, as decoded or repaired,
+	// and reached the target with a text changed on purpose: by byte
+	// edits (WithMaxEdits) or as one of the invalid share
+	// (WithInvalidShare). They are counted neither as valid, nor as
+	// Repaired or Rejected.
+	Invalid int64 `json:",omitempty"`
 	// Elapsed is the time since Fuzz began (under go test -fuzz, in the
 	// coordinator), and ValidPerSecond the inputs that reached the target
 	// with a valid input, as decoded or repaired, per second of it:
-	// (Inputs-Rejected)/Elapsed.
+	// (Inputs-Rejected-Invalid)/Elapsed.
 	Elapsed        time.Duration
 	ValidPerSecond float64
 	// RepairP50, RepairP99 and RepairMax are the median, the 99th
@@ -298,7 +308,7 @@ func (s Stats) RejectRate() float64 {
 // counts for its final report (see the package documentation).
 func (h *Harness) Stats() Stats {
 	s := Stats{Seeds: h.seeds.Load(), Inputs: h.inputs.Load(), Repaired: h.repaired.Load(), Rejected: h.rejected.Load(),
-		OverBudget: h.overBudget.Load()}
+		OverBudget: h.overBudget.Load(), Invalid: h.invalid.Load()}
 	s.RepairTimes, s.RepairMax = h.times.snapshot()
 	return s.derive(time.Since(h.start))
 }

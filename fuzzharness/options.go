@@ -61,6 +61,7 @@ type config struct {
 	constraint      Constraint
 	constraintSeeds int
 	repairBudget    time.Duration
+	invalidShare    float64 // WithInvalidShare
 }
 
 func newConfig(opts []Option) config {

@@ -88,7 +88,7 @@ func (s Stats) derive(elapsed time.Duration) Stats {
 	s.Elapsed = elapsed
 	s.ValidPerSecond = 0
 	if elapsed > 0 {
-		s.ValidPerSecond = float64(s.Inputs-s.Rejected) / elapsed.Seconds()
+		s.ValidPerSecond = float64(s.Inputs-s.Rejected-s.Invalid) / elapsed.Seconds()
 	}
 	s.RepairP50 = percentile(s.RepairTimes, 0.5, s.RepairMax)
 	s.RepairP99 = percentile(s.RepairTimes, 0.99, s.RepairMax)

@@ -87,23 +87,24 @@ func runEvalHarness(e *env, args []string) error {
 	}
 
 	tw := tabwriter.NewWriter(e.stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "example\trun\tfuzz test\texecs\texecs/s\tCPU s\texecs/CPU s\tvalid/CPU s\trepair p50/p99/max\tover budget\tcorpus\tcovered\tcoverage\t%s\n", "notes")
+	fmt.Fprintf(tw, "example\trun\tfuzz test\texecs\texecs/s\tCPU s\texecs/CPU s\tvalid/CPU s\tinvalid\trepair p50/p99/max\tover budget\tcorpus\tcovered\tcoverage\t%s\n", "notes")
 	for _, res := range results {
 		runs := []*evalharness.Run{res.Harness, res.Plain}
 		if res.Subject.Constrained() {
 			runs = []*evalharness.Run{res.Plain, res.Harness, res.Skip, res.Repair}
 		}
 		for _, r := range runs {
-			valid, times, over := "-", "-", "-"
+			valid, invalid, times, over := "-", "-", "-", "-"
 			if r.Stats != nil {
 				valid = fmt.Sprintf("%.0f", r.ValidCPURate())
+				invalid = fmt.Sprint(r.Stats.Invalid)
 				if r.Stats.RepairMax > 0 {
 					times = fmt.Sprintf("%v/%v/%v", r.Stats.RepairP50, r.Stats.RepairP99, r.Stats.RepairMax)
 					over = fmt.Sprint(r.Stats.OverBudget)
 				}
 			}
-			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%.0f\t%.1f\t%.0f\t%s\t%s\t%s\t%d\t%d/%d\t%.1f%%\t%s\n", res.Subject.Name, res.RunIndex+1, r.Target,
-				r.Execs, r.Rate(), r.CPU.Seconds(), r.CPURate(), valid, times, over, r.Corpus, r.Covered, r.Stmts, r.Coverage(), r.Failure)
+			fmt.Fprintf(tw, "%s\t%d\t%s\t%d\t%.0f\t%.1f\t%.0f\t%s\t%s\t%s\t%s\t%d\t%d/%d\t%.1f%%\t%s\n", res.Subject.Name, res.RunIndex+1, r.Target,
+				r.Execs, r.Rate(), r.CPU.Seconds(), r.CPURate(), valid, invalid, times, over, r.Corpus, r.Covered, r.Stmts, r.Coverage(), r.Failure)
 		}
 	}
 	if err := tw.Flush(); err != nil {

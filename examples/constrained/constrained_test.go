@@ -154,12 +154,24 @@ func (s subject) skip(f *testing.F) {
 		Fuzz(func(t *testing.T, in fuzzharness.Input) { s.checkValid(t, in.Bytes()) })
 }
 
+// invalidShare is the share of the repair targets' inputs that the
+// harness makes invalid on purpose (fuzzharness.WithInvalidShare), so that
+// the fuzzer also reaches the readers' syntax errors.
+const invalidShare = 0.1
+
 // repair fuzzes the reader with inputs of the grammar repaired to satisfy
-// the constraint.
+// the constraint, a tenth of them with one near-valid mutation: the reader
+// must accept the others and not panic on those.
 func (s subject) repair(f *testing.F) {
 	gr, rep := s.repairer(f)
-	fuzzharness.NewGraph(f, gr, fuzzharness.WithConstraint(rep)).
-		Fuzz(func(t *testing.T, in fuzzharness.Input) { s.checkValid(t, in.Bytes()) })
+	fuzzharness.NewGraph(f, gr, fuzzharness.WithConstraint(rep), fuzzharness.WithInvalidShare(invalidShare)).
+		Fuzz(func(t *testing.T, in fuzzharness.Input) {
+			if in.Edited() {
+				s.read(in.Bytes())
+				return
+			}
+			s.checkValid(t, in.Bytes())
+		})
 }
 
 func FuzzXMLPlain(f *testing.F)   { xmlSubject.plain(f) }

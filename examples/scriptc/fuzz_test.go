@@ -88,14 +88,50 @@ func checkValid(t *testing.T, src string) {
 	}
 }
 
+// invalidShare is the share of the constraint-aware target's inputs that
+// the harness makes invalid on purpose (fuzzharness.WithInvalidShare), so
+// that the fuzzer also reaches the parser's and Check's errors.
+const invalidShare = 0.1
+
 // FuzzInterp is the constraint-aware fuzz target: the harness decodes the
 // fuzzer's bytes into programs of the scriptsizec grammar and repairs those
 // that violate def-use or no-redef, so that almost every execution runs
-// the interpreter on a program that Check accepts. The run reports the
-// share (go test -v, or KFUZZ_STATS).
+// the interpreter on a program that Check accepts. A tenth of the programs
+// reach it with one near-valid mutation (a token deleted, duplicated or
+// swapped, a byte changed); those must give a syntax error or a program
+// that runs if Check accepts it (checkAny, the plain target's property). The run reports the shares
+// (go test -v, or KFUZZ_STATS).
 func FuzzInterp(f *testing.F) {
 	gr, rep := newRepairer(f)
-	fuzzharness.NewGraph(f, gr, fuzzharness.WithConstraint(rep)).FuzzString(checkValid)
+	fuzzharness.NewGraph(f, gr, fuzzharness.WithConstraint(rep), fuzzharness.WithInvalidShare(invalidShare)).
+		Fuzz(func(t *testing.T, in fuzzharness.Input) {
+			if !in.Edited() {
+				checkValid(t, in.String())
+				return
+			}
+			checkAny(t, in.String())
+		})
+}
+
+// checkAny is the property of any text: it gives a program or a syntax
+// error with an offset inside the text, and a program that Check accepts
+// runs without an error other than the step limit.
+func checkAny(t *testing.T, src string) {
+	p, err := scriptc.Parse(src)
+	if err != nil {
+		var se *scriptc.SyntaxError
+		if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(src) {
+			t.Fatalf("Parse(%q): %v", src, err)
+		}
+		return
+	}
+	if err := p.Check(); err != nil {
+		// Run may still succeed: the rejected statement may never run.
+		return
+	}
+	if _, err := p.Run(maxSteps); err != nil && !errors.Is(err, scriptc.ErrStepLimit) {
+		t.Fatalf("Run(%q): %v", src, err)
+	}
 }
 
 // FuzzInterpNoRepair is the same target with the constraint as a mere
@@ -146,21 +182,5 @@ func FuzzInterpPlain(f *testing.F) {
 	for _, t := range solverSeeds(rep) {
 		f.Add(t.String())
 	}
-	f.Fuzz(func(t *testing.T, src string) {
-		p, err := scriptc.Parse(src)
-		if err != nil {
-			var se *scriptc.SyntaxError
-			if !errors.As(err, &se) || se.Offset < 0 || se.Offset > len(src) {
-				t.Fatalf("Parse(%q): %v", src, err)
-			}
-			return
-		}
-		if err := p.Check(); err != nil {
-			// Run may still succeed: the rejected statement may never run.
-			return
-		}
-		if _, err := p.Run(maxSteps); err != nil && !errors.Is(err, scriptc.ErrStepLimit) {
-			t.Fatalf("Run(%q): %v", src, err)
-		}
-	})
+	f.Fuzz(checkAny)
 }

@@ -5,8 +5,10 @@
 // coverage of what the fuzzer kept. The constraint subjects (Scriptsize-C,
 // XML, CSV, TAR) have two more fuzz tests: the grammar with the constraint
 // as a validity predicate (invalid inputs skipped) and the grammar with
-// the constraint repaired; for those, the harness's statistics (valid
-// inputs, repair times) are read from the file of fuzzharness.EnvStats.
+// the constraint repaired, a tenth of the repaired inputs made invalid on
+// purpose (fuzzharness.WithInvalidShare); for those, the harness's
+// statistics (valid and invalid inputs, repair times) are read from the
+// file of fuzzharness.EnvStats.
 package evalharness
 
 import (
@@ -114,13 +116,15 @@ type Run struct {
 }
 
 // Valid returns the executions with a valid input: those the harness let
-// through to the target, Stats.Inputs-Stats.Rejected, or without Stats
-// -1 (not known).
+// through to the target, less those it made invalid on purpose
+// (fuzzharness.WithInvalidShare, WithMaxEdits),
+// Stats.Inputs-Stats.Rejected-Stats.Invalid, or without Stats -1 (not
+// known).
 func (r *Run) Valid() int64 {
 	if r.Stats == nil {
 		return -1
 	}
-	return r.Stats.Inputs - r.Stats.Rejected
+	return r.Stats.Inputs - r.Stats.Rejected - r.Stats.Invalid
 }
 
 // ValidCPURate returns the executions with a valid input per CPU second,
