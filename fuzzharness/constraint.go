@@ -124,18 +124,21 @@ const (
 )
 
 // check applies the constraint and the validity predicate to the decoded
-// input in, returning the input the target gets. A valid input whose text
-// byte edits changed, or that data selects for the invalid share (see
-// WithInvalidShare), is outcomeInvalid.
+// input in, returning the input the target gets. An input that data
+// selects for the invalid share (see WithInvalidShare) is mutated as
+// decoded and is outcomeInvalid without a repair: the repair's CPU time
+// goes to the inputs that stay valid, and the mutated text may break the
+// constraint as well as the grammar. A valid input whose text byte edits
+// changed is outcomeInvalid too.
 func (h *Harness) check(in Input, data []byte) (Input, outcome) {
+	if in, ok := h.invalidate(in, data); ok {
+		return in, outcomeInvalid
+	}
 	in, o := h.checkValid(in, data)
 	if o != outcomeValid && o != outcomeRepaired {
 		return in, o
 	}
 	if in.Edited() {
-		return in, outcomeInvalid
-	}
-	if in, ok := h.invalidate(in, data); ok {
 		return in, outcomeInvalid
 	}
 	return in, o

@@ -9,25 +9,28 @@ import (
 )
 
 // WithInvalidShare makes the harness pass a share p (from 0 to 1) of the
-// inputs to the target deliberately invalid: the text of the valid input
-// (as decoded, or as the constraint repaired it) with one near-valid
+// inputs to the target deliberately invalid: the text of the input as
+// decoded, before any repair or validity check, with one near-valid
 // mutation, so that the fuzzer also reaches the target's handling of
 // syntax errors and broken constraints, which no input of the grammar and
-// constraint can reach, while the other inputs stay valid. The default 0
-// mutates none. A share outside [0, 1] stops the fuzz test with f.Fatal.
+// constraint can reach, while the other inputs stay valid. A mutated input
+// is not repaired (its text may break the constraint as well as the
+// grammar), so the repairs' CPU time goes to the inputs that stay valid.
+// The default 0 mutates none. A share outside [0, 1] stops the fuzz test
+// with f.Fatal.
 //
 // The mutation works on the input's derivation tree: it deletes,
 // duplicates or truncates the text of a subtree (a token, or a phrase of
 // several), swaps the texts of two adjacent siblings, deletes, duplicates
 // or replaces one byte, or inserts one next to a subtree; a quarter of
-// the mutated inputs get one or two byte mutations more. The hash of all the fuzzer's bytes
-// decides whether an input is mutated and how, so the same bytes give the
-// same input, and the fuzzer can vary the mutation of one valid input by
-// changing the bytes after those the decoding reads. A mutation that
+// the mutated inputs get one or two byte mutations more. The hash of all
+// the fuzzer's bytes decides whether an input is mutated and how, so the
+// same bytes give the same input, and the fuzzer can vary the mutation of
+// one decoded input by changing the bytes after those the decoding reads. A mutation that
 // leaves the text as it was leaves the input valid.
 //
-// The target tells a mutated input by Input.Edited, and gets the valid
-// text from Input.Original and the tree (which derives the valid text)
+// The target tells a mutated input by Input.Edited, and gets the text
+// before the mutation from Input.Original and the tree (which derives it)
 // from Input.Tree; a target that checks a property of valid inputs should
 // check it only where Edited is false. Stats counts the mutated inputs
 // apart (Stats.Invalid), and ValidPerSecond and ValidRate leave them out.

@@ -208,3 +208,57 @@ func TestInvalidStacked(t *testing.T) {
 		t.Errorf("%d of %d mutated inputs got more than one mutation, want about 1 in %d", stacked, mutated, stackOdds)
 	}
 }
+
+// countingNoY is noY counting its repairs.
+type countingNoY struct {
+	noY
+	repairs *int
+}
+
+func (c countingNoY) Repair(t *grammar.Tree, seed uint64) (*grammar.Tree, bool) {
+	*c.repairs++
+	return c.noY.Repair(t, seed)
+}
+
+// TestInvalidShareBeforeRepair checks that the invalid share is decided
+// before the constraint: a mutated input is the decoded text mutated, with
+// no repair attempted, while the other inputs are repaired as usual.
+func TestInvalidShareBeforeRepair(t *testing.T) {
+	c, err := NewCodec(exprGraph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repairs := 0
+	h := &Harness{cfg: config{invalidShare: 0.5, constraint: countingNoY{noY{c}, &repairs}}, codec: c}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var mutatedWithY, repairedWithY int
+	for range 3000 {
+		data := make([]byte, 4+rng.IntN(60))
+		for k := range data {
+			data[k] = byte(rng.Uint32())
+		}
+		decoded := c.Decode(data).String()
+		before := repairs
+		in, o := h.check(h.decode(data), data)
+		switch o {
+		case outcomeInvalid:
+			if repairs != before {
+				t.Fatalf("%q: repaired before it was mutated to %q", decoded, in)
+			}
+			if in.Original() != decoded {
+				t.Fatalf("mutated input %q has Original %q, want the decoded %q", in, in.Original(), decoded)
+			}
+			if strings.Contains(decoded, "y") {
+				mutatedWithY++
+			}
+		case outcomeRepaired:
+			if strings.Contains(in.String(), "y") {
+				t.Fatalf("repaired input %q still breaks the constraint", in)
+			}
+			repairedWithY++
+		}
+	}
+	if mutatedWithY == 0 || repairedWithY == 0 {
+		t.Fatalf("%d mutated and %d repaired inputs that broke the constraint as decoded; want some of each", mutatedWithY, repairedWithY)
+	}
+}
