@@ -63,6 +63,7 @@ const (
 type fastPlan struct {
 	conjs  []isla.Compiled
 	eqs    map[*isla.CompiledQuantifier][]fastEq // existential quantifier -> its equalities
+	neqs   map[*isla.CompiledQuantifier]fastEq   // universal quantifier -> the equality its body negates
 	rest   map[*isla.CompiledQuantifier][]isla.Compiled
 	counts map[*isla.CompiledQuantifier]map[string]bool // universal quantifier -> labels counted in its node
 	pairs  map[*isla.CompiledSMT][2]isla.Variable       // equality of two tree variables
@@ -96,6 +97,7 @@ func newFastPlan(spec *isla.Spec) *fastPlan {
 	p := &fastPlan{
 		conjs:   topConjuncts(spec.Formula(), nil),
 		eqs:     map[*isla.CompiledQuantifier][]fastEq{},
+		neqs:    map[*isla.CompiledQuantifier]fastEq{},
 		rest:    map[*isla.CompiledQuantifier][]isla.Compiled{},
 		counts:  map[*isla.CompiledQuantifier]map[string]bool{},
 		pairs:   map[*isla.CompiledSMT][2]isla.Variable{},
@@ -111,6 +113,8 @@ func newFastPlan(spec *isla.Spec) *fastPlan {
 			case *isla.CompiledQuantifier:
 				if n.Exists {
 					p.analyzeExists(n)
+				} else if eq, ok := p.negatedEq(n); ok {
+					p.neqs[n] = eq
 				} else if n.Match == nil && selfContained(n) {
 					if labels := countedLabels(n.Body, n.Slot); len(labels) > 0 {
 						p.counts[n] = labels
@@ -208,6 +212,40 @@ func (p *fastPlan) analyzeExists(q *isla.CompiledQuantifier) {
 	}
 }
 
+// negatedEq returns the equality def = use between one of the variables
+// of universal quantifier q and an outer one, if q's body holds whenever
+// it is false: the body is that equality negated, or an implication whose
+// conclusion it is (no-redef: forall d2: (... implies not n1 = n2)). Only
+// the instances of q in which the two texts are equal can then fail.
+func (p *fastPlan) negatedEq(q *isla.CompiledQuantifier) (fastEq, bool) {
+	body := q.Body
+	if b, ok := body.(*isla.CompiledBinary); ok && b.Src.Op == isla.Implies {
+		body = b.Y
+	}
+	not, ok := body.(*isla.CompiledNot)
+	if !ok {
+		return fastEq{}, false
+	}
+	smt, ok := not.X.(*isla.CompiledSMT)
+	if !ok {
+		return fastEq{}, false
+	}
+	app, ok := smt.Src.Term.(*isla.App)
+	if !ok || app.Op != "=" || len(app.Args) != 2 {
+		return fastEq{}, false
+	}
+	a, okA := treeVar(app.Args[0], smt.Vars)
+	b, okB := treeVar(app.Args[1], smt.Vars)
+	inA, inB := bound(q, a), bound(q, b)
+	switch {
+	case okA && okB && inA && !inB:
+		return fastEq{in: a, out: b}, true
+	case okA && okB && inB && !inA:
+		return fastEq{in: b, out: a}, true
+	}
+	return fastEq{}, false
+}
+
 // costRank orders the conjuncts of fastPlan.rest: level last.
 func costRank(c isla.Compiled) int {
 	if pr, ok := c.(*isla.CompiledPred); ok && pr.Impl == nil && pr.Src.Name == "level" {
@@ -302,8 +340,8 @@ type fastRun struct {
 	fails int                                  // violations found in the pass
 	holds map[*isla.CompiledQuantifier][]int32 // instances that hold, per quantifier, in the pass
 	gen   *grammar.Generator
-	// The instances of indexable existential quantifiers on the view, by
-	// the text of their equated variable (see fastRun.eval).
+	// The instances of the quantifiers looked up by text on the view, by
+	// the text of their equated variable (see fastPlan.keyed).
 	indexes map[*isla.CompiledQuantifier]*fastIndex
 	slotBuf []isla.SlotValue
 	pathBuf []*grammar.Tree // pathTo's result, reused
@@ -452,7 +490,7 @@ func (f *fastRun) fix(n isla.Compiled) {
 			f.fixExists(n)
 			return
 		}
-		e.Instances(n, func() bool {
+		f.instances(n, func() bool {
 			if !f.eval(n.Body) {
 				f.fails++
 				f.fixInstance(n)

@@ -50,19 +50,26 @@ func compileFast(t testing.TB, sub fastSubject) *isla.Spec {
 	return spec
 }
 
-// fuzzerTrees decodes n random byte strings with the harness's codec, as
-// the trees the fuzzer's inputs give, and returns those that violate the
-// constraint.
+// fuzzerTrees decodes n random byte strings of 32 to 511 bytes with the
+// harness's codec, as the trees the fuzzer's inputs give, and returns
+// those that violate the constraint.
 func fuzzerTrees(t testing.TB, gr *grammar.Graph, r *solver.Repairer, n int) []*grammar.Tree {
 	t.Helper()
-	c, err := fuzzharness.NewCodec(gr)
+	return fuzzerTreesOf(t, gr, r, n, 32, 512)
+}
+
+// fuzzerTreesOf is fuzzerTrees with byte strings of lo to hi-1 bytes and
+// a codec with options opts.
+func fuzzerTreesOf(t testing.TB, gr *grammar.Graph, r *solver.Repairer, n, lo, hi int, opts ...fuzzharness.Option) []*grammar.Tree {
+	t.Helper()
+	c, err := fuzzharness.NewCodec(gr, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
 	var out []*grammar.Tree
 	for range n {
-		data := make([]byte, 32+rng.IntN(480))
+		data := make([]byte, lo+rng.IntN(hi-lo))
 		for i := range data {
 			data[i] = byte(rng.Uint32())
 		}
@@ -136,26 +143,47 @@ func BenchmarkRepairFuzzer(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			trees := fuzzerTrees(b, spec.Graph(), r, 200)
-			// Warm the caches (parsers, regular expression texts) as a
-			// fuzzing worker's first inputs do.
-			for i, in := range trees {
-				r.Repair(in, uint64(i))
-			}
-			b.ReportAllocs()
-			failed := 0
-			cpu0 := processCPU()
-			for i := 0; b.Loop(); i++ {
-				if _, ok := r.RepairBy(trees[i%len(trees)], uint64(i), time.Time{}); !ok {
-					failed++
-				}
-			}
-			if cpu := processCPU() - cpu0; cpu > 0 {
-				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
-			}
-			b.ReportMetric(float64(failed)/float64(b.N), "failed/op")
+			benchRepair(b, r, fuzzerTrees(b, spec.Graph(), r, 200))
 		})
 	}
+}
+
+// BenchmarkRepairFuzzerLarge is BenchmarkRepairFuzzer on Scriptsize-C
+// programs of about 1.4 KB (1,000 to 4,000 random bytes decoded with a
+// MaxSize of 3,000 nodes; the fuzzer's own, bounded by 500 nodes, are
+// about 220 bytes): the programs a long run grows, with their
+// declarations and uses, on which the repair's work that grows with the
+// program shows.
+func BenchmarkRepairFuzzerLarge(b *testing.B) {
+	sub := fastSubjects()[0]
+	spec := compileFast(b, sub)
+	r, err := solver.NewRepairer(spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRepair(b, r, fuzzerTreesOf(b, spec.Graph(), r, 100, 1000, 4000, fuzzharness.WithMaxSize(3000)))
+}
+
+// benchRepair repairs trees one after the other, after a first round that
+// fills the caches, and reports the CPU time and the failures per repair.
+func benchRepair(b *testing.B, r *solver.Repairer, trees []*grammar.Tree) {
+	// Warm the caches (parsers, regular expression texts) as a fuzzing
+	// worker's first inputs do.
+	for i, in := range trees {
+		r.Repair(in, uint64(i))
+	}
+	b.ReportAllocs()
+	failed := 0
+	cpu0 := processCPU()
+	for i := 0; b.Loop(); i++ {
+		if _, ok := r.RepairBy(trees[i%len(trees)], uint64(i), time.Time{}); !ok {
+			failed++
+		}
+	}
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+	b.ReportMetric(float64(failed)/float64(b.N), "failed/op")
 }
 
 // sharedNodes counts the nodes that occur more than once in out: a
