@@ -120,6 +120,11 @@ func (e *Evaluator) Eval(n Compiled) bool {
 	return false
 }
 
+// YFirst reports whether the evaluator decides conjunction or disjunction
+// b by its right operand first, the cheaper one to evaluate: an evaluator
+// of its own (a repair's) keeps the order.
+func (b *CompiledBinary) YFirst() bool { return b.yFirst }
+
 // Instances binds the variables of quantifier q to each of its Instances in
 // turn, pre-order and match by match, calling f until it returns false.
 func (e *Evaluator) Instances(q *CompiledQuantifier, f func() bool) {

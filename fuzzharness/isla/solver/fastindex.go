@@ -11,11 +11,16 @@ import "github.com/seed72891827/kfuzz/fuzzharness/isla"
 // up the declarations of its name alone instead of scanning them all, and
 // no-redef compares a declaration with those of the same name alone
 // instead of with all of them. It is built once per view, when first
-// needed.
+// needed, in the memory of the index of the view before.
 type fastIndex struct {
-	width int                // int32s per instance: the node, then the binders' nodes
-	insts []int32            // the instances, in the order of Evaluator.Instances
-	byKey map[string][]int32 // text of the equated variable -> offsets into insts
+	built bool
+	width int     // int32s per instance: the node, then the binders' nodes
+	insts []int32 // the instances, in the order of Evaluator.Instances
+	// The instances of one text are a list in the order of insts: next
+	// holds, per instance, the next one's number (-1: none), and byKey
+	// the first and last instance of each text.
+	next  []int32
+	byKey map[string][2]int32
 }
 
 // keyed returns the equality by which the instances of quantifier q are
@@ -39,33 +44,54 @@ func (p *fastPlan) keyed(q *isla.CompiledQuantifier) (fastEq, bool) {
 // index returns the index of the instances of quantifier q, looked up by
 // eq (see keyed), on the current view.
 func (f *fastRun) index(q *isla.CompiledQuantifier, eq fastEq) *fastIndex {
-	if ix, ok := f.indexes[q]; ok {
+	ix := f.indexes[q]
+	if ix == nil {
+		ix = &fastIndex{byKey: map[string][2]int32{}}
+		if f.indexes == nil {
+			f.indexes = map[*isla.CompiledQuantifier]*fastIndex{}
+		}
+		f.indexes[q] = ix
+	}
+	if ix.built {
 		return ix
 	}
 	e := f.e
-	ix := &fastIndex{width: 1, byKey: map[string][]int32{}}
+	ix.width = 1
 	if q.Match != nil {
 		ix.width += len(q.Match.Binders)
 	}
+	ix.insts, ix.next = ix.insts[:0], ix.next[:0]
+	clear(ix.byKey)
 	saved := f.saveSlots(q)
 	e.Instances(q, func() bool {
-		at := int32(len(ix.insts))
+		i := int32(len(ix.next))
 		ix.insts = append(ix.insts, e.Slots[q.Slot].Node)
 		if q.Match != nil {
 			for _, s := range q.Match.Binders {
 				ix.insts = append(ix.insts, e.Slots[s].Node)
 			}
 		}
+		ix.next = append(ix.next, -1)
 		key := f.v.Node(e.Slots[eq.in.Slot].Node).Text()
-		ix.byKey[key] = append(ix.byKey[key], at)
+		if ends, ok := ix.byKey[key]; ok {
+			ix.next[ends[1]] = i
+			ix.byKey[key] = [2]int32{ends[0], i}
+		} else {
+			ix.byKey[key] = [2]int32{i, i}
+		}
 		return true
 	})
 	f.restoreSlots(q, saved)
-	if f.indexes == nil {
-		f.indexes = map[*isla.CompiledQuantifier]*fastIndex{}
-	}
-	f.indexes[q] = ix
+	ix.built = true
 	return ix
+}
+
+// resetIndexes marks the indexes of the last view stale, keeping their
+// memory.
+func (f *fastRun) resetIndexes() {
+	for _, ix := range f.indexes {
+		ix.built = false
+	}
 }
 
 // saveSlots returns the values of the slots quantifier q binds.
@@ -98,8 +124,13 @@ func (f *fastRun) instances(q *isla.CompiledQuantifier, fn func() bool) {
 	}
 	e := f.e
 	ix := f.index(q, eq)
-	for _, at := range ix.byKey[f.v.Node(e.Slots[eq.out.Slot].Node).Text()] {
-		inst := ix.insts[at : int(at)+ix.width]
+	ends, ok := ix.byKey[f.v.Node(e.Slots[eq.out.Slot].Node).Text()]
+	if !ok {
+		return
+	}
+	for i := ends[0]; i >= 0; i = ix.next[i] {
+		at := int(i) * ix.width
+		inst := ix.insts[at : at+ix.width]
 		e.Slots[q.Slot].Node = inst[0]
 		if q.Match != nil {
 			for i, s := range q.Match.Binders {
@@ -115,21 +146,45 @@ func (f *fastRun) instances(q *isla.CompiledQuantifier, fn func() bool) {
 // eval decides formula n as the evaluator's Eval does, with the instances
 // of quantifiers looked up by text (see keyed) where it can: an instance
 // with another text makes the body of an existential one false and that
-// of a universal one true. Other quantifiers are evaluated here too, so
-// that those in their bodies are looked up; other formulas are left to
-// the evaluator.
+// of a universal one true. Quantifiers and connectives are evaluated here,
+// so that the quantifiers in their bodies are looked up too, and an
+// equality of two tree variables compares their texts without building
+// SMT-LIB values; other formulas are left to the evaluator.
 func (f *fastRun) eval(n isla.Compiled) bool {
-	q, ok := n.(*isla.CompiledQuantifier)
-	if !ok {
-		return f.e.Eval(n)
-	}
-	result := !q.Exists
-	f.instances(q, func() bool {
-		if f.eval(q.Body) == q.Exists {
-			result = q.Exists
-			return false
+	switch n := n.(type) {
+	case *isla.CompiledQuantifier:
+		result := !n.Exists
+		f.instances(n, func() bool {
+			if f.eval(n.Body) == n.Exists {
+				result = n.Exists
+				return false
+			}
+			return true
+		})
+		return result
+	case *isla.CompiledSMT:
+		if pair, ok := f.p.pairs[n]; ok {
+			e := f.e
+			return f.v.Node(e.Slots[pair[0].Slot].Node).Text() == f.v.Node(e.Slots[pair[1].Slot].Node).Text()
 		}
-		return true
-	})
-	return result
+	case *isla.CompiledNot:
+		return !f.eval(n.X)
+	case *isla.CompiledBinary:
+		x, y := n.X, n.Y
+		switch n.Src.Op {
+		case isla.And:
+			if n.YFirst() {
+				x, y = y, x
+			}
+			return f.eval(x) && f.eval(y)
+		case isla.Or:
+			if n.YFirst() {
+				x, y = y, x
+			}
+			return f.eval(x) || f.eval(y)
+		case isla.Implies:
+			return !f.eval(x) || f.eval(y)
+		}
+	}
+	return f.e.Eval(n)
 }

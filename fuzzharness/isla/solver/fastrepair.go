@@ -377,7 +377,7 @@ func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, lim limit) (*grammar
 			f.e.Reset(f.v)
 		}
 		f.fails = 0
-		clear(f.indexes)
+		f.resetIndexes()
 		for _, c := range f.p.conjs {
 			if q, ok := c.(*isla.CompiledQuantifier); ok && !q.Exists && pass < fastPasses {
 				f.fix(c) // counts its failing instances
@@ -423,7 +423,7 @@ func (r *Repairer) newRun(seed uint64) *fastRun {
 	clear(f.ins)
 	clear(f.added)
 	clear(f.holds)
-	clear(f.indexes)
+	f.resetIndexes()
 	return f
 }
 
@@ -474,10 +474,10 @@ func (f *fastRun) fix(n isla.Compiled) {
 	case *isla.CompiledBinary:
 		switch n.Src.Op {
 		case isla.And:
-			if !e.Eval(n.X) {
+			if !f.eval(n.X) {
 				f.fix(n.X)
 			}
-			if !e.Eval(n.Y) {
+			if !f.eval(n.Y) {
 				f.fix(n.Y)
 			}
 		case isla.Implies:
