@@ -345,7 +345,11 @@ type fastRun struct {
 	indexes map[*isla.CompiledQuantifier]*fastIndex
 	slotBuf []isla.SlotValue
 	pathBuf []*grammar.Tree // pathTo's result, reused
-	ancBuf  []int32
+	// The view nodes replaced in the pass, and the tree nodes above an
+	// edit, which rebuild copies (it shares the others as they are).
+	edited []int32
+	above  map[*grammar.Tree]bool
+	ancBuf []int32
 }
 
 // fastKey names an insertion: the quantifier node and the text.
@@ -396,6 +400,8 @@ func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, lim limit) (*grammar
 		}
 		cur = f.rebuild(cur)
 		clear(f.repl)
+		clear(f.above)
+		f.edited = f.edited[:0]
 		clear(f.ins)
 		clear(f.added)
 		clear(f.holds)
@@ -420,6 +426,8 @@ func (r *Repairer) newRun(seed uint64) *fastRun {
 	f.gen = nil // seeded from the seed, when first needed
 	f.stuck, f.fails = false, 0
 	clear(f.repl)
+	clear(f.above)
+	f.edited = f.edited[:0]
 	clear(f.ins)
 	clear(f.added)
 	clear(f.holds)
@@ -430,11 +438,43 @@ func (r *Repairer) newRun(seed uint64) *fastRun {
 // fastStream is the stream of the fast repair's random numbers.
 const fastStream = 0x66617374
 
-// rebuild returns t with the pass's edits applied, sharing the subtrees
-// without edits.
+// rebuild returns t, the tree of the view, with the pass's edits applied,
+// sharing the subtrees without edits.
 func (f *fastRun) rebuild(t *grammar.Tree) *grammar.Tree {
+	for _, x := range f.edited {
+		path := f.pathTo(x)
+		if len(path) == 0 || path[len(path)-1] != f.v.Nodes[x].Tree {
+			// Not found: every node may be above an edit.
+			t.Walk(func(u *grammar.Tree) bool {
+				f.mark([]*grammar.Tree{u})
+				return true
+			})
+			break
+		}
+		f.mark(path)
+	}
+	return f.rebuildTree(t)
+}
+
+// mark records the tree nodes of path, from the root down, as above an
+// edit.
+func (f *fastRun) mark(path []*grammar.Tree) {
+	if f.above == nil {
+		f.above = map[*grammar.Tree]bool{}
+	}
+	for _, t := range path {
+		f.above[t] = true
+	}
+}
+
+// rebuildTree is rebuild below the root: a subtree with no edit is
+// returned as it is.
+func (f *fastRun) rebuildTree(t *grammar.Tree) *grammar.Tree {
 	if n, ok := f.repl[t]; ok {
 		return n
+	}
+	if !f.above[t] {
+		return t
 	}
 	var ins []fastInsert
 	if len(f.ins) > 0 {
@@ -452,7 +492,7 @@ func (f *fastRun) rebuild(t *grammar.Tree) *grammar.Tree {
 				kids = append(kids, in.t)
 			}
 		}
-		nc := f.rebuild(c)
+		nc := f.rebuildTree(c)
 		if kids == nil && nc != c {
 			kids = append(make([]*grammar.Tree, 0, len(t.Children)), t.Children[:i]...)
 		}
@@ -546,9 +586,10 @@ func (f *fastRun) ref(x int32) *grammar.Tree {
 	return t
 }
 
-// replace records that reference node t becomes a reference to the same
-// graph node deriving rhs.
-func (f *fastRun) replace(t, rhs *grammar.Tree) {
+// replace records that reference node t, the tree of view node x, becomes
+// a reference to the same graph node deriving rhs.
+func (f *fastRun) replace(x int32, t, rhs *grammar.Tree) {
+	f.edited = append(f.edited, x)
 	if f.repl == nil {
 		f.repl = map[*grammar.Tree]*grammar.Tree{}
 	}
@@ -564,7 +605,7 @@ func (f *fastRun) copyOnto(dst, src int32) {
 		f.stuck = true
 		return
 	}
-	f.replace(d, s.Children[0].Clone())
+	f.replace(dst, d, s.Children[0].Clone())
 }
 
 // rename gives view node x a text that no node of its nonterminal has.
@@ -586,7 +627,7 @@ func (f *fastRun) rename(x int32) {
 		}
 		text := rhs.String()
 		if !used[text] {
-			f.replace(t, rhs)
+			f.replace(x, t, rhs)
 			return
 		}
 		if fallback == nil && text != old {
@@ -597,7 +638,7 @@ func (f *fastRun) rename(x int32) {
 		f.stuck = true
 		return
 	}
-	f.replace(t, fallback)
+	f.replace(x, t, fallback)
 }
 
 // generator returns the run's generator of small random trees.
@@ -670,6 +711,7 @@ func (f *fastRun) insertFor(q *isla.CompiledQuantifier, eq fastEq, use int32) {
 			f.added = map[fastKey]bool{}
 		}
 		f.ins[rep] = append(f.ins[rep], fastInsert{at: at, t: &grammar.Tree{Node: elem.Children[0], Children: []*grammar.Tree{rhs}}})
+		f.mark(path[:k+1])
 		f.added[key] = true
 		return
 	}
@@ -923,7 +965,7 @@ func (f *fastRun) adjustCount(q *isla.CompiledQuantifier, x int32, labels map[st
 				copy(mini.Slots, e.Slots)
 				mini.Slots[0].Node, mini.Slots[q.Slot].Node = 0, 0
 				if mini.Eval(q.Body) {
-					f.replace(ref, rhs)
+					f.replace(x, ref, rhs)
 					return true
 				}
 			}
@@ -1041,7 +1083,7 @@ func (f *fastRun) fixPred(n *isla.CompiledPred) {
 			f.stuck = true
 			continue
 		}
-		f.replace(t, rhs)
+		f.replace(i, t, rhs)
 	}
 }
 
@@ -1070,7 +1112,7 @@ func (f *fastRun) fixRegex(re fastRegex) {
 		f.stuck = true
 		return
 	}
-	f.replace(t, pool.trees[i].Clone())
+	f.replace(x, t, pool.trees[i].Clone())
 }
 
 // fastPool holds the random texts of a fastSampleKey, made when first
