@@ -129,6 +129,70 @@ func TestFastRepair(t *testing.T) {
 	}
 }
 
+// TestFastEval checks that the fast repair's evaluation, which looks the
+// instances of def-use, no-redef and the like up by text, decides every
+// conjunct of each subject's constraint as the evaluator does, on the
+// fuzzer's trees (valid and invalid, of the harness's codec and of one
+// with a larger MaxSize) and on the repairs of the small ones.
+func TestFastEval(t *testing.T) {
+	n := 150
+	if testing.Short() {
+		n = 40
+	}
+	for _, sub := range fastSubjects() {
+		t.Run(sub.name, func(t *testing.T) {
+			spec := compileFast(t, sub)
+			r, err := solver.NewRepairer(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var trees []*grammar.Tree
+			rng := rand.New(rand.NewPCG(3, 4))
+			small := 0 // the trees of the harness's codec come first
+			for _, maxSize := range []int{0, 3000} {
+				var opts []fuzzharness.Option
+				if maxSize > 0 {
+					opts = append(opts, fuzzharness.WithMaxSize(maxSize))
+				}
+				c, err := fuzzharness.NewCodec(spec.Graph(), opts...)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if maxSize == 0 {
+					small = n
+				}
+				for range n {
+					data := make([]byte, 32+rng.IntN(1000+maxSize))
+					for i := range data {
+						data[i] = byte(rng.Uint32())
+					}
+					trees = append(trees, c.Decode(data).Tree())
+				}
+			}
+			falses := 0
+			// The repairs of the small ones (the solver, which the larger
+			// ones often need, takes long on them).
+			for i, tr := range trees[:small] {
+				if out, ok := r.Repair(tr, uint64(i)); ok && out != tr {
+					trees = append(trees, out)
+				}
+			}
+			for _, tr := range trees {
+				fast, full := r.FastEval(tr)
+				if !slices.Equal(fast, full) {
+					t.Fatalf("on %q the fast evaluation gives %v, the evaluator %v", tr, fast, full)
+				}
+				if slices.Contains(full, false) {
+					falses++
+				}
+			}
+			if falses == 0 || falses == len(trees) {
+				t.Errorf("%d of %d trees violate a conjunct: want both kinds", falses, len(trees))
+			}
+		})
+	}
+}
+
 // BenchmarkRepairFuzzer measures the latency of Repair (fast steps, then
 // the solver, without a deadline) on the fuzzer's invalid inputs of each
 // constraint subject, one input after the other, after a first round that
