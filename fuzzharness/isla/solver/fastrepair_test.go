@@ -62,21 +62,31 @@ func fuzzerTrees(t testing.TB, gr *grammar.Graph, r *solver.Repairer, n int) []*
 // a codec with options opts.
 func fuzzerTreesOf(t testing.TB, gr *grammar.Graph, r *solver.Repairer, n, lo, hi int, opts ...fuzzharness.Option) []*grammar.Tree {
 	t.Helper()
+	var out []*grammar.Tree
+	for _, tr := range decodedTrees(t, gr, n, lo, hi, opts...) {
+		if !r.Valid(tr) {
+			out = append(out, tr)
+		}
+	}
+	return out
+}
+
+// decodedTrees decodes n random byte strings of lo to hi-1 bytes with the
+// harness's codec with options opts.
+func decodedTrees(t testing.TB, gr *grammar.Graph, n, lo, hi int, opts ...fuzzharness.Option) []*grammar.Tree {
+	t.Helper()
 	c, err := fuzzharness.NewCodec(gr, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
-	var out []*grammar.Tree
+	out := make([]*grammar.Tree, 0, n)
 	for range n {
 		data := make([]byte, lo+rng.IntN(hi-lo))
 		for i := range data {
 			data[i] = byte(rng.Uint32())
 		}
-		tr := c.Decode(data).Tree()
-		if !r.Valid(tr) {
-			out = append(out, tr)
-		}
+		out = append(out, c.Decode(data).Tree())
 	}
 	return out
 }
@@ -146,29 +156,10 @@ func TestFastEval(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			var trees []*grammar.Tree
-			rng := rand.New(rand.NewPCG(3, 4))
-			small := 0 // the trees of the harness's codec come first
-			for _, maxSize := range []int{0, 3000} {
-				var opts []fuzzharness.Option
-				if maxSize > 0 {
-					opts = append(opts, fuzzharness.WithMaxSize(maxSize))
-				}
-				c, err := fuzzharness.NewCodec(spec.Graph(), opts...)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if maxSize == 0 {
-					small = n
-				}
-				for range n {
-					data := make([]byte, 32+rng.IntN(1000+maxSize))
-					for i := range data {
-						data[i] = byte(rng.Uint32())
-					}
-					trees = append(trees, c.Decode(data).Tree())
-				}
-			}
+			// The trees of the harness's codec first, then larger ones.
+			trees := decodedTrees(t, spec.Graph(), n, 32, 1000)
+			small := len(trees)
+			trees = append(trees, decodedTrees(t, spec.Graph(), n, 1000, 4000, fuzzharness.WithMaxSize(3000))...)
 			falses := 0
 			// The repairs of the small ones (the solver, which the larger
 			// ones often need, takes long on them).
