@@ -340,6 +340,9 @@ type fastRun struct {
 	fails int                                  // violations found in the pass
 	holds map[*isla.CompiledQuantifier][]int32 // instances that hold, per quantifier, in the pass
 	gen   *grammar.Generator
+	// Whether gen is seeded from this repair's seed (it is kept across
+	// repairs, with its size table).
+	genSeeded bool
 	// The instances of the quantifiers looked up by text on the view, by
 	// the text of their equated variable (see fastPlan.keyed).
 	indexes map[*isla.CompiledQuantifier]*fastIndex
@@ -423,7 +426,7 @@ func (r *Repairer) newRun(seed uint64) *fastRun {
 	}
 	f.seed = seed
 	f.pcg.Seed(seed, fastStream)
-	f.gen = nil // seeded from the seed, when first needed
+	f.genSeeded = false // the generator is reseeded when first needed
 	f.stuck, f.fails = false, 0
 	clear(f.repl)
 	clear(f.above)
@@ -646,7 +649,10 @@ func (f *fastRun) generator() *grammar.Generator {
 	if f.gen == nil {
 		f.gen = grammar.NewGenerator(f.r.spec.Graph(), f.seed^0x66726573)
 		f.gen.MaxSize = fastMaxSize
+	} else if !f.genSeeded {
+		f.gen.Reseed(f.seed ^ 0x66726573)
 	}
+	f.genSeeded = true
 	return f.gen
 }
 
