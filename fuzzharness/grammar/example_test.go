@@ -194,3 +194,24 @@ func ExampleParseJSON_ambiguous() {
 	// bad.json:2:18: symbol "x<digit>" holds the reference <digit> among other text: in a list of symbols, write each reference as a symbol of its own, or write the whole alternative as the expansion string "x<digit>"
 	// bad.json:2:41: expected a symbol string in the list of symbols, found number 1: expected an expansion string such as "<a> + <b>", a list of symbols such as ["<a>", "+", "<b>"] ([] for the empty alternative), or [expansion, options] with an options object
 }
+
+// A generator reseeded with a seed draws the trees of a new generator with
+// that seed, without computing its tables again.
+func ExampleGenerator_Reseed() {
+	gr := grammar.MustCompile(grammar.MustBuiltin("json"))
+	g := grammar.NewGenerator(gr, 1)
+	g.MaxSize = 40
+	var first []string
+	for range 3 {
+		t, _ := g.Generate()
+		first = append(first, t.String())
+	}
+	g.Reseed(1)
+	same := true
+	for i := range 3 {
+		t, _ := g.Generate()
+		same = same && t.String() == first[i]
+	}
+	fmt.Println("same trees:", same)
+	// Output: same trees: true
+}

@@ -57,9 +57,22 @@ func NewGenerator(gr *Graph, seed uint64) *Generator {
 		MaxSize:   max(DefaultMaxSize, 4*gr.Root.MinSize),
 		MaxRepeat: DefaultMaxRepeat,
 		graph:     gr,
-		rng:       rand.New(rand.NewPCG(seed, 0x6b66757a7a)),
+		rng:       rand.New(rand.NewPCG(seed, genStream)),
 	}
 }
+
+// Reseed makes g draw from now on what a new generator over the same graph
+// seeded with seed would draw with g's bounds. It keeps what g has computed
+// from the graph (the least completion sizes for its MaxDepth), which a new
+// generator computes again on its first tree: a caller that generates a
+// few trees per seed reseeds one generator instead of making one per seed.
+func (g *Generator) Reseed(seed uint64) {
+	g.rng = rand.New(rand.NewPCG(seed, genStream))
+	g.queue = g.queue[:0]
+}
+
+// genStream is the stream of a generator's random numbers.
+const genStream = 0x6b66757a7a
 
 // Generate returns a random complete tree rooted at the graph's root.
 func (g *Generator) Generate() (*Tree, error) { return g.GenerateFrom(g.graph.Root) }

@@ -35,15 +35,23 @@ type Evaluator struct {
 	// The matches of match expressions computed on memoView: a universal
 	// quantifier with an existential one inside (def-use) matches every
 	// declaration once per use otherwise.
-	memo     map[matchKey][][]int32
+	memo     map[*CompiledMatch]*matchMemo
 	memoView *View
+	// The matches computed on memoView are slices of these arrays, which
+	// a new view replaces (a caller may still hold the old view's).
+	matchNodes []int32
+	matchLists [][]int32
 }
 
-// matchKey names the matches of a match expression on a node.
-type matchKey struct {
-	m *CompiledMatch
-	x int32
+// matchMemo holds the matches of a match expression on the nodes of a
+// view.
+type matchMemo struct {
+	view   *View
+	byNode [][][]int32 // per node: its matches; nil if not computed yet
 }
+
+// noMatches is the matches of a node that has none, computed.
+var noMatches = [][]int32{}
 
 // SlotValue is the value of a variable: a tree node, or a number's decimal
 // text.
@@ -120,6 +128,11 @@ func (e *Evaluator) Eval(n Compiled) bool {
 	return false
 }
 
+// YFirst reports whether the evaluator decides conjunction or disjunction
+// b by its right operand first, the cheaper one to evaluate: an evaluator
+// of its own (a repair's) keeps the order.
+func (b *CompiledBinary) YFirst() bool { return b.yFirst }
+
 // Instances binds the variables of quantifier q to each of its Instances in
 // turn, pre-order and match by match, calling f until it returns false.
 func (e *Evaluator) Instances(q *CompiledQuantifier, f func() bool) {
@@ -160,24 +173,43 @@ func (e *Evaluator) Instances(q *CompiledQuantifier, f func() bool) {
 // nonterminal, with its nonterminals as open leaves) to be a prefix of x's
 // derivation tree, as ISLa defines matching.
 func (e *Evaluator) matches(m *CompiledMatch, x int32) [][]int32 {
-	if e.memoView != e.View || e.memo == nil {
-		if e.memo == nil {
-			e.memo = map[matchKey][][]int32{}
-		}
-		clear(e.memo)
+	if e.memoView != e.View {
 		e.memoView = e.View
+		e.matchNodes = make([]int32, 0, max(cap(e.matchNodes), 64))
+		e.matchLists = make([][]int32, 0, max(cap(e.matchLists), 16))
 	}
-	if out, ok := e.memo[matchKey{m, x}]; ok {
-		return out
+	mm := e.memo[m]
+	if mm == nil {
+		if e.memo == nil {
+			e.memo = map[*CompiledMatch]*matchMemo{}
+		}
+		mm = new(matchMemo)
+		e.memo[m] = mm
 	}
-	out := e.match(m, x)
-	e.memo[matchKey{m, x}] = out
+	if mm.view != e.View {
+		mm.view = e.View
+		if n := len(e.View.Nodes); cap(mm.byNode) >= n {
+			mm.byNode = mm.byNode[:n]
+			clear(mm.byNode)
+		} else {
+			mm.byNode = make([][][]int32, n)
+		}
+	}
+	out := mm.byNode[x]
+	if out == nil {
+		out = e.match(m, x)
+		if out == nil {
+			out = noMatches
+		}
+		mm.byNode[x] = out
+	}
 	return out
 }
 
 // match computes the matches of m on node x (see matches).
 func (e *Evaluator) match(m *CompiledMatch, x int32) [][]int32 {
-	var out [][]int32
+	var outBuf [4][]int32
+	out := outBuf[:0]
 	var seen map[string]bool // the keys of out, once it has more than a few
 	cur := make([]int32, len(m.Binders))
 	var key []byte
@@ -191,7 +223,9 @@ func (e *Evaluator) match(m *CompiledMatch, x int32) [][]int32 {
 				return true
 			}
 			if !seenMatch(out, seen, cur) {
-				out = append(out, append([]int32(nil), cur...))
+				at := len(e.matchNodes)
+				e.matchNodes = append(e.matchNodes, cur...)
+				out = append(out, e.matchNodes[at:len(e.matchNodes):len(e.matchNodes)])
 				if seen == nil && len(out) > fewMatches {
 					seen = map[string]bool{}
 					for _, o := range out {
@@ -238,7 +272,14 @@ func (e *Evaluator) match(m *CompiledMatch, x int32) [][]int32 {
 			break
 		}
 	}
-	return out
+	if len(out) == 0 {
+		return nil
+	}
+	// The list itself goes to the arena too: matches are computed one at
+	// a time.
+	at := len(e.matchLists)
+	e.matchLists = append(e.matchLists, out...)
+	return e.matchLists[at:len(e.matchLists):len(e.matchLists)]
 }
 
 // fewMatches is how many matches of a node match compares one by one,

@@ -282,9 +282,9 @@ func (v *View) NthChildOf(p int32, label int32, k int) int32 {
 	return -1
 }
 
-// ancestors returns the path from the root to x, both included.
-func (v *View) ancestors(x int32) []int32 {
-	var out []int32
+// ancestors appends the path from the root to x, both included, to out.
+func (v *View) ancestors(out []int32, x int32) []int32 {
+	out = out[:0]
 	for ; x >= 0; x = v.Nodes[x].Parent {
 		out = append(out, x)
 	}
@@ -300,8 +300,12 @@ func (v *View) ancestors(x int32) []int32 {
 // and b (occs2) are related as PRED says: EQ both empty, GE occs1 empty, LE
 // occs2 empty, GT occs1 empty and occs2 not, LT occs2 empty and occs1 not.
 func (v *View) level(pred string, label int32, a, b int32) bool {
-	pa, pb := v.ancestors(a), v.ancestors(b)
-	prefixes := []int{0} // depths of the candidate common ancestors
+	// The paths of the programs and documents constraints are written for
+	// are short: room for them on the stack.
+	var bufA, bufB [48]int32
+	var bufP [16]int
+	pa, pb := v.ancestors(bufA[:0], a), v.ancestors(bufB[:0], b)
+	prefixes := append(bufP[:0], 0) // depths of the candidate common ancestors
 	for d := 1; d < len(pa) && d < len(pb) && pa[d] == pb[d]; d++ {
 		if v.Nodes[pa[d]].Label == label {
 			prefixes = append(prefixes, d)

@@ -50,6 +50,11 @@ type ViewNode struct {
 type Labels struct {
 	IDs   map[string]int32 // label by nonterminal name
 	Names []string         // nonterminal name by label
+	// The labels of the references of the graph they were made for, by
+	// node ID (-1: not a reference): a view's builder looks a reference's
+	// label up there rather than in IDs.
+	graph  *grammar.Graph
+	byNode []int32
 }
 
 // NewLabels numbers the nonterminals of gr and the extra names.
@@ -67,7 +72,23 @@ func NewLabels(gr *grammar.Graph, extra ...string) *Labels {
 	for _, n := range extra {
 		add(n)
 	}
+	l.graph = gr
+	l.byNode = make([]int32, len(gr.Nodes))
+	for i, n := range gr.Nodes {
+		l.byNode[i] = -1
+		if n.Kind == grammar.KindRef {
+			l.byNode[i] = l.IDs[n.Name]
+		}
+	}
 	return l
+}
+
+// refLabel returns the label of reference node n.
+func (l *Labels) refLabel(n *grammar.Node) int32 {
+	if l.graph != nil && n.ID < len(l.byNode) && l.graph.Nodes[n.ID] == n {
+		return l.byNode[n.ID]
+	}
+	return l.IDs[n.Name]
 }
 
 // NewView builds the view of tree t, the derivation of input. The root node
@@ -196,7 +217,7 @@ func (b *ViewBuilder) rhs(t *grammar.Tree, parent int32) {
 func (b *ViewBuilder) one(t *grammar.Tree, parent int32) {
 	switch t.Node.Kind {
 	case grammar.KindRef:
-		i := b.Add(b.lb.IDs[t.Node.Name], parent, t.Open, t)
+		i := b.Add(b.lb.refLabel(t.Node), parent, t.Open, t)
 		for _, c := range t.Children {
 			b.rhs(c, i)
 		}

@@ -63,6 +63,7 @@ const (
 type fastPlan struct {
 	conjs  []isla.Compiled
 	eqs    map[*isla.CompiledQuantifier][]fastEq // existential quantifier -> its equalities
+	neqs   map[*isla.CompiledQuantifier]fastEq   // universal quantifier -> the equality its body negates
 	rest   map[*isla.CompiledQuantifier][]isla.Compiled
 	counts map[*isla.CompiledQuantifier]map[string]bool // universal quantifier -> labels counted in its node
 	pairs  map[*isla.CompiledSMT][2]isla.Variable       // equality of two tree variables
@@ -96,6 +97,7 @@ func newFastPlan(spec *isla.Spec) *fastPlan {
 	p := &fastPlan{
 		conjs:   topConjuncts(spec.Formula(), nil),
 		eqs:     map[*isla.CompiledQuantifier][]fastEq{},
+		neqs:    map[*isla.CompiledQuantifier]fastEq{},
 		rest:    map[*isla.CompiledQuantifier][]isla.Compiled{},
 		counts:  map[*isla.CompiledQuantifier]map[string]bool{},
 		pairs:   map[*isla.CompiledSMT][2]isla.Variable{},
@@ -111,6 +113,8 @@ func newFastPlan(spec *isla.Spec) *fastPlan {
 			case *isla.CompiledQuantifier:
 				if n.Exists {
 					p.analyzeExists(n)
+				} else if eq, ok := p.negatedEq(n); ok {
+					p.neqs[n] = eq
 				} else if n.Match == nil && selfContained(n) {
 					if labels := countedLabels(n.Body, n.Slot); len(labels) > 0 {
 						p.counts[n] = labels
@@ -208,6 +212,40 @@ func (p *fastPlan) analyzeExists(q *isla.CompiledQuantifier) {
 	}
 }
 
+// negatedEq returns the equality def = use between one of the variables
+// of universal quantifier q and an outer one, if q's body holds whenever
+// it is false: the body is that equality negated, or an implication whose
+// conclusion it is (no-redef: forall d2: (... implies not n1 = n2)). Only
+// the instances of q in which the two texts are equal can then fail.
+func (p *fastPlan) negatedEq(q *isla.CompiledQuantifier) (fastEq, bool) {
+	body := q.Body
+	if b, ok := body.(*isla.CompiledBinary); ok && b.Src.Op == isla.Implies {
+		body = b.Y
+	}
+	not, ok := body.(*isla.CompiledNot)
+	if !ok {
+		return fastEq{}, false
+	}
+	smt, ok := not.X.(*isla.CompiledSMT)
+	if !ok {
+		return fastEq{}, false
+	}
+	app, ok := smt.Src.Term.(*isla.App)
+	if !ok || app.Op != "=" || len(app.Args) != 2 {
+		return fastEq{}, false
+	}
+	a, okA := treeVar(app.Args[0], smt.Vars)
+	b, okB := treeVar(app.Args[1], smt.Vars)
+	inA, inB := bound(q, a), bound(q, b)
+	switch {
+	case okA && okB && inA && !inB:
+		return fastEq{in: a, out: b}, true
+	case okA && okB && inB && !inA:
+		return fastEq{in: b, out: a}, true
+	}
+	return fastEq{}, false
+}
+
 // costRank orders the conjuncts of fastPlan.rest: level last.
 func costRank(c isla.Compiled) int {
 	if pr, ok := c.(*isla.CompiledPred); ok && pr.Impl == nil && pr.Src.Name == "level" {
@@ -302,12 +340,19 @@ type fastRun struct {
 	fails int                                  // violations found in the pass
 	holds map[*isla.CompiledQuantifier][]int32 // instances that hold, per quantifier, in the pass
 	gen   *grammar.Generator
-	// The instances of indexable existential quantifiers on the view, by
-	// the text of their equated variable (see fastRun.eval).
+	// Whether gen is seeded from this repair's seed (it is kept across
+	// repairs, with its size table).
+	genSeeded bool
+	// The instances of the quantifiers looked up by text on the view, by
+	// the text of their equated variable (see fastPlan.keyed).
 	indexes map[*isla.CompiledQuantifier]*fastIndex
 	slotBuf []isla.SlotValue
 	pathBuf []*grammar.Tree // pathTo's result, reused
-	ancBuf  []int32
+	// The view nodes replaced in the pass, and the tree nodes above an
+	// edit, which rebuild copies (it shares the others as they are).
+	edited []int32
+	above  map[*grammar.Tree]bool
+	ancBuf []int32
 }
 
 // fastKey names an insertion: the quantifier node and the text.
@@ -339,7 +384,7 @@ func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, lim limit) (*grammar
 			f.e.Reset(f.v)
 		}
 		f.fails = 0
-		clear(f.indexes)
+		f.resetIndexes()
 		for _, c := range f.p.conjs {
 			if q, ok := c.(*isla.CompiledQuantifier); ok && !q.Exists && pass < fastPasses {
 				f.fix(c) // counts its failing instances
@@ -358,6 +403,8 @@ func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, lim limit) (*grammar
 		}
 		cur = f.rebuild(cur)
 		clear(f.repl)
+		clear(f.above)
+		f.edited = f.edited[:0]
 		clear(f.ins)
 		clear(f.added)
 		clear(f.holds)
@@ -379,24 +426,58 @@ func (r *Repairer) newRun(seed uint64) *fastRun {
 	}
 	f.seed = seed
 	f.pcg.Seed(seed, fastStream)
-	f.gen = nil // seeded from the seed, when first needed
+	f.genSeeded = false // the generator is reseeded when first needed
 	f.stuck, f.fails = false, 0
 	clear(f.repl)
+	clear(f.above)
+	f.edited = f.edited[:0]
 	clear(f.ins)
 	clear(f.added)
 	clear(f.holds)
-	clear(f.indexes)
+	f.resetIndexes()
 	return f
 }
 
 // fastStream is the stream of the fast repair's random numbers.
 const fastStream = 0x66617374
 
-// rebuild returns t with the pass's edits applied, sharing the subtrees
-// without edits.
+// rebuild returns t, the tree of the view, with the pass's edits applied,
+// sharing the subtrees without edits.
 func (f *fastRun) rebuild(t *grammar.Tree) *grammar.Tree {
+	for _, x := range f.edited {
+		path := f.pathTo(x)
+		if len(path) == 0 || path[len(path)-1] != f.v.Nodes[x].Tree {
+			// Not found: every node may be above an edit.
+			t.Walk(func(u *grammar.Tree) bool {
+				f.mark([]*grammar.Tree{u})
+				return true
+			})
+			break
+		}
+		f.mark(path)
+	}
+	return f.rebuildTree(t)
+}
+
+// mark records the tree nodes of path, from the root down, as above an
+// edit.
+func (f *fastRun) mark(path []*grammar.Tree) {
+	if f.above == nil {
+		f.above = map[*grammar.Tree]bool{}
+	}
+	for _, t := range path {
+		f.above[t] = true
+	}
+}
+
+// rebuildTree is rebuild below the root: a subtree with no edit is
+// returned as it is.
+func (f *fastRun) rebuildTree(t *grammar.Tree) *grammar.Tree {
 	if n, ok := f.repl[t]; ok {
 		return n
+	}
+	if !f.above[t] {
+		return t
 	}
 	var ins []fastInsert
 	if len(f.ins) > 0 {
@@ -414,7 +495,7 @@ func (f *fastRun) rebuild(t *grammar.Tree) *grammar.Tree {
 				kids = append(kids, in.t)
 			}
 		}
-		nc := f.rebuild(c)
+		nc := f.rebuildTree(c)
 		if kids == nil && nc != c {
 			kids = append(make([]*grammar.Tree, 0, len(t.Children)), t.Children[:i]...)
 		}
@@ -436,10 +517,10 @@ func (f *fastRun) fix(n isla.Compiled) {
 	case *isla.CompiledBinary:
 		switch n.Src.Op {
 		case isla.And:
-			if !e.Eval(n.X) {
+			if !f.eval(n.X) {
 				f.fix(n.X)
 			}
-			if !e.Eval(n.Y) {
+			if !f.eval(n.Y) {
 				f.fix(n.Y)
 			}
 		case isla.Implies:
@@ -452,7 +533,7 @@ func (f *fastRun) fix(n isla.Compiled) {
 			f.fixExists(n)
 			return
 		}
-		e.Instances(n, func() bool {
+		f.instances(n, func() bool {
 			if !f.eval(n.Body) {
 				f.fails++
 				f.fixInstance(n)
@@ -508,9 +589,10 @@ func (f *fastRun) ref(x int32) *grammar.Tree {
 	return t
 }
 
-// replace records that reference node t becomes a reference to the same
-// graph node deriving rhs.
-func (f *fastRun) replace(t, rhs *grammar.Tree) {
+// replace records that reference node t, the tree of view node x, becomes
+// a reference to the same graph node deriving rhs.
+func (f *fastRun) replace(x int32, t, rhs *grammar.Tree) {
+	f.edited = append(f.edited, x)
 	if f.repl == nil {
 		f.repl = map[*grammar.Tree]*grammar.Tree{}
 	}
@@ -526,7 +608,7 @@ func (f *fastRun) copyOnto(dst, src int32) {
 		f.stuck = true
 		return
 	}
-	f.replace(d, s.Children[0].Clone())
+	f.replace(dst, d, s.Children[0].Clone())
 }
 
 // rename gives view node x a text that no node of its nonterminal has.
@@ -548,7 +630,7 @@ func (f *fastRun) rename(x int32) {
 		}
 		text := rhs.String()
 		if !used[text] {
-			f.replace(t, rhs)
+			f.replace(x, t, rhs)
 			return
 		}
 		if fallback == nil && text != old {
@@ -559,7 +641,7 @@ func (f *fastRun) rename(x int32) {
 		f.stuck = true
 		return
 	}
-	f.replace(t, fallback)
+	f.replace(x, t, fallback)
 }
 
 // generator returns the run's generator of small random trees.
@@ -567,7 +649,10 @@ func (f *fastRun) generator() *grammar.Generator {
 	if f.gen == nil {
 		f.gen = grammar.NewGenerator(f.r.spec.Graph(), f.seed^0x66726573)
 		f.gen.MaxSize = fastMaxSize
+	} else if !f.genSeeded {
+		f.gen.Reseed(f.seed ^ 0x66726573)
 	}
+	f.genSeeded = true
 	return f.gen
 }
 
@@ -632,6 +717,7 @@ func (f *fastRun) insertFor(q *isla.CompiledQuantifier, eq fastEq, use int32) {
 			f.added = map[fastKey]bool{}
 		}
 		f.ins[rep] = append(f.ins[rep], fastInsert{at: at, t: &grammar.Tree{Node: elem.Children[0], Children: []*grammar.Tree{rhs}}})
+		f.mark(path[:k+1])
 		f.added[key] = true
 		return
 	}
@@ -885,7 +971,7 @@ func (f *fastRun) adjustCount(q *isla.CompiledQuantifier, x int32, labels map[st
 				copy(mini.Slots, e.Slots)
 				mini.Slots[0].Node, mini.Slots[q.Slot].Node = 0, 0
 				if mini.Eval(q.Body) {
-					f.replace(ref, rhs)
+					f.replace(x, ref, rhs)
 					return true
 				}
 			}
@@ -1003,7 +1089,7 @@ func (f *fastRun) fixPred(n *isla.CompiledPred) {
 			f.stuck = true
 			continue
 		}
-		f.replace(t, rhs)
+		f.replace(i, t, rhs)
 	}
 }
 
@@ -1032,7 +1118,7 @@ func (f *fastRun) fixRegex(re fastRegex) {
 		f.stuck = true
 		return
 	}
-	f.replace(t, pool.trees[i].Clone())
+	f.replace(x, t, pool.trees[i].Clone())
 }
 
 // fastPool holds the random texts of a fastSampleKey, made when first

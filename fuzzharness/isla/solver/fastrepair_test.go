@@ -50,26 +50,43 @@ func compileFast(t testing.TB, sub fastSubject) *isla.Spec {
 	return spec
 }
 
-// fuzzerTrees decodes n random byte strings with the harness's codec, as
-// the trees the fuzzer's inputs give, and returns those that violate the
-// constraint.
+// fuzzerTrees decodes n random byte strings of 32 to 511 bytes with the
+// harness's codec, as the trees the fuzzer's inputs give, and returns
+// those that violate the constraint.
 func fuzzerTrees(t testing.TB, gr *grammar.Graph, r *solver.Repairer, n int) []*grammar.Tree {
 	t.Helper()
-	c, err := fuzzharness.NewCodec(gr)
+	return fuzzerTreesOf(t, gr, r, n, 32, 512)
+}
+
+// fuzzerTreesOf is fuzzerTrees with byte strings of lo to hi-1 bytes and
+// a codec with options opts.
+func fuzzerTreesOf(t testing.TB, gr *grammar.Graph, r *solver.Repairer, n, lo, hi int, opts ...fuzzharness.Option) []*grammar.Tree {
+	t.Helper()
+	var out []*grammar.Tree
+	for _, tr := range decodedTrees(t, gr, n, lo, hi, opts...) {
+		if !r.Valid(tr) {
+			out = append(out, tr)
+		}
+	}
+	return out
+}
+
+// decodedTrees decodes n random byte strings of lo to hi-1 bytes with the
+// harness's codec with options opts.
+func decodedTrees(t testing.TB, gr *grammar.Graph, n, lo, hi int, opts ...fuzzharness.Option) []*grammar.Tree {
+	t.Helper()
+	c, err := fuzzharness.NewCodec(gr, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rng := rand.New(rand.NewPCG(7, 8))
-	var out []*grammar.Tree
+	out := make([]*grammar.Tree, 0, n)
 	for range n {
-		data := make([]byte, 32+rng.IntN(480))
+		data := make([]byte, lo+rng.IntN(hi-lo))
 		for i := range data {
 			data[i] = byte(rng.Uint32())
 		}
-		tr := c.Decode(data).Tree()
-		if !r.Valid(tr) {
-			out = append(out, tr)
-		}
+		out = append(out, c.Decode(data).Tree())
 	}
 	return out
 }
@@ -122,6 +139,51 @@ func TestFastRepair(t *testing.T) {
 	}
 }
 
+// TestFastEval checks that the fast repair's evaluation, which looks the
+// instances of def-use, no-redef and the like up by text, decides every
+// conjunct of each subject's constraint as the evaluator does, on the
+// fuzzer's trees (valid and invalid, of the harness's codec and of one
+// with a larger MaxSize) and on the repairs of the small ones.
+func TestFastEval(t *testing.T) {
+	n := 150
+	if testing.Short() {
+		n = 40
+	}
+	for _, sub := range fastSubjects() {
+		t.Run(sub.name, func(t *testing.T) {
+			spec := compileFast(t, sub)
+			r, err := solver.NewRepairer(spec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			// The trees of the harness's codec first, then larger ones.
+			trees := decodedTrees(t, spec.Graph(), n, 32, 1000)
+			small := len(trees)
+			trees = append(trees, decodedTrees(t, spec.Graph(), n, 1000, 4000, fuzzharness.WithMaxSize(3000))...)
+			falses := 0
+			// The repairs of the small ones (the solver, which the larger
+			// ones often need, takes long on them).
+			for i, tr := range trees[:small] {
+				if out, ok := r.Repair(tr, uint64(i)); ok && out != tr {
+					trees = append(trees, out)
+				}
+			}
+			for _, tr := range trees {
+				fast, full := r.FastEval(tr)
+				if !slices.Equal(fast, full) {
+					t.Fatalf("on %q the fast evaluation gives %v, the evaluator %v", tr, fast, full)
+				}
+				if slices.Contains(full, false) {
+					falses++
+				}
+			}
+			if falses == 0 || falses == len(trees) {
+				t.Errorf("%d of %d trees violate a conjunct: want both kinds", falses, len(trees))
+			}
+		})
+	}
+}
+
 // BenchmarkRepairFuzzer measures the latency of Repair (fast steps, then
 // the solver, without a deadline) on the fuzzer's invalid inputs of each
 // constraint subject, one input after the other, after a first round that
@@ -136,26 +198,47 @@ func BenchmarkRepairFuzzer(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			trees := fuzzerTrees(b, spec.Graph(), r, 200)
-			// Warm the caches (parsers, regular expression texts) as a
-			// fuzzing worker's first inputs do.
-			for i, in := range trees {
-				r.Repair(in, uint64(i))
-			}
-			b.ReportAllocs()
-			failed := 0
-			cpu0 := processCPU()
-			for i := 0; b.Loop(); i++ {
-				if _, ok := r.RepairBy(trees[i%len(trees)], uint64(i), time.Time{}); !ok {
-					failed++
-				}
-			}
-			if cpu := processCPU() - cpu0; cpu > 0 {
-				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
-			}
-			b.ReportMetric(float64(failed)/float64(b.N), "failed/op")
+			benchRepair(b, r, fuzzerTrees(b, spec.Graph(), r, 200))
 		})
 	}
+}
+
+// BenchmarkRepairFuzzerLarge is BenchmarkRepairFuzzer on Scriptsize-C
+// programs of about 1.4 KB (1,000 to 4,000 random bytes decoded with a
+// MaxSize of 3,000 nodes; the fuzzer's own, bounded by 500 nodes, are
+// about 220 bytes): the programs a long run grows, with their
+// declarations and uses, on which the repair's work that grows with the
+// program shows.
+func BenchmarkRepairFuzzerLarge(b *testing.B) {
+	sub := fastSubjects()[0]
+	spec := compileFast(b, sub)
+	r, err := solver.NewRepairer(spec)
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchRepair(b, r, fuzzerTreesOf(b, spec.Graph(), r, 100, 1000, 4000, fuzzharness.WithMaxSize(3000)))
+}
+
+// benchRepair repairs trees one after the other, after a first round that
+// fills the caches, and reports the CPU time and the failures per repair.
+func benchRepair(b *testing.B, r *solver.Repairer, trees []*grammar.Tree) {
+	// Warm the caches (parsers, regular expression texts) as a fuzzing
+	// worker's first inputs do.
+	for i, in := range trees {
+		r.Repair(in, uint64(i))
+	}
+	b.ReportAllocs()
+	failed := 0
+	cpu0 := processCPU()
+	for i := 0; b.Loop(); i++ {
+		if _, ok := r.RepairBy(trees[i%len(trees)], uint64(i), time.Time{}); !ok {
+			failed++
+		}
+	}
+	if cpu := processCPU() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+	b.ReportMetric(float64(failed)/float64(b.N), "failed/op")
 }
 
 // sharedNodes counts the nodes that occur more than once in out: a

@@ -91,6 +91,9 @@ type Repairer struct {
 	base *Solver
 	plan *fastPlan // the fast repair steps, and their caches
 	run  *fastRun  // the fast repair's state, reused by the next repair
+	// The random-tree generator of the repair rounds' solvers, reseeded
+	// for each (it keeps its size table).
+	gen *grammar.Generator
 }
 
 // NewRepairer returns a repairer for the constraint of spec. The options
@@ -277,7 +280,12 @@ func (r *Repairer) Seeds(n int) []*grammar.Tree {
 func (r *Repairer) fresh(seed uint64) *Solver {
 	s := *r.base
 	s.rng = rand.New(rand.NewPCG(seed, 0x72657061))
-	s.gen = grammar.NewGenerator(r.spec.Graph(), seed^0x5eed)
+	if r.gen == nil {
+		r.gen = grammar.NewGenerator(r.spec.Graph(), seed^0x5eed)
+	} else {
+		r.gen.Reseed(seed ^ 0x5eed)
+	}
+	s.gen = r.gen
 	s.gen.MaxSize = r.base.gen.MaxSize
 	s.ids = idSource{}
 	s.queue, s.seq, s.started, s.pending = nil, 0, true, nil
