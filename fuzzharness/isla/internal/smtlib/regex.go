@@ -66,7 +66,12 @@ func setKey(set []Range) string {
 }
 
 func subsKey(op string, subs []*Regex) string {
+	n := len(op) + 1 + len(subs)
+	for _, s := range subs {
+		n += len(s.Key)
+	}
 	var b strings.Builder
+	b.Grow(n)
 	b.WriteString(op)
 	b.WriteByte('(')
 	for i, s := range subs {
@@ -149,7 +154,26 @@ func Literal(s string) *Regex {
 }
 
 func Concat(xs ...*Regex) *Regex {
-	var subs []*Regex
+	n := 0
+	for _, x := range xs {
+		switch x.Kind {
+		case ReNone:
+			return NoneRegex
+		case ReCat:
+			n += len(x.Subs)
+		case ReEps:
+		default:
+			n++
+		}
+	}
+	if n == 1 {
+		for _, x := range xs {
+			if x.Kind != ReEps {
+				return x
+			}
+		}
+	}
+	subs := make([]*Regex, 0, n)
 	for _, x := range xs {
 		switch x.Kind {
 		case ReNone:
