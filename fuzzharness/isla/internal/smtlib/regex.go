@@ -66,7 +66,12 @@ func setKey(set []Range) string {
 }
 
 func subsKey(op string, subs []*Regex) string {
+	n := len(op) + 1 + len(subs)
+	for _, s := range subs {
+		n += len(s.Key)
+	}
 	var b strings.Builder
+	b.Grow(n)
 	b.WriteString(op)
 	b.WriteByte('(')
 	for i, s := range subs {
@@ -149,7 +154,26 @@ func Literal(s string) *Regex {
 }
 
 func Concat(xs ...*Regex) *Regex {
-	var subs []*Regex
+	n := 0
+	for _, x := range xs {
+		switch x.Kind {
+		case ReNone:
+			return NoneRegex
+		case ReCat:
+			n += len(x.Subs)
+		case ReEps:
+		default:
+			n++
+		}
+	}
+	if n == 1 {
+		for _, x := range xs {
+			if x.Kind != ReEps {
+				return x
+			}
+		}
+	}
+	subs := make([]*Regex, 0, n)
 	for _, x := range xs {
 		switch x.Kind {
 		case ReNone:
@@ -329,11 +353,32 @@ func Loop(x *Regex, lo, hi int) *Regex {
 		Key: "L" + strconv.Itoa(lo) + "," + strconv.Itoa(hi) + "(" + x.Key + ")"}
 }
 
-// Matcher computes derivatives, caching them for one evaluation.
+// Matcher computes derivatives, caching them for one evaluation. The
+// cache is keyed by regex pointer and character; every regex the matcher
+// derives from or returns is interned by its Key, so that equal
+// expressions built apart share their cached derivatives and the
+// derivatives it returns are the interned ones, whose own derivatives are
+// then found by pointer.
 type Matcher struct {
-	cache map[string]*Regex
+	cache map[derivKey]*Regex
+	canon map[string]*Regex // interned regexes by Key
 }
 
+type derivKey struct {
+	x *Regex
+	c rune
+}
+
+// intern returns the regex with x's Key that m saw first, x if none.
+func (m *Matcher) intern(x *Regex) *Regex {
+	if y, ok := m.canon[x.Key]; ok {
+		return y
+	}
+	m.canon[x.Key] = x
+	return x
+}
+
+// Deriv returns the derivative of x by the character c.
 func (m *Matcher) Deriv(x *Regex, c rune) *Regex {
 	switch x.Kind {
 	case ReNone, ReEps:
@@ -345,9 +390,16 @@ func (m *Matcher) Deriv(x *Regex, c rune) *Regex {
 		return NoneRegex
 	}
 	if m.cache == nil {
-		m.cache = map[string]*Regex{}
+		m.cache = map[derivKey]*Regex{}
+		m.canon = map[string]*Regex{}
 	}
-	k := x.Key + "\x00" + strconv.Itoa(int(c))
+	if d, ok := m.cache[derivKey{x, c}]; ok {
+		return d
+	}
+	// Only interned regexes key the cache: x built apart from an equal,
+	// interned regex uses that one's entry and adds none of its own.
+	x = m.intern(x)
+	k := derivKey{x, c}
 	if d, ok := m.cache[k]; ok {
 		return d
 	}
@@ -382,6 +434,7 @@ func (m *Matcher) Deriv(x *Regex, c rune) *Regex {
 		}
 		d = Concat(m.Deriv(x.Subs[0], c), Loop(x.Subs[0], max(x.Lo-1, 0), hi))
 	}
+	d = m.intern(d)
 	m.cache[k] = d
 	return d
 }
