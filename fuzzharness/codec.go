@@ -27,6 +27,11 @@ type Codec struct {
 	// closeoff holds, for alternation nodes, the index of the child that the
 	// shortest close-off derives at depth budget b, at n.ID*w+b.
 	closeoff []int32
+	// ops is the graph compiled for decodeText, and root the slot of the
+	// graph's root; bufs pools the decoders of decodeText.
+	ops  []textOp
+	root slot
+	bufs sync.Pool
 
 	parserOnce sync.Once // makes parser for Parse
 	parser     *grammar.Parser
@@ -103,6 +108,7 @@ func newCodec(gr *grammar.Graph, b Bounds) (*Codec, error) {
 		in.width = widthFor(in.options - 1)
 	}
 	c.sizeTable()
+	c.compileText()
 	if s := c.minSize(gr.Root, 0); s > b.MaxSize {
 		if s >= unreachable {
 			return nil, fmt.Errorf("fuzzharness: the grammar has no tree within MaxDepth %d (the least depth is %d)", b.MaxDepth, gr.Root.MinDepth)
@@ -253,14 +259,41 @@ func (c *Codec) Decode(data []byte) Input {
 
 // decodeText is Decode without building the tree: the input builds it from a
 // copy of the bytes it read when Input.Tree is first called. Fuzz targets
-// that only look at the text never pay for the tree.
+// that only look at the text never pay for the tree. It runs the compiled
+// steps of c.ops with an explicit stack, so that it neither recurses (a
+// recursive descent grows the stack of the fuzz target's goroutine on most
+// executions) nor allocates beyond the input.
 func (c *Codec) decodeText(data []byte) Input {
-	d := decoder{c: c, data: data, committed: c.minSize(c.graph.Root, 0)}
-	d.out = make([]byte, 0, 64)
-	d.text(c.graph.Root, 0)
+	d := c.textDecoder(data)
+	d.run()
+	return c.textInput(d, data)
+}
+
+// textDecoder returns a decoder of data for run. The decoder and its
+// buffers come from a pool rather than the stack: the fuzz target's
+// goroutine starts with a small stack, and a large frame here would make
+// it grow on most executions.
+func (c *Codec) textDecoder(data []byte) *decoder {
+	d, _ := c.bufs.Get().(*decoder)
+	if d == nil {
+		d = &decoder{c: c, out: make([]byte, 0, 256), stack: make([]item, 0, 64)}
+	}
+	d.data, d.pos, d.committed, d.out = data, 0, c.minSize(c.graph.Root, 0), d.out[:0]
+	return d
+}
+
+// textInput returns the input that d decoded from data, with the byte
+// edits of the bytes after, and returns d to the pool. It is not inlined
+// into decodeText, whose frame is on the stack while run decodes.
+//
+//go:noinline
+func (c *Codec) textInput(d *decoder, data []byte) Input {
 	used := d.pos
 	st := &inputState{codec: c, raw: append([]byte(nil), data[:min(used, len(data))]...), used: used}
-	return c.edit(Input{s: string(d.out), b: d.out, st: st}, data)
+	in := Input{s: string(d.out), st: st}
+	d.data = nil
+	c.bufs.Put(d)
+	return c.edit(in, data)
 }
 
 // edit applies the byte edits of data's tail (the bytes after those the
@@ -269,7 +302,7 @@ func (c *Codec) edit(in Input, data []byte) Input {
 	if c.bounds.MaxEdits <= 0 || in.st.used >= len(data) {
 		return in
 	}
-	b, ok := applyEdits(append([]byte(nil), in.b...), data[in.st.used:], c.bounds.MaxEdits)
+	b, ok := applyEdits([]byte(in.s), data[in.st.used:], c.bounds.MaxEdits)
 	if !ok || string(b) == in.s {
 		return in
 	}
@@ -331,6 +364,8 @@ type decoder struct {
 	// that a decode makes few allocations and wastes at most half.
 	trees []grammar.Tree
 	ptrs  []*grammar.Tree
+
+	stack []item // the pending steps of run
 }
 
 // Slab sizes of a decoder.
@@ -420,27 +455,38 @@ func (d *decoder) node(n *grammar.Node, depth int) *grammar.Tree {
 	return t
 }
 
-// text is node without the tree: it only appends the derived text to d.out.
-// It makes exactly the decisions node makes.
-func (d *decoder) text(n *grammar.Node, depth int) {
-	switch n.Kind {
-	case grammar.KindLit:
-		d.out = append(d.out, n.Lit...)
-	case grammar.KindClass:
-		d.out = d.c.info[n.ID].member(d.out, d.class(n))
-	case grammar.KindRef:
-		d.text(n.Children[0], depth+1)
-	case grammar.KindSeq:
-		for _, cn := range n.Children {
-			d.text(cn, depth)
-		}
-	case grammar.KindAlt:
-		d.text(n.Children[d.alt(n, depth)], depth)
-	case grammar.KindRepeat:
-		for range d.repeat(n, depth) {
-			d.text(n.Children[0], depth)
+// run appends the text that the compiled steps derive from the root to
+// d.out, making exactly the decisions node makes, in the same order: a
+// step's decision is read when it is popped, and a sequence pushes its
+// children in reverse, so that they are popped in order.
+func (d *decoder) run() {
+	c := d.c
+	stack := append(d.stack[:0], item{c.root.op, c.root.refs})
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		op := &c.ops[it.op]
+		switch op.kind {
+		case opConst:
+			d.out = append(d.out, op.text...)
+		case opClass:
+			n := c.graph.Nodes[it.op]
+			d.out = c.info[it.op].member(d.out, d.class(n))
+		case opSeq:
+			for _, k := range op.kids {
+				stack = append(stack, item{k.op, it.depth + k.refs})
+			}
+		case opAlt:
+			k := op.kids[d.alt(c.graph.Nodes[it.op], int(it.depth))]
+			stack = append(stack, item{k.op, it.depth + k.refs})
+		case opRepeat:
+			k := op.kids[0]
+			for range d.repeat(c.graph.Nodes[it.op], int(it.depth)) {
+				stack = append(stack, item{k.op, it.depth + k.refs})
+			}
 		}
 	}
+	d.stack = stack
 }
 
 // class decides which member a class node derives.
