@@ -43,6 +43,9 @@ type Codec struct {
 type nodeInfo struct {
 	width   int // bytes a decision at this node reads; 0 if there is no choice
 	options int // number of options of the decision: alternatives, counts or class members
+	// mod holds, for a decision of one byte, the value of each byte
+	// modulo options (tables are shared between nodes).
+	mod *[256]uint8
 	// class nodes
 	set   []grammar.Range // members after negation
 	cum   []int           // cum[i]: members in set[:i]
@@ -106,6 +109,9 @@ func newCodec(gr *grammar.Graph, b Bounds) (*Codec, error) {
 			in.options = 1
 		}
 		in.width = widthFor(in.options - 1)
+		if in.width == 1 {
+			in.mod = modTable(in.options)
+		}
 	}
 	c.sizeTable()
 	c.compileText()
@@ -117,6 +123,27 @@ func newCodec(gr *grammar.Graph, b Bounds) (*Codec, error) {
 	}
 	return c, nil
 }
+
+// modTables holds the tables of modTable, made once.
+var modTables [257]*[256]uint8
+
+// modTable returns the table of the byte values modulo options, for
+// options from 2 to 256. It is computed on first use.
+func modTable(options int) *[256]uint8 {
+	modMu.Lock()
+	defer modMu.Unlock()
+	if t := modTables[options]; t != nil {
+		return t
+	}
+	t := new([256]uint8)
+	for v := range t {
+		t[v] = uint8(v % options)
+	}
+	modTables[options] = t
+	return t
+}
+
+var modMu sync.Mutex
 
 // widthFor returns the number of bytes that hold values 0..max.
 func widthFor(max int) int {
@@ -458,7 +485,9 @@ func (d *decoder) node(n *grammar.Node, depth int) *grammar.Tree {
 // run appends the text that the compiled steps derive from the root to
 // d.out, making exactly the decisions node makes, in the same order: a
 // step's decision is read when it is popped, and a sequence pushes its
-// children in reverse, so that they are popped in order.
+// children in reverse, so that they are popped in order. A leaf step that
+// would be popped next (a constant or a class) is decoded right away
+// instead of being pushed.
 func (d *decoder) run() {
 	c := d.c
 	stack := append(d.stack[:0], item{c.root.op, c.root.refs})
@@ -467,26 +496,69 @@ func (d *decoder) run() {
 		stack = stack[:len(stack)-1]
 		op := &c.ops[it.op]
 		switch op.kind {
-		case opConst:
-			d.out = append(d.out, op.text...)
-		case opClass:
-			n := c.graph.Nodes[it.op]
-			d.out = c.info[it.op].member(d.out, d.class(n))
+		case opConst, opPick, opClass:
+			d.leaf(it.op)
 		case opSeq:
-			for _, k := range op.kids {
+			// The children are in reverse order: decode the leaves
+			// that come first, then push the rest.
+			i := len(op.kids) - 1
+			for i >= 0 && d.leaf(op.kids[i].op) {
+				i--
+			}
+			for _, k := range op.kids[:i+1] {
 				stack = append(stack, item{k.op, it.depth + k.refs})
 			}
 		case opAlt:
 			k := op.kids[d.alt(c.graph.Nodes[it.op], int(it.depth))]
-			stack = append(stack, item{k.op, it.depth + k.refs})
+			if !d.leaf(k.op) {
+				stack = append(stack, item{k.op, it.depth + k.refs})
+			}
 		case opRepeat:
 			k := op.kids[0]
-			for range d.repeat(c.graph.Nodes[it.op], int(it.depth)) {
-				stack = append(stack, item{k.op, it.depth + k.refs})
+			count := d.repeat(c.graph.Nodes[it.op], int(it.depth))
+			if c.ops[k.op].kind > opClass {
+				for range count {
+					stack = append(stack, item{k.op, it.depth + k.refs})
+				}
+				break
+			}
+			for range count {
+				d.leaf(k.op)
 			}
 		}
 	}
 	d.stack = stack
+}
+
+// leaf decodes step op if it is a leaf, a constant or a class, and
+// reports whether it is.
+func (d *decoder) leaf(op int32) bool {
+	c := d.c
+	switch c.ops[op].kind {
+	case opConst:
+		d.out = append(d.out, c.ops[op].text...)
+	case opPick:
+		d.out = append(d.out, c.ops[op].texts[d.decide(&c.info[op])]...)
+	case opClass:
+		d.out = c.info[op].member(d.out, d.class(c.graph.Nodes[op]))
+	default:
+		return false
+	}
+	return true
+}
+
+// decide reads the next decision of a node with info in: a value of
+// in.width bytes modulo in.options, of which there must be at least one.
+func (d *decoder) decide(in *nodeInfo) int {
+	if in.mod != nil {
+		p := d.pos
+		d.pos++
+		if p < len(d.data) {
+			return int(in.mod[d.data[p]])
+		}
+		return 0
+	}
+	return d.read(in.width) % in.options
 }
 
 // class decides which member a class node derives.
@@ -495,7 +567,7 @@ func (d *decoder) class(n *grammar.Node) int {
 	if in.width == 0 {
 		return 0
 	}
-	return d.read(in.width) % in.options
+	return d.decide(in)
 }
 
 // alt decides which child an alternation node derives at the given depth
@@ -503,7 +575,7 @@ func (d *decoder) class(n *grammar.Node) int {
 func (d *decoder) alt(n *grammar.Node, depth int) int {
 	c := d.c
 	short := int(c.closeoff[n.ID*c.w+c.bounds.MaxDepth-depth])
-	rank := d.read(c.info[n.ID].width) % c.info[n.ID].options
+	rank := d.decide(&c.info[n.ID])
 	if rank == 0 {
 		return short
 	}
@@ -527,7 +599,7 @@ func (d *decoder) repeat(n *grammar.Node, depth int) int {
 	if in.width == 0 {
 		return n.Min
 	}
-	extra := d.read(in.width) % in.options
+	extra := d.decide(in)
 	if extra == 0 {
 		return n.Min
 	}

@@ -16,9 +16,10 @@ import (
 // it skipped), and a subtree without decisions is one step that appends its
 // text.
 
-// Kinds of text steps.
+// Kinds of text steps. The leaves, which push nothing, come first.
 const (
 	opConst  uint8 = iota // a subtree without decisions: append text
+	opPick                // a decision of one byte among texts
 	opClass               // a class with a choice of member
 	opSeq                 // push the children, the last first
 	opAlt                 // decide an alternative and push it
@@ -34,6 +35,11 @@ const maxConstText = 1 << 10
 type textOp struct {
 	kind uint8
 	text string // opConst: the text of the subtree
+	// texts are the texts of an opPick step, by decision value: the
+	// members of a class, or the texts of the alternatives (by rank: the
+	// shortest first) of an alternation whose choice is the same at every
+	// depth and never exceeds the size bound.
+	texts []string
 	// kids are the child slots: for opSeq in reverse order, for opAlt the
 	// alternatives, for opRepeat the element.
 	kids []slot
@@ -145,6 +151,13 @@ func (c *Codec) compileText() {
 		switch n.Kind {
 		case grammar.KindClass:
 			op.kind = opClass
+			if in := &c.info[n.ID]; in.width == 1 {
+				op.kind = opPick
+				op.texts = make([]string, in.options)
+				for i := range op.texts {
+					op.texts[i] = string(in.member(nil, i))
+				}
+			}
 		case grammar.KindSeq:
 			op.kind = opSeq
 			for i, j := 0, len(op.kids)-1; i < j; i, j = i+1, j-1 {
@@ -152,6 +165,9 @@ func (c *Codec) compileText() {
 			}
 		case grammar.KindAlt:
 			op.kind = opAlt
+			if texts := c.pickTexts(n, isConst); texts != nil {
+				op.kind, op.texts = opPick, texts
+			}
 		case grammar.KindRepeat:
 			op.kind = opRepeat
 		case grammar.KindRef:
@@ -162,4 +178,43 @@ func (c *Codec) compileText() {
 		}
 	}
 	c.root = resolve(c.graph.Root)
+}
+
+// pickTexts returns the texts of the alternatives of n by rank if n is an
+// alternation of one byte whose alternatives are constant and have the
+// same least size at every depth budget, and whose shortest alternative is
+// the same at every budget: its decision then depends neither on the depth
+// nor on the size committed (an alternative adds nothing to it). Otherwise
+// it returns nil.
+func (c *Codec) pickTexts(n *grammar.Node, isConst []bool) []string {
+	if c.info[n.ID].width != 1 {
+		return nil
+	}
+	for _, ch := range n.Children {
+		if !isConst[ch.ID] {
+			return nil
+		}
+	}
+	short := c.closeoff[n.ID*c.w]
+	for b := 0; b < c.w; b++ {
+		if c.closeoff[n.ID*c.w+b] != short {
+			return nil
+		}
+		for _, ch := range n.Children {
+			if c.sizes[ch.ID*c.w+b] != c.sizes[n.Children[0].ID*c.w+b] {
+				return nil
+			}
+		}
+	}
+	texts := make([]string, len(n.Children))
+	for rank := range texts {
+		pick := int(short)
+		if rank > 0 {
+			if pick = rank - 1; pick >= int(short) {
+				pick++
+			}
+		}
+		texts[rank] = c.ops[n.Children[pick].ID].text
+	}
+	return texts
 }
