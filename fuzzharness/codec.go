@@ -516,18 +516,35 @@ func (d *decoder) run() {
 		case opRepeat:
 			k := op.kids[0]
 			count := d.repeat(c.graph.Nodes[it.op], int(it.depth))
-			if c.ops[k.op].kind > opClass {
+			switch c.ops[k.op].kind {
+			case opPick:
+				d.picks(k.op, count)
+			case opConst, opClass:
+				for range count {
+					d.leaf(k.op)
+				}
+			default:
 				for range count {
 					stack = append(stack, item{k.op, it.depth + k.refs})
 				}
-				break
-			}
-			for range count {
-				d.leaf(k.op)
 			}
 		}
 	}
 	d.stack = stack
+}
+
+// picks decodes count decisions of the pick step op, as count calls of
+// leaf would.
+func (d *decoder) picks(op int32, count int) {
+	texts, mod := d.c.ops[op].texts, d.c.info[op].mod
+	for range count {
+		v := 0
+		if d.pos < len(d.data) {
+			v = int(mod[d.data[d.pos]])
+		}
+		d.pos++
+		d.out = append(d.out, texts[v]...)
+	}
 }
 
 // leaf decodes step op if it is a leaf, a constant or a class, and
