@@ -27,6 +27,11 @@ type Codec struct {
 	// closeoff holds, for alternation nodes, the index of the child that the
 	// shortest close-off derives at depth budget b, at n.ID*w+b.
 	closeoff []int32
+	// ops is the graph compiled for decodeText, and root the slot of the
+	// graph's root; bufs pools the decoders of decodeText.
+	ops  []textOp
+	root slot
+	bufs sync.Pool
 
 	parserOnce sync.Once // makes parser for Parse
 	parser     *grammar.Parser
@@ -38,6 +43,9 @@ type Codec struct {
 type nodeInfo struct {
 	width   int // bytes a decision at this node reads; 0 if there is no choice
 	options int // number of options of the decision: alternatives, counts or class members
+	// mod holds, for a decision of one byte, the value of each byte
+	// modulo options (tables are shared between nodes).
+	mod *[256]uint8
 	// class nodes
 	set   []grammar.Range // members after negation
 	cum   []int           // cum[i]: members in set[:i]
@@ -101,8 +109,12 @@ func newCodec(gr *grammar.Graph, b Bounds) (*Codec, error) {
 			in.options = 1
 		}
 		in.width = widthFor(in.options - 1)
+		if in.width == 1 {
+			in.mod = modTable(in.options)
+		}
 	}
 	c.sizeTable()
+	c.compileText()
 	if s := c.minSize(gr.Root, 0); s > b.MaxSize {
 		if s >= unreachable {
 			return nil, fmt.Errorf("fuzzharness: the grammar has no tree within MaxDepth %d (the least depth is %d)", b.MaxDepth, gr.Root.MinDepth)
@@ -111,6 +123,27 @@ func newCodec(gr *grammar.Graph, b Bounds) (*Codec, error) {
 	}
 	return c, nil
 }
+
+// modTables holds the tables of modTable, made once.
+var modTables [257]*[256]uint8
+
+// modTable returns the table of the byte values modulo options, for
+// options from 2 to 256. It is computed on first use.
+func modTable(options int) *[256]uint8 {
+	modMu.Lock()
+	defer modMu.Unlock()
+	if t := modTables[options]; t != nil {
+		return t
+	}
+	t := new([256]uint8)
+	for v := range t {
+		t[v] = uint8(v % options)
+	}
+	modTables[options] = t
+	return t
+}
+
+var modMu sync.Mutex
 
 // widthFor returns the number of bytes that hold values 0..max.
 func widthFor(max int) int {
@@ -253,14 +286,41 @@ func (c *Codec) Decode(data []byte) Input {
 
 // decodeText is Decode without building the tree: the input builds it from a
 // copy of the bytes it read when Input.Tree is first called. Fuzz targets
-// that only look at the text never pay for the tree.
+// that only look at the text never pay for the tree. It runs the compiled
+// steps of c.ops with an explicit stack, so that it neither recurses (a
+// recursive descent grows the stack of the fuzz target's goroutine on most
+// executions) nor allocates beyond the input.
 func (c *Codec) decodeText(data []byte) Input {
-	d := decoder{c: c, data: data, committed: c.minSize(c.graph.Root, 0)}
-	d.out = make([]byte, 0, 64)
-	d.text(c.graph.Root, 0)
+	d := c.textDecoder(data)
+	d.run()
+	return c.textInput(d, data)
+}
+
+// textDecoder returns a decoder of data for run. The decoder and its
+// buffers come from a pool rather than the stack: the fuzz target's
+// goroutine starts with a small stack, and a large frame here would make
+// it grow on most executions.
+func (c *Codec) textDecoder(data []byte) *decoder {
+	d, _ := c.bufs.Get().(*decoder)
+	if d == nil {
+		d = &decoder{c: c, out: make([]byte, 0, 256), stack: make([]item, 0, 64)}
+	}
+	d.data, d.pos, d.committed, d.out = data, 0, c.minSize(c.graph.Root, 0), d.out[:0]
+	return d
+}
+
+// textInput returns the input that d decoded from data, with the byte
+// edits of the bytes after, and returns d to the pool. It is not inlined
+// into decodeText, whose frame is on the stack while run decodes.
+//
+//go:noinline
+func (c *Codec) textInput(d *decoder, data []byte) Input {
 	used := d.pos
 	st := &inputState{codec: c, raw: append([]byte(nil), data[:min(used, len(data))]...), used: used}
-	return c.edit(Input{s: string(d.out), b: d.out, st: st}, data)
+	in := Input{s: string(d.out), st: st}
+	d.data = nil
+	c.bufs.Put(d)
+	return c.edit(in, data)
 }
 
 // edit applies the byte edits of data's tail (the bytes after those the
@@ -269,7 +329,7 @@ func (c *Codec) edit(in Input, data []byte) Input {
 	if c.bounds.MaxEdits <= 0 || in.st.used >= len(data) {
 		return in
 	}
-	b, ok := applyEdits(append([]byte(nil), in.b...), data[in.st.used:], c.bounds.MaxEdits)
+	b, ok := applyEdits([]byte(in.s), data[in.st.used:], c.bounds.MaxEdits)
 	if !ok || string(b) == in.s {
 		return in
 	}
@@ -331,6 +391,8 @@ type decoder struct {
 	// that a decode makes few allocations and wastes at most half.
 	trees []grammar.Tree
 	ptrs  []*grammar.Tree
+
+	stack []item // the pending steps of run
 }
 
 // Slab sizes of a decoder.
@@ -420,27 +482,100 @@ func (d *decoder) node(n *grammar.Node, depth int) *grammar.Tree {
 	return t
 }
 
-// text is node without the tree: it only appends the derived text to d.out.
-// It makes exactly the decisions node makes.
-func (d *decoder) text(n *grammar.Node, depth int) {
-	switch n.Kind {
-	case grammar.KindLit:
-		d.out = append(d.out, n.Lit...)
-	case grammar.KindClass:
-		d.out = d.c.info[n.ID].member(d.out, d.class(n))
-	case grammar.KindRef:
-		d.text(n.Children[0], depth+1)
-	case grammar.KindSeq:
-		for _, cn := range n.Children {
-			d.text(cn, depth)
-		}
-	case grammar.KindAlt:
-		d.text(n.Children[d.alt(n, depth)], depth)
-	case grammar.KindRepeat:
-		for range d.repeat(n, depth) {
-			d.text(n.Children[0], depth)
+// run appends the text that the compiled steps derive from the root to
+// d.out, making exactly the decisions node makes, in the same order: a
+// step's decision is read when it is popped, and a sequence pushes its
+// children in reverse, so that they are popped in order. A leaf step that
+// would be popped next (a constant or a class) is decoded right away
+// instead of being pushed.
+func (d *decoder) run() {
+	c := d.c
+	stack := append(d.stack[:0], item{c.root.op, c.root.refs})
+	for len(stack) > 0 {
+		it := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		op := &c.ops[it.op]
+		switch op.kind {
+		case opConst, opPick, opClass:
+			d.leaf(it.op)
+		case opSeq:
+			// The children are in reverse order: decode the leaves
+			// that come first, then push the rest.
+			i := len(op.kids) - 1
+			for i >= 0 && d.leaf(op.kids[i].op) {
+				i--
+			}
+			for _, k := range op.kids[:i+1] {
+				stack = append(stack, item{k.op, it.depth + k.refs})
+			}
+		case opAlt:
+			k := op.kids[d.alt(c.graph.Nodes[it.op], int(it.depth))]
+			if !d.leaf(k.op) {
+				stack = append(stack, item{k.op, it.depth + k.refs})
+			}
+		case opRepeat:
+			k := op.kids[0]
+			count := d.repeat(c.graph.Nodes[it.op], int(it.depth))
+			switch c.ops[k.op].kind {
+			case opPick:
+				d.picks(k.op, count)
+			case opConst, opClass:
+				for range count {
+					d.leaf(k.op)
+				}
+			default:
+				for range count {
+					stack = append(stack, item{k.op, it.depth + k.refs})
+				}
+			}
 		}
 	}
+	d.stack = stack
+}
+
+// picks decodes count decisions of the pick step op, as count calls of
+// leaf would.
+func (d *decoder) picks(op int32, count int) {
+	texts, mod := d.c.ops[op].texts, d.c.info[op].mod
+	for range count {
+		v := 0
+		if d.pos < len(d.data) {
+			v = int(mod[d.data[d.pos]])
+		}
+		d.pos++
+		d.out = append(d.out, texts[v]...)
+	}
+}
+
+// leaf decodes step op if it is a leaf, a constant or a class, and
+// reports whether it is.
+func (d *decoder) leaf(op int32) bool {
+	c := d.c
+	switch c.ops[op].kind {
+	case opConst:
+		d.out = append(d.out, c.ops[op].text...)
+	case opPick:
+		d.out = append(d.out, c.ops[op].texts[d.decide(&c.info[op])]...)
+	case opClass:
+		d.out = c.info[op].member(d.out, d.class(c.graph.Nodes[op]))
+	default:
+		return false
+	}
+	return true
+}
+
+// decide reads the next decision of a node with info in: a value of
+// in.width bytes modulo in.options, of which there must be at least one.
+func (d *decoder) decide(in *nodeInfo) int {
+	if in.mod != nil {
+		p := d.pos
+		d.pos++
+		if p < len(d.data) {
+			return int(in.mod[d.data[p]])
+		}
+		return 0
+	}
+	return d.read(in.width) % in.options
 }
 
 // class decides which member a class node derives.
@@ -449,7 +584,7 @@ func (d *decoder) class(n *grammar.Node) int {
 	if in.width == 0 {
 		return 0
 	}
-	return d.read(in.width) % in.options
+	return d.decide(in)
 }
 
 // alt decides which child an alternation node derives at the given depth
@@ -457,7 +592,7 @@ func (d *decoder) class(n *grammar.Node) int {
 func (d *decoder) alt(n *grammar.Node, depth int) int {
 	c := d.c
 	short := int(c.closeoff[n.ID*c.w+c.bounds.MaxDepth-depth])
-	rank := d.read(c.info[n.ID].width) % c.info[n.ID].options
+	rank := d.decide(&c.info[n.ID])
 	if rank == 0 {
 		return short
 	}
@@ -481,7 +616,7 @@ func (d *decoder) repeat(n *grammar.Node, depth int) int {
 	if in.width == 0 {
 		return n.Min
 	}
-	extra := d.read(in.width) % in.options
+	extra := d.decide(in)
 	if extra == 0 {
 		return n.Min
 	}

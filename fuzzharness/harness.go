@@ -217,6 +217,43 @@ func (h *Harness) fuzz(fn any, arg reflect.Type) {
 	f.Fuzz(tg.fuzzFunc(func(t tb, data []byte) { h.run(t, data, tg.call) }))
 }
 
+// run decodes data, checks (and repairs) the input and calls fn on it,
+// reporting failures.
+//
+// It runs on the goroutine that go test starts for every execution, whose
+// stack starts small (as small as the runtime finds goroutines need on
+// average), below frames of package testing and reflect: the functions on
+// the way to the decoder keep their frames small, so that decoding does not
+// make the stack grow, which copies it, on most executions.
+func (h *Harness) run(t tb, data []byte, fn func(tb, Input)) {
+	in, o := h.input(data)
+	h.count(o)
+	if o == outcomeRejected || o == outcomeOverBudget {
+		h.skip(t, o)
+		return // the libFuzzer shim's T.Skip panics; a T that returns skips too
+	}
+	call(t, in, fn)
+}
+
+// call calls fn on in, reporting the input if fn fails or panics.
+func call(t tb, in Input, fn func(tb, Input)) {
+	defer report(t, in)
+	fn(t, in)
+}
+
+// input decodes data and checks the input (see check).
+func (h *Harness) input(data []byte) (Input, outcome) {
+	if h.cfg.valid == nil && h.cfg.constraint == nil {
+		return h.codec.decodeText(data), outcomeValid
+	}
+	return h.checked(data)
+}
+
+// checked decodes data with its tree and checks the input.
+func (h *Harness) checked(data []byte) (Input, outcome) {
+	return h.check(h.codec.Decode(data), data)
+}
+
 // decode decodes data, building the tree right away only if the validity
 // predicate or the constraint needs it.
 func (h *Harness) decode(data []byte) Input {
@@ -226,24 +263,17 @@ func (h *Harness) decode(data []byte) Input {
 	return h.codec.decodeText(data)
 }
 
-// run decodes data, checks (and repairs) the input and calls fn on it,
-// reporting failures.
-func (h *Harness) run(t tb, data []byte, fn func(tb, Input)) {
-	in, o := h.check(h.decode(data), data)
-	h.count(o)
-	if o == outcomeRejected || o == outcomeOverBudget {
-		msg := "fuzzharness: the input does not satisfy the validity predicate"
-		switch {
-		case o == outcomeOverBudget:
-			msg = "fuzzharness: the input violates the constraint and its repair took longer than the budget (WithRepairBudget)"
-		case h.cfg.constraint != nil:
-			msg = "fuzzharness: the input violates the constraint and could not be repaired, or the validity predicate rejects it"
-		}
-		t.Skip(msg)
-		return // the libFuzzer shim's T.Skip panics; a T that returns skips too
+// skip skips the execution of an input that the check rejected with
+// outcome o.
+func (h *Harness) skip(t tb, o outcome) {
+	msg := "fuzzharness: the input does not satisfy the validity predicate"
+	switch {
+	case o == outcomeOverBudget:
+		msg = "fuzzharness: the input violates the constraint and its repair took longer than the budget (WithRepairBudget)"
+	case h.cfg.constraint != nil:
+		msg = "fuzzharness: the input violates the constraint and could not be repaired, or the validity predicate rejects it"
 	}
-	defer report(t, in)
-	fn(t, in)
+	t.Skip(msg)
 }
 
 // report logs the input if the target failed or panicked, and raises a panic

@@ -13,7 +13,7 @@ import (
 // harness passes one to the fuzz target.
 type Input struct {
 	s  string
-	b  []byte
+	b  []byte // the text as bytes, or nil: Bytes makes them on the first call
 	st *inputState
 }
 
@@ -27,6 +27,7 @@ type inputState struct {
 	// tree's own text.
 	edited bool
 	orig   string
+	bytes  []byte // Bytes of an Input without b, once made
 }
 
 // String returns the input text.
@@ -34,8 +35,19 @@ func (in Input) String() string { return in.s }
 
 // Bytes returns the input text as bytes. The slice belongs to the caller,
 // who may modify it; it is the same slice on every call, and modifying it
-// changes neither String nor the tree.
-func (in Input) Bytes() []byte { return in.b }
+// changes neither String nor the tree. Like Tree, it is not safe for
+// concurrent use with itself on the first call.
+func (in Input) Bytes() []byte {
+	switch {
+	case in.b != nil:
+		return in.b
+	case in.st == nil:
+		return []byte(in.s)
+	case in.st.bytes == nil:
+		in.st.bytes = []byte(in.s)
+	}
+	return in.st.bytes
+}
 
 // Len returns the length of the input text in bytes.
 func (in Input) Len() int { return len(in.s) }
