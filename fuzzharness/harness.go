@@ -241,9 +241,10 @@ func call(t tb, in Input, fn func(tb, Input)) {
 	fn(t, in)
 }
 
-// input decodes data and checks the input (see check).
+// input decodes data and checks the input (see check); without a check to
+// make, it decodes the text alone.
 func (h *Harness) input(data []byte) (Input, outcome) {
-	if h.cfg.valid == nil && h.cfg.constraint == nil {
+	if h.cfg.valid == nil && h.cfg.constraint == nil && h.cfg.invalidShare == 0 {
 		return h.codec.decodeText(data), outcomeValid
 	}
 	return h.checked(data)
@@ -255,9 +256,9 @@ func (h *Harness) checked(data []byte) (Input, outcome) {
 }
 
 // decode decodes data, building the tree right away only if the validity
-// predicate or the constraint needs it.
+// predicate, the constraint or the invalid share needs it.
 func (h *Harness) decode(data []byte) Input {
-	if h.cfg.valid != nil || h.cfg.constraint != nil {
+	if h.cfg.valid != nil || h.cfg.constraint != nil || h.cfg.invalidShare != 0 {
 		return h.codec.Decode(data)
 	}
 	return h.codec.decodeText(data)

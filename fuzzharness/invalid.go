@@ -226,11 +226,15 @@ func (h *Harness) invalidate(in Input, data []byte) (Input, bool) {
 	if !ok || in.Edited() || in.st == nil {
 		return in, false
 	}
+	text := in.b
+	if text == nil {
+		text = []byte(in.s) // the decoder leaves b to Bytes
+	}
 	var sp []span
-	if t := in.Tree(); t != nil && t.Len() == len(in.b) {
+	if t := in.Tree(); t != nil && t.Len() == len(text) {
 		sp = spans(t)
 	}
-	b := mutate(in.b, sp, r)
+	b := mutate(text, sp, r)
 	// Now and then a few more, of bytes: the spans no longer fit.
 	for range maxStacked - 1 {
 		if r.intn(stackOdds) != 0 {
