@@ -32,6 +32,17 @@ func fastSubjects() []fastSubject {
 	}
 }
 
+// fastRepairer compiles the subject's constraint and makes its Repairer.
+func fastRepairer(t testing.TB, sub fastSubject) (*isla.Spec, *solver.Repairer) {
+	t.Helper()
+	spec := compileFast(t, sub)
+	r, err := solver.NewRepairer(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec, r
+}
+
 // compileFast compiles the constraint of a subject: its files, or without
 // files tarpred's constraint.
 func compileFast(t testing.TB, sub fastSubject) *isla.Spec {
@@ -102,11 +113,7 @@ func TestFastRepair(t *testing.T) {
 	}
 	for _, sub := range fastSubjects() {
 		t.Run(sub.name, func(t *testing.T) {
-			spec := compileFast(t, sub)
-			r, err := solver.NewRepairer(spec)
-			if err != nil {
-				t.Fatal(err)
-			}
+			spec, r := fastRepairer(t, sub)
 			trees := fuzzerTrees(t, spec.Graph(), r, n)
 			fixed := 0
 			var times []time.Duration
@@ -151,11 +158,7 @@ func TestFastEval(t *testing.T) {
 	}
 	for _, sub := range fastSubjects() {
 		t.Run(sub.name, func(t *testing.T) {
-			spec := compileFast(t, sub)
-			r, err := solver.NewRepairer(spec)
-			if err != nil {
-				t.Fatal(err)
-			}
+			spec, r := fastRepairer(t, sub)
 			// The trees of the harness's codec first, then larger ones.
 			trees := decodedTrees(t, spec.Graph(), n, 32, 1000)
 			small := len(trees)
@@ -193,11 +196,7 @@ func TestFastEval(t *testing.T) {
 func BenchmarkRepairFuzzer(b *testing.B) {
 	for _, sub := range fastSubjects() {
 		b.Run(sub.name, func(b *testing.B) {
-			spec := compileFast(b, sub)
-			r, err := solver.NewRepairer(spec)
-			if err != nil {
-				b.Fatal(err)
-			}
+			spec, r := fastRepairer(b, sub)
 			benchRepair(b, r, fuzzerTrees(b, spec.Graph(), r, 200))
 		})
 	}
@@ -211,11 +210,7 @@ func BenchmarkRepairFuzzer(b *testing.B) {
 // program shows.
 func BenchmarkRepairFuzzerLarge(b *testing.B) {
 	sub := fastSubjects()[0]
-	spec := compileFast(b, sub)
-	r, err := solver.NewRepairer(spec)
-	if err != nil {
-		b.Fatal(err)
-	}
+	spec, r := fastRepairer(b, sub)
 	benchRepair(b, r, fuzzerTreesOf(b, spec.Graph(), r, 100, 1000, 4000, fuzzharness.WithMaxSize(3000)))
 }
 
@@ -264,11 +259,7 @@ func sharedNodes(in, out *grammar.Tree) int {
 func TestRepairWithinBudget(t *testing.T) {
 	for _, sub := range fastSubjects() {
 		t.Run(sub.name, func(t *testing.T) {
-			spec := compileFast(t, sub)
-			r, err := solver.NewRepairer(spec)
-			if err != nil {
-				t.Fatal(err)
-			}
+			spec, r := fastRepairer(t, sub)
 			trees := fuzzerTrees(t, spec.Graph(), r, 20)
 			for i, in := range trees {
 				want, wok := r.Repair(in, uint64(i))
