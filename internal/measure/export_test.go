@@ -7,3 +7,6 @@ func SetRecycleAfter(n int) (restore func()) {
 	recycleAfter = n
 	return func() { recycleAfter = old }
 }
+
+// CopyGoSum is copyGoSum, for the external tests' test modules.
+var CopyGoSum = copyGoSum

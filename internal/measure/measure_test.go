@@ -801,6 +801,7 @@ func userModule(t *testing.T, path string, files map[string]string) string {
 			t.Fatal(err)
 		}
 	}
+	measure.CopyGoSum(t, root, dir)
 	tidy := gocmd.Runner{Dir: dir, Env: append(goEnv(), "GOFLAGS=-mod=mod", "GOPROXY=off")}
 	if _, err := tidy.Go(context.Background(), "mod", "tidy"); err != nil {
 		t.Fatal(err)
