@@ -489,15 +489,18 @@ func (s *parseState) scanToken(a int32) {
 	j := s.set
 	d := s.g.tok[a]
 	in := s.input
+	trans, class := d.trans, &d.class
 	row := int32(0)
 	for k := int(j); k < len(in); k++ {
-		x := d.trans[row+int32(d.class[in[k]])]
-		if x < 0 {
-			return
-		}
+		x := trans[row+int32(class[in[k]])]
 		row = x >> 1
+		// The dead state, -1, has the accepting bit too: one test per
+		// byte for both.
 		if x&1 == 0 {
 			continue
+		}
+		if x < 0 {
+			return
 		}
 		if e := k + 1; (e < len(in) && d.follow.has(in[e])) || (e == len(in) && d.eofNext) {
 			if len(s.items)+s.nlinks+len(s.pend) >= s.maxItems {

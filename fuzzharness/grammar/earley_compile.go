@@ -667,6 +667,7 @@ func compileEarley(gr *Graph, start *Node, tokens bool) (*egrammar, error) {
 		return nil, c.err
 	}
 	if tokens {
+		c.splitRegular(sp)
 		c.extractRuns(sp)
 	}
 	return c.finish(sp, tokens)

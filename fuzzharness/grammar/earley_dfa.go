@@ -602,3 +602,155 @@ func runKey(p *cprod) string {
 	}
 	return string(b)
 }
+
+// splitRegular lets runs reach into recursive nonterminals. A nonterminal
+// Y that is not regular but has regular productions (JSON's <value> has
+// "true", <number>, <string>, ...; <element> then has <ws> <value> <ws>
+// with such a value), where a production X -> α Y β has a terminal or a
+// regular nonterminal next to Y, is split there: X -> α Y' β with Y' the
+// other productions of Y, and X -> α R β with R the regular ones. The
+// derivations of X are the same (each takes one production of Y, and the
+// templates are Y's), but α R β is now a run that extractRuns makes one
+// token: JSON's "," <ws> 12 <ws> in an array, or "," <ws> "k" <ws> ":"
+// <ws> 12 <ws> in an object, is scanned by one automaton instead of
+// several tokens and the items between them. Y' goes on to be parsed as
+// before. Y is split only if its regular productions are non-empty (a
+// list's empty end would run a second path through every list), and the
+// rounds repeat so that a split production can make X split in turn, up
+// to maxUnitRounds and maxInlineMult productions from one original
+// production.
+func (c *ecompiler) splitRegular(keep int32) {
+	budget := 2*c.size + 4096
+	type halves struct{ rest, reg int32 }
+	made := map[int32]halves{}
+	var extra []*cprod // the productions of the halves made in a round
+	for round := 0; round < maxUnitRounds; round++ {
+		of := c.byLHS()
+		prods := make([][][]int32, len(of))
+		for a, ps := range of {
+			for _, p := range ps {
+				prods[a] = append(prods[a], p.rhs)
+			}
+		}
+		kind := regularKinds(prods, keep)
+		nullable := nullableNTs(prods)
+		regular := func(s int32) bool { return s < 0 || kind[s] != regNone }
+		regularProd := func(p *cprod) bool {
+			for _, s := range p.rhs {
+				if !regular(s) {
+					return false
+				}
+			}
+			return true
+		}
+		splittable := func(y int32) bool {
+			if y == keep || kind[y] != regNone {
+				return false
+			}
+			nreg := 0
+			for _, q := range of[y] {
+				if regularProd(q) {
+					if len(q.rhs) == 0 {
+						return false
+					}
+					nreg++
+				}
+			}
+			return nreg > 0 && nreg < len(of[y])
+		}
+		split := func(y int32) halves {
+			if h, ok := made[y]; ok {
+				return h
+			}
+			h := halves{rest: c.newNT(c.ntNames[y] + "'"), reg: c.newNT(c.ntNames[y] + "/reg")}
+			for _, q := range of[y] {
+				r := &cprod{rhs: q.rhs, labels: q.labels, ops: q.ops, mult: q.mult, lhs: h.rest}
+				if regularProd(q) {
+					r.lhs = h.reg
+				}
+				c.size += len(r.rhs) + 1
+				extra = append(extra, r)
+			}
+			made[y] = h
+			return h
+		}
+		changed := false
+		var out []*cprod
+		extra = extra[:0]
+		for _, p := range c.prods {
+			pos := -1
+			if kind[p.lhs] == regNone && p.lhs != keep && 2*p.mult <= maxInlineMult && c.size < budget {
+				for i, y := range p.rhs {
+					if y < 0 || y == p.lhs || !splittable(y) {
+						continue
+					}
+					if (i > 0 && regular(p.rhs[i-1])) || (i+1 < len(p.rhs) && regular(p.rhs[i+1])) {
+						if cheapPrefix(p.rhs[:i], regular, nullable) {
+							pos = i
+							break
+						}
+					}
+				}
+			}
+			if pos < 0 {
+				out = append(out, p)
+				continue
+			}
+			h := split(p.rhs[pos])
+			for _, y := range [2]int32{h.rest, h.reg} {
+				r := &cprod{lhs: p.lhs, rhs: slices.Clone(p.rhs), labels: p.labels, ops: p.ops, mult: 2 * p.mult}
+				r.rhs[pos] = y
+				c.size += len(r.rhs) + 1
+				out = append(out, r)
+			}
+			changed = true
+		}
+		c.prods = append(out, extra...)
+		if !changed {
+			return
+		}
+	}
+}
+
+// cheapPrefix reports whether the regular symbols at the end of rhs (the
+// part of a run before a split nonterminal) are terminals or nullable
+// nonterminals. Both halves of a split scan that part (the run's automaton
+// and the tokens of the other half), so it is kept to single bytes and
+// white space: a split after a token such as JSON's member name
+// <ws> <string> <ws> ":" would scan every name twice.
+func cheapPrefix(rhs []int32, regular func(int32) bool, nullable []bool) bool {
+	for i := len(rhs) - 1; i >= 0 && regular(rhs[i]); i-- {
+		if s := rhs[i]; s >= 0 && !nullable[s] {
+			return false
+		}
+	}
+	return true
+}
+
+// nullableNTs reports for every nonterminal of a grammar given by the
+// right-hand sides of its productions whether it derives the empty word.
+func nullableNTs(prods [][][]int32) []bool {
+	null := make([]bool, len(prods))
+	for changed := true; changed; {
+		changed = false
+		for a, ps := range prods {
+			if null[a] {
+				continue
+			}
+			for _, rhs := range ps {
+				all := true
+				for _, s := range rhs {
+					if s < 0 || !null[s] {
+						all = false
+						break
+					}
+				}
+				if all {
+					null[a], changed = true, true
+					break
+				}
+			}
+		}
+	}
+	return null
+}

@@ -118,7 +118,7 @@ func ExampleScanRegular() {
 	}
 	fmt.Println("same tree:", trees[0].Equal(trees[1]))
 	// Output:
-	// automata true: 23 forest nodes
+	// automata true: 18 forest nodes
 	// automata false: 79 forest nodes
 	// same tree: true
 }
