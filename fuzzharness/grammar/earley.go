@@ -207,7 +207,7 @@ func (p *Parser) Parse(input []byte) (*Forest, error) {
 			return nil, err
 		}
 	}
-	f.size = len(f.items) + f.links.len()
+	f.size = len(f.items) + f.links.len() + len(s.toks)
 	if len(s.toks) > 0 {
 		f.toks = slices.Clone(s.toks)
 	}
@@ -287,14 +287,19 @@ type xlink struct {
 	item, pred, child int32
 }
 
-// Link children: a complete item (>= 0), a span scanned by a token's
-// automaton (until the forest is expanded), a scanned byte, the
+// Link children: a complete item (>= 0, below childSpan), a span k
+// scanned by a token's automaton (childSpan + k, the forest's toks[k],
+// until the forest is expanded), the derivations of a span's item
+// (childTok, until the forest is expanded), a scanned byte, the
 // ε-derivations of nonterminal B (childEps - B), or a Leo chain (childEps
 // - numNT - k, only during parsing).
 const (
 	childTok  int32 = -1
 	childTerm int32 = -2
 	childEps  int32 = -3
+	// Item numbers stay below: MaxItems is at most math.MaxInt32/2, and
+	// spans count against it.
+	childSpan int32 = 1 << 30
 )
 
 // A group lists the items of one Earley set that wait for one nonterminal.
@@ -317,9 +322,8 @@ type wpair struct{ sym, item int32 }
 // completed when the parse reaches it.
 type tokEnd struct{ end, sym, origin int32 }
 
-// A tokSpan is the complete item of a scanned token and the end of its
-// span.
-type tokSpan struct{ item, end int32 }
+// A tokSpan is a span of token sym scanned by its automaton.
+type tokSpan struct{ sym, origin, end int32 }
 
 // parseState is the state of one parse; its buffers are reused.
 type parseState struct {
@@ -512,26 +516,27 @@ func (s *parseState) scanToken(a int32) {
 	}
 }
 
-// addTokens adds the complete items of the tokens whose spans end at set
-// j.
-//
-// Recognizing, it completes them directly: their items would only be
-// completed (a span is non-empty, so its item is not from set j, and the
-// automaton ended it only where its follow bytes allow, which is what the
-// item's lookahead filter checks), and nothing reads the links that would
-// name them.
+// addTokens completes the tokens whose spans end at set j: it advances
+// the items waiting for them directly, without an item for the span (that
+// item would only be completed: a span is non-empty, so the item is not
+// from set j, and the automaton ended the span only where its follow bytes
+// allow, which is what the item's lookahead filter checks). Parsing, the
+// links name the span (childSpan + its number in s.toks); the forest's
+// expansion makes it an item.
 func (s *parseState) addTokens(j int32) {
 	for len(s.pend) > 0 && s.pend[0].end == j {
 		e := s.popEnd()
-		if !s.links {
-			s.complete(-1, e.sym, e.origin)
+		gi := s.findGroup(e.origin, e.sym)
+		if gi < 0 {
 			continue
 		}
-		n := len(s.items)
-		s.add(s.g.tokDot[e.sym], e.origin, -1, childTok)
-		if s.links && len(s.items) > n {
-			s.toks = append(s.toks, tokSpan{item: int32(n), end: j})
+		c := int32(-1)
+		if s.links {
+			c = childSpan + int32(len(s.toks))
+			s.toks = append(s.toks, tokSpan{sym: e.sym, origin: e.origin, end: j})
+			s.nlinks++ // a span counts against MaxItems like a link
 		}
+		s.completeGroup(gi, c, e.origin)
 	}
 }
 
@@ -840,10 +845,13 @@ func (s *parseState) waiter(w, j int32) (rule, origin, pred int32) {
 // complete advances the items of set origin waiting for a over the complete
 // item c of the current set.
 func (s *parseState) complete(c, a, origin int32) {
-	gi := s.findGroup(origin, a)
-	if gi < 0 {
-		return
+	if gi := s.findGroup(origin, a); gi >= 0 {
+		s.completeGroup(gi, c, origin)
 	}
+}
+
+// completeGroup advances the items of group gi of set origin over c.
+func (s *parseState) completeGroup(gi, c, origin int32) {
 	gr := &s.groups[gi]
 	if gr.n == 1 {
 		if gr.top != -1 {

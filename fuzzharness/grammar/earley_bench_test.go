@@ -239,7 +239,7 @@ func reportCPU(b *testing.B, cpu0 time.Duration, size int) {
 // buffers (of a state from the pool: the one the parse used, as benchmarks
 // run on one goroutine).
 func peakBytes(p *Parser, f *Forest) int {
-	n := cap(f.items)*int(unsafe.Sizeof(item{})) + f.links.bytes() + cap(f.input) + 8*cap(f.multi)
+	n := cap(f.items)*int(unsafe.Sizeof(item{})) + f.links.bytes() + cap(f.input) + 8*cap(f.multi) + cap(f.toks)*int(unsafe.Sizeof(tokSpan{}))
 	s := p.getState()
 	defer p.putState(s)
 	n += 4*(cap(s.groupStart)+cap(s.waiters)) + cap(s.groups)*int(unsafe.Sizeof(group{}))

@@ -40,8 +40,8 @@ func (f *Forest) Graph() *Graph { return f.g.gr }
 
 // Size returns the number of forest nodes (the Earley items kept from the
 // parse, 16 bytes each) plus the number of further derivation links of
-// ambiguous nodes (12 bytes each): a measure of the memory the forest
-// takes as Parse returns it. The derivations inside spans that the parser
+// ambiguous nodes and of spans scanned by automata (12 bytes each): a
+// measure of the memory the forest takes as Parse returns it. The derivations inside spans that the parser
 // scanned with automata (see ScanRegular) are not counted: they are
 // rebuilt, and take memory, when the forest's trees, count or paths are
 // first asked for.
@@ -583,7 +583,7 @@ func (s *parseState) materializeLeo(f *Forest, roots []int32) error {
 		it = &f.items[i]
 		push := func(xs ...int32) {
 			for _, x := range xs {
-				if x >= 0 && !seen[x] {
+				if x >= 0 && x < childSpan && !seen[x] {
 					stack = append(stack, x)
 				}
 			}

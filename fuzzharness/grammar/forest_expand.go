@@ -1,14 +1,18 @@
 package grammar
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // expand rebuilds the derivations inside the spans the parser scanned with
 // automata (see compileTokens), once, before the forest's trees, count or
-// paths are taken. Each span of a token A from i to e is parsed again as
-// A with the general algorithm, the byte after the span as its last
-// lookahead, and the complete items of A over the span become the links of
-// the span's item (A -> A): the forest then holds the same derivations as
-// a parse without automata.
+// paths are taken. Each span of a token A from i to e becomes an item
+// (A -> A, origin i) after the parse's items, and the links that named the
+// span name that item. The span is parsed again as A with the general
+// algorithm, the byte after the span as its last lookahead, and the
+// complete items of A over the span become the links of the span's item:
+// the forest then holds the same derivations as a parse without automata.
 func (f *Forest) expand() {
 	f.expandOnce.Do(f.expandTokens)
 }
@@ -25,6 +29,20 @@ func (f *Forest) expandTokens() {
 	s := newParseState(g, maxExpandedItems)
 	s.links = true
 	items := f.items
+	spans := int32(len(items)) // the item of span k is spans+k
+	if len(items)+len(f.toks)+f.links.len() > maxExpandedItems {
+		panic("grammar: the forest's expansion needs more than 2^30 items")
+	}
+	for i := range items {
+		if c := items[i].child; c >= childSpan {
+			items[i].child = spans + c - childSpan
+		}
+	}
+	for k := range f.links.len() {
+		if l := f.links.at(k); l.child >= childSpan {
+			l.child = spans + l.child - childSpan
+		}
+	}
 	var spanLinks []xlink // further links of span items, by item
 	var subLinks []xlink  // links of the appended items, by item
 	var roots []int32
@@ -33,17 +51,19 @@ func (f *Forest) expandTokens() {
 	// a quarter, copying them many times).
 	total, done := 0, 0
 	for _, tk := range f.toks {
-		total += int(tk.end - items[tk.item].origin)
+		total += int(tk.end - tk.origin)
+	}
+	items = slices.Grow(items, len(f.toks))
+	for _, tk := range f.toks {
+		items = append(items, item{rule: g.tokDot[tk.sym], origin: tk.origin, pred: -1, child: childTok})
 	}
 	base := len(items)
-	for _, tk := range f.toks {
-		a := g.dots[items[tk.item].rule].lhs
-		origin := items[tk.item].origin
-		roots = s.parseSpan(f.input, origin, tk.end, a, roots[:0])
+	for k, tk := range f.toks {
+		roots = s.parseSpan(f.input, tk.origin, tk.end, tk.sym, roots[:0])
 		if len(roots) == 0 {
 			panic("grammar: internal error: a token's automaton accepted a span its grammar does not derive")
 		}
-		done += int(tk.end - origin)
+		done += int(tk.end - tk.origin)
 		if need := len(items) + len(s.items); need > cap(items) {
 			est := need + int(float64(need-base)/float64(done)*float64(total-done)*1.1)
 			grown := make([]item, len(items), max(est, need+need/4))
@@ -61,47 +81,32 @@ func (f *Forest) expandTokens() {
 			return x
 		}
 		for _, it := range s.items {
-			items = append(items, item{rule: it.rule, origin: it.origin + origin, pred: shift(it.pred), child: shift(it.child)})
+			items = append(items, item{rule: it.rule, origin: it.origin + tk.origin, pred: shift(it.pred), child: shift(it.child)})
 		}
 		for k := range s.store.len() {
 			l := s.store.at(k)
 			subLinks = append(subLinks, xlink{item: l.item + off, pred: shift(l.pred), child: shift(l.child)})
 		}
-		items[tk.item].child = roots[0] + off
+		it := spans + int32(k)
+		items[it].child = roots[0] + off
 		for _, r := range roots[1:] {
-			spanLinks = append(spanLinks, xlink{item: tk.item, pred: -1, child: r + off})
+			spanLinks = append(spanLinks, xlink{item: it, pred: -1, child: r + off})
 		}
 	}
 	f.items, f.toks = items, nil
 	if len(spanLinks) == 0 && len(subLinks) == 0 {
 		return
 	}
-	// Merge the parse's links with the span items' (both sorted by item,
-	// all below the appended items), then the appended items' links.
-	var store linkStore
-	var batch []xlink
-	k := 0
-	for i := range f.links.len() {
-		l := *f.links.at(i)
-		for k < len(spanLinks) && spanLinks[k].item < l.item {
-			batch = append(batch, spanLinks[k])
-			k++
-		}
-		batch = append(batch, l)
-		if len(batch) >= linkChunk {
-			store.append(batch)
-			batch = batch[:0]
-		}
-	}
-	batch = append(batch, spanLinks[k:]...)
-	store.append(batch)
-	store.append(subLinks)
+	// The parse's links, then the span items' and the appended items'
+	// (each sorted by item, and the items in that order).
+	f.links.append(spanLinks)
+	f.links.append(subLinks)
 	multi := make([]uint64, (len(items)+63)/64)
-	for i := range store.len() {
-		x := store.at(i).item
+	for i := range f.links.len() {
+		x := f.links.at(i).item
 		multi[x>>6] |= 1 << (x & 63)
 	}
-	f.links, f.multi = store, multi
+	f.multi = multi
 }
 
 // parseSpan parses in[i:e] as nonterminal a with the general algorithm and
