@@ -53,10 +53,12 @@ import (
 // literals, classes and lists of them — with a DFA compiled from the
 // grammar, in one step per span instead of Earley items per byte, and
 // completes them at every end the DFA accepts where the grammar can go on.
-// A forest then keeps one item per scanned span (JSON: 0.37 items per
-// input byte instead of 2.1) and rebuilds the derivations inside the spans,
-// with the general algorithm span by span, the first time its trees, count
-// or paths are asked for: they are the same as without automata. MaxItems
+// A forest then keeps one 12-byte record per scanned span, which the
+// items waiting for the span link to (JSON: 0.21 items and 0.08 spans per
+// input byte instead of 2.1 items), and rebuilds the derivations inside
+// the spans, with the general algorithm span by span, the first time its
+// trees, count or paths are asked for: they are the same as without
+// automata. MaxItems
 // bounds the parse; the rebuilt derivations take about what a parse
 // without automata would (JSON: 2.2 items per byte) and are not counted
 // against it, so ScanRegular(false) is the way to bound all of a forest's
@@ -267,7 +269,7 @@ func (p *Parser) putState(s *parseState) {
 func (s *parseState) scratchBytes() int {
 	return 16*cap(s.items) + 12*cap(s.xlinks) + 24*cap(s.groups) + 4*(cap(s.waiters)+cap(s.groupStart)) +
 		8*cap(s.multi) + 8*cap(s.leos) + 12*(cap(s.scanIn)+cap(s.scanOut)) + 8*cap(s.wpairs) + 16*len(s.hkeys) +
-		12*cap(s.pend) + 8*cap(s.toks)
+		12*cap(s.pend) + 12*cap(s.toks)
 }
 
 // An item is an Earley item with its first forest link inline: the dotted
