@@ -430,13 +430,7 @@ func (c *ecompiler) inline(keep int32, tokens bool) {
 		})
 		var kind []int8
 		if tokens {
-			prods := make([][][]int32, len(of))
-			for a, ps := range of {
-				for _, p := range ps {
-					prods[a] = append(prods[a], p.rhs)
-				}
-			}
-			kind = regularKinds(prods, keep)
+			kind = regularKinds(rightHandSides(of), keep)
 		}
 		// whole reports whether y stays a nonterminal in the productions
 		// of x.

@@ -426,12 +426,7 @@ func (g *egrammar) tokFollow(follow []byteSet, followEOF []bool) {
 // opens and closes. Equal runs share a nonterminal.
 func (c *ecompiler) extractRuns(keep int32) {
 	of := c.byLHS()
-	prods := make([][][]int32, len(of))
-	for a, ps := range of {
-		for _, p := range ps {
-			prods[a] = append(prods[a], p.rhs)
-		}
-	}
+	prods := rightHandSides(of)
 	kind := regularKinds(prods, keep)
 	regular := func(s int32) bool { return s < 0 || kind[s] != regNone }
 	hasRun := func(rhs []int32) bool {
@@ -611,14 +606,14 @@ func runKey(p *cprod) string {
 // other productions of Y, and X -> α R β with R the regular ones. The
 // derivations of X are the same (each takes one production of Y, and the
 // templates are Y's), but α R β is now a run that extractRuns makes one
-// token: JSON's "," <ws> 12 <ws> in an array, or "," <ws> "k" <ws> ":"
-// <ws> 12 <ws> in an object, is scanned by one automaton instead of
-// several tokens and the items between them. Y' goes on to be parsed as
-// before. Y is split only if its regular productions are non-empty (a
-// list's empty end would run a second path through every list), and the
-// rounds repeat so that a split production can make X split in turn, up
-// to maxUnitRounds and maxInlineMult productions from one original
-// production.
+// token: JSON's "," <ws> 12 <ws> in an array is scanned by one automaton
+// instead of several tokens and the items between them. Y' goes on to be
+// parsed as before. Y is split only if its regular productions are
+// non-empty (a list's empty end would run a second path through every
+// list) and the part of the run before Y is cheap to scan twice (see
+// cheapPrefix), and the rounds repeat so that a split production can make
+// X split in turn, up to maxUnitRounds and maxInlineMult productions from
+// one original production.
 func (c *ecompiler) splitRegular(keep int32) {
 	budget := 2*c.size + 4096
 	type halves struct{ rest, reg int32 }
@@ -626,12 +621,7 @@ func (c *ecompiler) splitRegular(keep int32) {
 	var extra []*cprod // the productions of the halves made in a round
 	for round := 0; round < maxUnitRounds; round++ {
 		of := c.byLHS()
-		prods := make([][][]int32, len(of))
-		for a, ps := range of {
-			for _, p := range ps {
-				prods[a] = append(prods[a], p.rhs)
-			}
-		}
+		prods := rightHandSides(of)
 		kind := regularKinds(prods, keep)
 		nullable := nullableNTs(prods)
 		regular := func(s int32) bool { return s < 0 || kind[s] != regNone }
@@ -753,4 +743,16 @@ func nullableNTs(prods [][][]int32) []bool {
 		}
 	}
 	return null
+}
+
+// rightHandSides returns the right-hand sides of the productions of every
+// nonterminal, as byLHS groups them.
+func rightHandSides(of [][]*cprod) [][][]int32 {
+	prods := make([][][]int32, len(of))
+	for a, ps := range of {
+		for _, p := range ps {
+			prods[a] = append(prods[a], p.rhs)
+		}
+	}
+	return prods
 }
