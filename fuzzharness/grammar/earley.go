@@ -440,6 +440,9 @@ func (s *parseState) runOnce() (int32, error) {
 			}
 		} else {
 			for _, e := range s.scanIn {
+				if s.tokens && s.g.skip != nil && s.g.skip[e.rule] >= 0 && !s.skipViable(e.rule, j) {
+					continue
+				}
 				s.add(e.rule, e.origin, e.pred, childTerm)
 			}
 			s.addTokens(int32(j))

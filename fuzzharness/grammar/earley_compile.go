@@ -625,6 +625,8 @@ type egrammar struct {
 	leo    bool        // some dotted rule has dotPenult: Leo's optimization can apply
 	tok    []*tokenDFA // per nonterminal, its automaton if it is scanned as a token (see compileTokens)
 	tokDot []int32     // per token, the complete dotted rule of its production A -> A
+	skip   []int32     // nil, or per dotted rule its skipLA in skips, or -1
+	skips  []skipLA
 }
 
 // dotInfo describes a dotted rule: a production with a dot in its

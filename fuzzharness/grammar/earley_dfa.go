@@ -365,6 +365,7 @@ func (g *egrammar) compileTokens(follow []byteSet, followEOF []bool) {
 		g.tok[a] = d
 	}
 	g.tokFollow(follow, followEOF)
+	g.skipLookahead()
 	for i, d := range g.tok {
 		if d == nil {
 			continue
@@ -755,4 +756,125 @@ func rightHandSides(of [][]*cprod) [][][]int32 {
 		}
 	}
 	return prods
+}
+
+// A skipLA looks past white space: an item of its dotted rule waits for a
+// nonterminal X all of whose productions start with the same token W,
+// whose words are the non-empty strings of the bytes star (JSON's <ws>),
+// followed by symbols that derive no empty word and start with a byte of
+// after, never one of star. Then the item can take part in a parse only
+// if the first byte after the run of star bytes at its set is in after.
+type skipLA struct{ star, after byteSet }
+
+// skipLookahead finds the dotted rules whose items a skipLA can drop:
+// JSON's "," . <element> in an array, whose element is <ws> <value> <ws>
+// with a value that starts with "[" or "{" once the scalars are split off
+// (see splitRegular), is dropped when a number follows the comma and the
+// white space. The parser uses it for the items a scanned terminal starts
+// (one per array element there), with automata only: the general parser
+// keeps its lookahead of one byte, and so its syntax errors.
+func (g *egrammar) skipLookahead() {
+	star := make(map[int32]byteSet) // tokens whose words are star+
+	starOf := func(w int32) (byteSet, bool) {
+		if st, ok := star[w]; ok {
+			return st, true
+		}
+		d := g.tok[w]
+		if d == nil || !g.ntNullable[w] {
+			return byteSet{}, false
+		}
+		// Start state 0 goes on the classes of star to an accepting
+		// state q, which loops on the same classes; all else is dead.
+		n := int32(d.nclass)
+		q := int32(-1)
+		var cls [256]bool
+		for c := range n {
+			x := d.trans[c]
+			if x < 0 {
+				continue
+			}
+			if x&1 == 0 || (q >= 0 && x>>1 != q) {
+				return byteSet{}, false
+			}
+			q = x >> 1
+			cls[c] = true
+		}
+		if q < 0 || q == 0 {
+			return byteSet{}, false
+		}
+		for c := range n {
+			x := d.trans[q+c]
+			if cls[c] != (x >= 0) || (x >= 0 && x>>1 != q) {
+				return byteSet{}, false
+			}
+		}
+		var st byteSet
+		for b := range 256 {
+			if cls[d.class[b]] {
+				st.add(byte(b))
+			}
+		}
+		star[w] = st
+		return st, true
+	}
+	for r, d := range g.dots {
+		x := d.next
+		if x < 0 || g.tok[x] != nil || g.ntNullable[x] || len(g.ntProds[x]) == 0 {
+			continue
+		}
+		var sk skipLA
+		w := int32(-1)
+		ok := true
+		for _, p := range g.ntProds[x] {
+			base := g.prodBase[p]
+			if g.prodLen[p] < 2 || (w >= 0 && g.rhs[base] != w) {
+				ok = false
+				break
+			}
+			if w = g.rhs[base]; w < 0 {
+				ok = false
+				break
+			}
+			st, isStar := starOf(w)
+			if !isStar || g.allNullable(p) {
+				ok = false
+				break
+			}
+			sk.star = st
+			f := g.seqFirst(base + 1)
+			sk.after.union(&f)
+		}
+		if !ok {
+			continue
+		}
+		overlap := false
+		for i := range sk.star {
+			overlap = overlap || sk.star[i]&sk.after[i] != 0
+		}
+		if overlap {
+			continue
+		}
+		if g.skip == nil {
+			g.skip = make([]int32, len(g.dots))
+			for i := range g.skip {
+				g.skip[i] = -1
+			}
+		}
+		g.skip[r] = int32(len(g.skips))
+		g.skips = append(g.skips, sk)
+	}
+}
+
+// skipViable reports whether an item of dotted rule r at set j can take
+// part in a parse by r's skipLA (see skipLookahead).
+func (s *parseState) skipViable(r int32, j int) bool {
+	sk := &s.g.skips[s.g.skip[r]]
+	in := s.input
+	if j >= len(in) || !sk.star.has(in[j]) {
+		return true // the lookahead filter decides
+	}
+	for j < len(in) && sk.star.has(in[j]) {
+		j++
+	}
+	return j < len(in) && sk.after.has(in[j])
 }

@@ -263,6 +263,34 @@ func TestSplitRegular(t *testing.T) {
 	}
 }
 
+// TestSkipLookahead checks that JSON's "," . <element> in an array looks
+// past white space for "[" or "{" (a scalar element is the split-off
+// token's), and that the syntax errors stay those of the general parser.
+func TestSkipLookahead(t *testing.T) {
+	gr := MustCompile(MustBuiltin("json"))
+	p, general := parserPair(t, gr)
+	var ws, open byteSet
+	for _, b := range []byte(" \t\n\r") {
+		ws.add(b)
+	}
+	open.add('[')
+	open.add('{')
+	found := false
+	for _, sk := range p.g.skips {
+		found = found || (sk.star == ws && sk.after == open)
+	}
+	if !found {
+		t.Errorf("no dotted rule looks past white space for [ or {: %v", p.g.skips)
+	}
+	for _, in := range []string{"[1,  2]", "[1, [2], {}]", "[1,  x]", "[1,  ", "[[1], \n\t]"} {
+		_, err := p.Parse([]byte(in))
+		_, gerr := general.Parse([]byte(in))
+		if !reflect.DeepEqual(err, gerr) {
+			t.Errorf("Parse(%q): %v, without automata %v", in, err, gerr)
+		}
+	}
+}
+
 // TestScanRegularShapes checks the regular shapes the compiler recognizes
 // (left- and right-linear lists, nested classes, alternatives of
 // literals) and the grammars it must parse generally, by the tokens found
