@@ -570,7 +570,7 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 		return false, false
 	}
 	fixes, err := ts.Solve(args)
-	if errors.Is(err, isla.ErrNotReady) {
+	if errors.Is(err, isla.ErrNotReady) || err == nil && r.inPlace(c, fixes) {
 		return false, false
 	}
 	r.solved[key]++
@@ -606,6 +606,21 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 		r.assignLeaf(leaf, sub)
 	}
 	return true, false
+}
+
+// inPlace reports whether a tree solver's fixes are all in the tree
+// already: each names a closed node with that text. Writing them again
+// would change nothing (a predicate that waits for another one's nodes,
+// as tar_size waits for the checksum, is solved again after every step
+// while it is undecided), so solveTree leaves the step to the next atom.
+func (r *cspRun) inPlace(c *evalCtx, fixes []isla.Fix) bool {
+	for _, f := range fixes {
+		i, ok := c.v.Index(f.Node)
+		if !ok || !c.closed(i) || f.Node.Text() != f.Text {
+			return false
+		}
+	}
+	return len(fixes) > 0
 }
 
 // narrow finds where a tree solver's text for view node i goes: the
