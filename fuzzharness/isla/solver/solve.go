@@ -239,6 +239,8 @@ type Solver struct {
 	regexes    map[string]regexEntry
 	partitions map[string][]interval
 	reMatch    smtlib.Matcher
+	// regexGraphs: sampleRegex's graphs, kept (see regexGraph).
+	regexGraphs map[regexGraphKey]*regexGraph
 
 	queue     stateQueue
 	seq       uint64
