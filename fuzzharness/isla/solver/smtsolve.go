@@ -153,6 +153,8 @@ type cspRun struct {
 	freshClosed bool
 	random      bool // a value was chosen at random
 	rewrote     bool // a tree solver rewrote a node derived before the run
+	// written: the view nodes tree solvers set in this pass of propagate.
+	written []int32
 }
 
 // cspFail records why solving the atoms in Go failed; the SMT solver may
@@ -370,12 +372,20 @@ func (r *cspRun) fixable(c *evalCtx, it item, p *isla.CompiledPred) bool {
 // the leaves and numbers assigned in this pass are skipped (they are
 // picked up in the next pass, on the new tree). Numbers need no such care:
 // the evaluation reads them from r.ints, which assignInt updates in place.
+//
+// Tree solvers, too, take their steps together: once one has set nodes in
+// this pass, a tree solver whose tree arguments hold none of them (nor lie
+// inside one) reads the same nodes as on the new tree, so it is asked on
+// this view; one whose arguments do is asked in the next pass (TAR: every
+// entry's size field in one pass, every header's checksum, which covers
+// the size field, in the next). Equations wait for the next pass then.
 func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 	c := r.ctx()
+	r.written = r.written[:0]
 	for _, it := range und {
 		switch n := it.n.(type) {
 		case *isla.CompiledSMT:
-			if it.neg {
+			if it.neg || len(r.written) > 0 {
 				continue
 			}
 			for _, p := range r.s.atoms[n].pins {
@@ -417,7 +427,18 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 				progress = true
 			}
 		case *isla.CompiledPred:
-			if progress || n.Impl == nil || it.neg {
+			if n.Impl == nil || it.neg {
+				continue
+			}
+			if len(r.written) > 0 {
+				if ts, ok := n.Impl.(isla.TreeSolver); ok && !r.readsWritten(c, it, n) {
+					if _, conflict := r.solveTree(c, it, n, ts); conflict {
+						return true, true
+					}
+				}
+				continue
+			}
+			if progress {
 				continue
 			}
 			if n.Impl == isla.Count {
@@ -431,9 +452,11 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 				}
 			}
 			if ts, ok := n.Impl.(isla.TreeSolver); ok {
-				if progress, conflict := r.solveTree(c, it, n, ts); progress || conflict {
-					return progress, conflict
+				p, conflict := r.solveTree(c, it, n, ts)
+				if conflict {
+					return p, conflict
 				}
+				progress = p
 			}
 		}
 	}
@@ -604,8 +627,35 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 			return false, true
 		}
 		r.assignLeaf(leaf, sub)
+		r.written = append(r.written, i)
 	}
 	return true, false
+}
+
+// readsWritten reports whether a tree argument of a predicate instance
+// holds, or lies inside, a view node a tree solver set in this pass (or
+// is not in the view).
+func (r *cspRun) readsWritten(c *evalCtx, it item, n *isla.CompiledPred) bool {
+	nd := c.v.Nodes
+	for _, a := range n.Args {
+		if a.Kind != isla.TreeParam {
+			continue
+		}
+		x, ok := it.env.lookup(a.Slot)
+		if !ok {
+			return true
+		}
+		j, ok := c.idx[x]
+		if !ok {
+			return true
+		}
+		for _, w := range r.written {
+			if j < nd[w].End && w < nd[j].End {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // inPlace reports whether a tree solver's fixes are all in the tree

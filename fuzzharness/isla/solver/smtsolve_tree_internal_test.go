@@ -59,3 +59,65 @@ func TestTreeFixInPlace(t *testing.T) {
 	}
 	t.Fatal("no generated archive has an entry")
 }
+
+// Tree solvers take their steps together while their tree arguments are
+// apart: on an archive of several entries whose size and checksum fields
+// are open, one pass of propagate sets every entry's size field (and no
+// checksum, whose header holds a size field just set), the next pass every
+// checksum, and then every atom holds.
+func TestTreeSolversOnePass(t *testing.T) {
+	gr := grammar.MustCompile(grammar.MustBuiltin("tar"))
+	spec, err := isla.Compile(isla.MustParse(`tar_size(<entry>) and tar_checksum(<header>, <header>.<checksum>)`), gr, tarpred.Predicates())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(spec, Seed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gen := grammar.NewGenerator(gr, 5)
+	keep := func(n *grammar.Node) bool {
+		return n.Kind == grammar.KindRef && (n.Name == "checksum" || n.Name == "file-size")
+	}
+	for range 50 {
+		t0, err := gen.GenerateFrom(s.rhs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		root := mkNode(s.ids.id(), s.rootRef, []*stree{s.ids.fromTree(t0, keep)}, "", false)
+		entries := len(root.openLeaves()) / 2
+		if entries < 2 {
+			continue
+		}
+		s.constID = root.id
+		st := &state{root: root, forms: []item{{n: spec.Formula(), env: (*env)(nil).bind(0, root.id)}}}
+		if children, ok := s.simplify(s.newEvalCtx(st), st); !ok || children != nil {
+			t.Fatalf("simplify: %d children, ok %v", len(children), ok)
+		}
+		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{}, cur: st.root,
+			fresh: map[int32]*stree{}, dirty: true, solved: map[string]int{}, holds: make([]bool, len(st.forms))}
+		for pass, want := range []string{"file-size", "checksum"} {
+			und, ok := r.check()
+			if !ok {
+				t.Fatalf("pass %d: an atom is false", pass)
+			}
+			progress, conflict := r.propagate(und)
+			if !progress || conflict {
+				t.Fatalf("pass %d: progress %v, conflict %v", pass, progress, conflict)
+			}
+			if len(r.written) != entries {
+				t.Errorf("pass %d set %d nodes, want one %s field in each of %d entries", pass, len(r.written), want, entries)
+			}
+			for _, i := range r.written {
+				if got := r.c.v.Node(i).Nonterminal(); got != want {
+					t.Errorf("pass %d set a <%s> node, want <%s>", pass, got, want)
+				}
+			}
+		}
+		if und, ok := r.check(); !ok || len(und) > 0 {
+			t.Errorf("after two passes: %d atoms undecided, ok %v", len(und), ok)
+		}
+		return
+	}
+	t.Fatal("no generated archive has two entries")
+}
