@@ -37,7 +37,7 @@ const (
 // have further solutions, and the caller keeps it for more samples.
 func (s *Solver) finish(ctx context.Context, c *evalCtx, st *state) (outs []*grammar.Tree, random bool, err error) {
 	for range s.cfg.models {
-		root, rnd, rewrote, ok := s.csp(st)
+		root, rnd, rewrote, ok := s.csp(st, c)
 		if !ok {
 			break
 		}
@@ -155,6 +155,10 @@ type cspRun struct {
 	rewrote     bool // a tree solver rewrote a node derived before the run
 	// written: the view nodes tree solvers set in this pass of propagate.
 	written []int32
+	// lent: c is a copy of the caller's context of the base state, whose
+	// memory is not the run's: the first rebuild uses spare's.
+	lent  bool
+	spare *evalCtx
 }
 
 // cspFail records why solving the atoms in Go failed; the SMT solver may
@@ -177,8 +181,10 @@ func (s *Solver) cspIncomplete(what string) {
 // csp solves the atoms of st in Go; it returns the tree with the leaves the
 // atoms depend on derived, whether a value was chosen at random, and
 // whether a tree solver rewrote a node derived before (closeTree checks
-// such a tree).
-func (s *Solver) csp(st *state) (_ *stree, random, rewrote, ok bool) {
+// such a tree). c is the caller's evaluation context of st (nil: none): a
+// run starts on it instead of building the same view again, and leaves it
+// as it was.
+func (s *Solver) csp(st *state, c *evalCtx) (_ *stree, random, rewrote, ok bool) {
 	s.cspWhy = ""
 	for range s.cfg.attempts {
 		// The memory of the last run's evaluation context is reused.
@@ -187,8 +193,19 @@ func (s *Solver) csp(st *state) (_ *stree, random, rewrote, ok bool) {
 			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{},
 			holds: make([]bool, len(st.forms))}
 		s.spareCtx = nil
+		if c != nil {
+			// A copy that reads the run's numbers, as a context the run
+			// builds does (assignInt updates them in place).
+			lent := *c
+			lent.st = &state{root: st.root, ints: r.ints}
+			r.c, r.spare, r.lent, r.dirty = &lent, r.c, true, false
+		}
 		ok := r.run()
-		s.spareCtx = r.c
+		if r.lent {
+			s.spareCtx = r.spare
+		} else {
+			s.spareCtx = r.c
+		}
 		if ok {
 			return r.tree(), r.random, r.rewrote, true
 		}
@@ -218,7 +235,11 @@ func (r *cspRun) tree() *stree {
 // memory of the previous one: a context is valid until the next call.
 func (r *cspRun) ctx() *evalCtx {
 	if r.dirty {
-		r.c = r.s.reuseEvalCtx(r.c, &state{root: r.tree(), ints: r.ints})
+		old := r.c
+		if r.lent {
+			old, r.spare, r.lent = r.spare, nil, false
+		}
+		r.c = r.s.reuseEvalCtx(old, &state{root: r.tree(), ints: r.ints})
 		r.dirty = false
 	}
 	return r.c

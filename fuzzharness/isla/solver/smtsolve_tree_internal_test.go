@@ -60,18 +60,17 @@ func TestTreeFixInPlace(t *testing.T) {
 	t.Fatal("no generated archive has an entry")
 }
 
-// Tree solvers take their steps together while their tree arguments are
-// apart: on an archive of several entries whose size and checksum fields
-// are open, one pass of propagate sets every entry's size field (and no
-// checksum, whose header holds a size field just set), the next pass every
-// checksum, and then every atom holds.
-func TestTreeSolversOnePass(t *testing.T) {
+// tarAtoms returns a solver for TAR's size and checksum atoms and a state
+// of an archive of at least two entries whose size and checksum fields are
+// open, with its atoms instantiated; the number of entries.
+func tarAtoms(t *testing.T, seed uint64) (*Solver, *state, int) {
+	t.Helper()
 	gr := grammar.MustCompile(grammar.MustBuiltin("tar"))
 	spec, err := isla.Compile(isla.MustParse(`tar_size(<entry>) and tar_checksum(<header>, <header>.<checksum>)`), gr, tarpred.Predicates())
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(spec, Seed(1))
+	s, err := New(spec, Seed(seed))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,30 +93,66 @@ func TestTreeSolversOnePass(t *testing.T) {
 		if children, ok := s.simplify(s.newEvalCtx(st), st); !ok || children != nil {
 			t.Fatalf("simplify: %d children, ok %v", len(children), ok)
 		}
-		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{}, cur: st.root,
-			fresh: map[int32]*stree{}, dirty: true, solved: map[string]int{}, holds: make([]bool, len(st.forms))}
-		for pass, want := range []string{"file-size", "checksum"} {
-			und, ok := r.check()
-			if !ok {
-				t.Fatalf("pass %d: an atom is false", pass)
-			}
-			progress, conflict := r.propagate(und)
-			if !progress || conflict {
-				t.Fatalf("pass %d: progress %v, conflict %v", pass, progress, conflict)
-			}
-			if len(r.written) != entries {
-				t.Errorf("pass %d set %d nodes, want one %s field in each of %d entries", pass, len(r.written), want, entries)
-			}
-			for _, i := range r.written {
-				if got := r.c.v.Node(i).Nonterminal(); got != want {
-					t.Errorf("pass %d set a <%s> node, want <%s>", pass, got, want)
-				}
-			}
-		}
-		if und, ok := r.check(); !ok || len(und) > 0 {
-			t.Errorf("after two passes: %d atoms undecided, ok %v", len(und), ok)
-		}
-		return
+		return s, st, entries
 	}
 	t.Fatal("no generated archive has two entries")
+	return nil, nil, 0
+}
+
+// Tree solvers take their steps together while their tree arguments are
+// apart: on an archive of several entries whose size and checksum fields
+// are open, one pass of propagate sets every entry's size field (and no
+// checksum, whose header holds a size field just set), the next pass every
+// checksum, and then every atom holds.
+func TestTreeSolversOnePass(t *testing.T) {
+	s, st, entries := tarAtoms(t, 1)
+	r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{}, cur: st.root,
+		fresh: map[int32]*stree{}, dirty: true, solved: map[string]int{}, holds: make([]bool, len(st.forms))}
+	for pass, want := range []string{"file-size", "checksum"} {
+		und, ok := r.check()
+		if !ok {
+			t.Fatalf("pass %d: an atom is false", pass)
+		}
+		progress, conflict := r.propagate(und)
+		if !progress || conflict {
+			t.Fatalf("pass %d: progress %v, conflict %v", pass, progress, conflict)
+		}
+		if len(r.written) != entries {
+			t.Errorf("pass %d set %d nodes, want one %s field in each of %d entries", pass, len(r.written), want, entries)
+		}
+		for _, i := range r.written {
+			if got := r.c.v.Node(i).Nonterminal(); got != want {
+				t.Errorf("pass %d set a <%s> node, want <%s>", pass, got, want)
+			}
+		}
+	}
+	if und, ok := r.check(); !ok || len(und) > 0 {
+		t.Errorf("after two passes: %d atoms undecided, ok %v", len(und), ok)
+	}
+}
+
+// csp starts on the caller's evaluation context of the state when it has
+// one: it solves the atoms as it does without (the same tree), and leaves
+// the caller's context the view of the state's tree.
+func TestCSPLentContext(t *testing.T) {
+	s1, st1, _ := tarAtoms(t, 2)
+	s2, st2, _ := tarAtoms(t, 2)
+	c := s1.newEvalCtx(st1)
+	text, nodes := c.v.Node(0).Text(), len(c.v.Nodes)
+	for i := range 3 {
+		got, _, _, ok1 := s1.csp(st1, c)
+		want, _, _, ok2 := s2.csp(st2, nil)
+		if !ok1 || !ok2 {
+			t.Fatalf("run %d: solved %v with the caller's context, %v without", i, ok1, ok2)
+		}
+		if g, w := got.kids[0].toTree(nil).String(), want.kids[0].toTree(nil).String(); g != w {
+			t.Fatalf("run %d: a different archive with the caller's context", i)
+		}
+		if c.st != st1 || len(c.v.Nodes) != nodes || c.v.Node(0).Text() != text {
+			t.Fatalf("run %d: the caller's context changed", i)
+		}
+		if s1.spareCtx == c {
+			t.Fatalf("run %d: the caller's context became the spare memory", i)
+		}
+	}
 }
