@@ -8,22 +8,30 @@ import (
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/tarpred"
 )
 
+// tarSolver returns a solver of a constraint over the built-in tar grammar
+// with tarpred's predicates.
+func tarSolver(t *testing.T, constraint string, seed uint64) *Solver {
+	t.Helper()
+	gr := grammar.MustCompile(grammar.MustBuiltin("tar"))
+	spec, err := isla.Compile(isla.MustParse(constraint), gr, tarpred.Predicates())
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(spec, Seed(seed))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
 // A tree solver's fixes are in place (inPlace) when each names a closed
 // node that has the fix's text already: solveTree then makes no step of
 // them. On an archive whose checksum fields are open, tar_size's answer for
 // a size field is in place if it is the field's text; a different text, the
 // open checksum field and the header around it are not.
 func TestTreeFixInPlace(t *testing.T) {
-	gr := grammar.MustCompile(grammar.MustBuiltin("tar"))
-	spec, err := isla.Compile(isla.MustParse(tarpred.Constraint), gr, tarpred.Predicates())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(spec, Seed(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gen := grammar.NewGenerator(gr, 3)
+	s := tarSolver(t, tarpred.Constraint, 1)
+	gen := grammar.NewGenerator(s.spec.Graph(), 3)
 	keep := func(n *grammar.Node) bool { return n.Kind == grammar.KindRef && n.Name == "checksum" }
 	for range 20 {
 		t0, err := gen.GenerateFrom(s.rhs)
@@ -65,16 +73,9 @@ func TestTreeFixInPlace(t *testing.T) {
 // open, with its atoms instantiated; the number of entries.
 func tarAtoms(t *testing.T, seed uint64) (*Solver, *state, int) {
 	t.Helper()
-	gr := grammar.MustCompile(grammar.MustBuiltin("tar"))
-	spec, err := isla.Compile(isla.MustParse(`tar_size(<entry>) and tar_checksum(<header>, <header>.<checksum>)`), gr, tarpred.Predicates())
-	if err != nil {
-		t.Fatal(err)
-	}
-	s, err := New(spec, Seed(seed))
-	if err != nil {
-		t.Fatal(err)
-	}
-	gen := grammar.NewGenerator(gr, 5)
+	s := tarSolver(t, `tar_size(<entry>) and tar_checksum(<header>, <header>.<checksum>)`, seed)
+	spec := s.spec
+	gen := grammar.NewGenerator(spec.Graph(), 5)
 	keep := func(n *grammar.Node) bool {
 		return n.Kind == grammar.KindRef && (n.Name == "checksum" || n.Name == "file-size")
 	}
