@@ -157,3 +157,34 @@ func TestCSPLentContext(t *testing.T) {
 		}
 	}
 }
+
+// toTree makes the grammar tree of a solver tree from two blocks: the same
+// nodes, values and shape as the tree the solver tree was made of, and
+// child lists without spare capacity, so that appending to one cannot
+// overwrite the next.
+func TestToTreeBlocks(t *testing.T) {
+	s := tarSolver(t, `tar_size(<entry>)`, 1)
+	gen := grammar.NewGenerator(s.spec.Graph(), 9)
+	var same func(a, b *grammar.Tree) bool
+	same = func(a, b *grammar.Tree) bool {
+		if a.Node != b.Node || a.Value != b.Value || a.Open != b.Open || len(a.Children) != len(b.Children) ||
+			cap(a.Children) != len(a.Children) {
+			return false
+		}
+		for i := range a.Children {
+			if !same(a.Children[i], b.Children[i]) {
+				return false
+			}
+		}
+		return true
+	}
+	for range 5 {
+		want, err := gen.GenerateFrom(s.rhs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := s.ids.fromTree(want, nil).toTree(nil); !same(got, want) {
+			t.Fatalf("toTree differs from the tree of %d bytes it was made of", len(want.Bytes()))
+		}
+	}
+}
