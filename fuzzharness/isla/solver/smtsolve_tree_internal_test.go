@@ -1,6 +1,7 @@
 package solver
 
 import (
+	"context"
 	"testing"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
@@ -186,5 +187,34 @@ func TestToTreeBlocks(t *testing.T) {
 		if got := s.ids.fromTree(want, nil).toTree(nil); !same(got, want) {
 			t.Fatalf("toTree differs from the tree of %d bytes it was made of", len(want.Bytes()))
 		}
+	}
+}
+
+// valid, the check of every output on a reused view, decides as
+// Spec.EvalTree does: on the solver's archives (valid) and on random ones
+// (mostly not), one after the other.
+func TestValidReusesViewAsEvalTree(t *testing.T) {
+	s := tarSolver(t, tarpred.Constraint, 3)
+	gen := grammar.NewGenerator(s.spec.Graph(), 11)
+	outs, err := tarSolver(t, tarpred.Constraint, 4).Solve(context.Background(), 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[bool]int{}
+	for i := range 10 {
+		tr := outs[i/2]
+		if i%2 == 1 {
+			if tr, err = gen.GenerateFrom(s.rhs); err != nil {
+				t.Fatal(err)
+			}
+		}
+		want := s.spec.EvalTree(tr).Valid
+		if got := s.valid(tr, tr.Bytes()); got != want {
+			t.Fatalf("input %d: valid = %v, EvalTree says %v", i, got, want)
+		}
+		seen[want]++
+	}
+	if seen[true] == 0 || seen[false] == 0 {
+		t.Fatalf("want valid and invalid archives, got %v", seen)
 	}
 }
