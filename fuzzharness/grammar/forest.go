@@ -278,15 +278,21 @@ type treeBuilder struct {
 	slab    treeSlab
 }
 
-// A treeSlab allocates tree nodes and short child lists in blocks.
+// A treeSlab allocates tree nodes and short child lists in blocks. The
+// blocks start small and double up to a bound, so that the tree of a short
+// text (a solver parses many fields of a few bytes) does not hold a block
+// made for a large one.
 type treeSlab struct {
-	nodes []Tree
-	ptrs  []*Tree
+	nodes    []Tree
+	ptrs     []*Tree
+	nodeSize int // the size of the last block of nodes
+	ptrSize  int // the capacity of the last block of child lists
 }
 
 func (s *treeSlab) node(n *Node) *Tree {
 	if len(s.nodes) == 0 {
-		s.nodes = make([]Tree, 256)
+		s.nodeSize = min(max(2*s.nodeSize, 16), 256)
+		s.nodes = make([]Tree, s.nodeSize)
 	}
 	t := &s.nodes[0]
 	s.nodes = s.nodes[1:]
@@ -300,7 +306,8 @@ func (s *treeSlab) children(n int) []*Tree {
 		return make([]*Tree, 0, n)
 	}
 	if cap(s.ptrs)-len(s.ptrs) < n {
-		s.ptrs = make([]*Tree, 0, 1024)
+		s.ptrSize = min(max(2*s.ptrSize, 64), 1024)
+		s.ptrs = make([]*Tree, 0, s.ptrSize)
 	}
 	k := len(s.ptrs)
 	s.ptrs = s.ptrs[:k+n]

@@ -37,6 +37,7 @@ type Spec struct {
 
 	maxDerivations int
 	preds          map[string]Predicate
+	matcher        *specMatcher // str.in_re's matcher, shared by the evaluators
 }
 
 // An Option configures Compile.
@@ -285,7 +286,7 @@ func Compile(c *Constraint, gr *grammar.Graph, opts ...Option) (*Spec, error) {
 		o(&cfg)
 	}
 	s := &Spec{constraint: c, graph: gr, maxDerivations: max(cfg.maxDerivations, 1),
-		preds: map[string]Predicate{Count.Name(): Count}}
+		preds: map[string]Predicate{Count.Name(): Count}, matcher: new(specMatcher)}
 	for _, p := range library {
 		s.preds[p.Name()] = p
 	}

@@ -41,6 +41,9 @@ type Evaluator struct {
 	// a new view replaces (a caller may still hold the old view's).
 	matchNodes []int32
 	matchLists [][]int32
+	// The matcher of regular expressions when the Spec's is in use by
+	// another goroutine (see specMatcher).
+	ownMatcher *smtlib.Matcher
 }
 
 // matchMemo holds the matches of a match expression on the nodes of a

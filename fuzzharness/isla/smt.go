@@ -3,6 +3,7 @@ package isla
 import (
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 )
@@ -303,8 +304,13 @@ func applyFunc(op string, ix []int, args []CompiledTerm) func(e *Evaluator) smtl
 		})
 	case "str.replace_re", "str.replace_re_all":
 		all := op == "str.replace_re_all"
-		return strict(func(vs []smtlib.Value) smtlib.Value {
-			var m smtlib.Matcher
+		return func(e *Evaluator) smtlib.Value {
+			vs := [3]smtlib.Value{arg(e, 0), arg(e, 1), arg(e, 2)}
+			if vs[0].Undef || vs[1].Undef || vs[2].Undef {
+				return smtlib.Undefined
+			}
+			m, shared := e.matcher()
+			defer e.releaseMatcher(shared)
 			rs := smtlib.Runes(vs[0].Str)
 			var out []rune
 			from := 0
@@ -322,7 +328,7 @@ func applyFunc(op string, ix []int, args []CompiledTerm) func(e *Evaluator) smtl
 			}
 			out = append(out, rs[min(from, len(rs)):]...)
 			return strv(smtlib.FromRunes(out))
-		})
+		}
 	case "str.is_digit":
 		return strict(func(vs []smtlib.Value) smtlib.Value {
 			return boolv(len(vs[0].Str) == 1 && vs[0].Str[0] >= '0' && vs[0].Str[0] <= '9')
@@ -353,10 +359,16 @@ func applyFunc(op string, ix []int, args []CompiledTerm) func(e *Evaluator) smtl
 			return strv(vs[0].Int.String())
 		})
 	case "str.in_re", "str.in.re":
-		return strict(func(vs []smtlib.Value) smtlib.Value {
-			var m smtlib.Matcher
-			return boolv(m.Matches(vs[1].Re, vs[0].Str))
-		})
+		return func(e *Evaluator) smtlib.Value {
+			str, re := arg(e, 0), arg(e, 1)
+			if str.Undef || re.Undef {
+				return smtlib.Undefined
+			}
+			m, shared := e.matcher()
+			ok := m.Matches(re.Re, str.Str)
+			e.releaseMatcher(shared)
+			return boolv(ok)
+		}
 	case "str.to_re", "str.to.re":
 		return strict(func(vs []smtlib.Value) smtlib.Value { return rev(smtlib.Literal(vs[0].Str)) })
 	case "re.none":
@@ -429,4 +441,45 @@ func applyFunc(op string, ix []int, args []CompiledTerm) func(e *Evaluator) smtl
 		})
 	}
 	panic("isla: no implementation of SMT-LIB function " + op)
+}
+
+// A specMatcher is a Spec's regular-expression matcher: the derivatives of
+// the constraint's expressions stay cached from one evaluation to the next,
+// so an expression is derived by a character once, not once per
+// evaluation. Evaluators of one Spec in several goroutines share it under
+// its lock; one that finds it taken matches with a matcher of its own.
+type specMatcher struct {
+	mu sync.Mutex
+	m  *smtlib.Matcher
+}
+
+// maxMatcherLen bounds the derivatives a kept matcher caches: one that
+// holds more (expressions built from the input at every evaluation add
+// new ones) is replaced by an empty one. (A variable for the tests.)
+var maxMatcherLen = 1 << 16
+
+// matcher returns a matcher for e's use until releaseMatcher(shared): the
+// Spec's (shared) if it is free, else e's own. e may be nil (terms folded
+// at compile time), which gives a new matcher.
+func (e *Evaluator) matcher() (m *smtlib.Matcher, shared bool) {
+	if e == nil {
+		return new(smtlib.Matcher), false
+	}
+	if sm := e.s.matcher; sm != nil && sm.mu.TryLock() {
+		if sm.m == nil || sm.m.Len() > maxMatcherLen {
+			sm.m = new(smtlib.Matcher)
+		}
+		return sm.m, true
+	}
+	if e.ownMatcher == nil || e.ownMatcher.Len() > maxMatcherLen {
+		e.ownMatcher = new(smtlib.Matcher)
+	}
+	return e.ownMatcher, false
+}
+
+// releaseMatcher ends e's use of the matcher e.matcher returned with shared.
+func (e *Evaluator) releaseMatcher(shared bool) {
+	if shared {
+		e.s.matcher.mu.Unlock()
+	}
 }

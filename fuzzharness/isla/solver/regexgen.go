@@ -209,76 +209,12 @@ type reEdge struct {
 
 // sampleRegex returns a random string of r with a length in [lo, hi].
 func (s *Solver) sampleRegex(r *smtlib.Regex, lo, hi int) (string, bool) {
-	m := &s.reMatch
-	top := hi
-	if top < 0 {
-		top = maxLengthBound
-	}
-	levels := [][]*smtlib.Regex{{r}}
-	var edges [][][]reEdge
-	var accept []int
-	for k := 0; ; k++ {
-		cur := levels[k]
-		for _, x := range cur {
-			if x.Nullable && k >= lo {
-				accept = append(accept, k)
-				break
-			}
-		}
-		if k >= top || hi < 0 && len(accept) > 0 && k >= accept[0]+8 {
-			break
-		}
-		index := map[string]int{}
-		var next []*smtlib.Regex
-		es := make([][]reEdge, len(cur))
-		for i, x := range cur {
-			for _, iv := range s.partition(x) {
-				c, ok := validChar(iv.lo, iv.hi)
-				if !ok {
-					continue
-				}
-				d := m.Deriv(x, c)
-				if d.Kind == smtlib.ReNone {
-					continue
-				}
-				j, seen := index[d.Key]
-				if !seen {
-					if len(next) >= maxRegexStates {
-						continue
-					}
-					j = len(next)
-					index[d.Key] = j
-					next = append(next, d)
-				}
-				es[i] = append(es[i], reEdge{iv.lo, iv.hi, j})
-			}
-		}
-		edges = append(edges, es)
-		if len(next) == 0 {
-			break
-		}
-		levels = append(levels, next)
-	}
-	if len(accept) == 0 {
+	g := s.regexGraph(r, lo, hi)
+	if len(g.accept) == 0 {
 		return "", false
 	}
-	n := accept[s.rng.IntN(len(accept))]
-	good := make([][]bool, n+1)
-	good[n] = make([]bool, len(levels[n]))
-	for i, x := range levels[n] {
-		good[n][i] = x.Nullable
-	}
-	for k := n - 1; k >= 0; k-- {
-		good[k] = make([]bool, len(levels[k]))
-		for i := range levels[k] {
-			for _, e := range edges[k][i] {
-				if good[k+1][e.to] {
-					good[k][i] = true
-					break
-				}
-			}
-		}
-	}
+	n := g.accept[s.rng.IntN(len(g.accept))]
+	good := g.goodFor(n)
 	if !good[0][0] {
 		return "", false
 	}
@@ -287,7 +223,7 @@ func (s *Solver) sampleRegex(r *smtlib.Regex, lo, hi int) (string, bool) {
 	for k := 0; k < n; k++ {
 		var opts []reEdge
 		weight := 0
-		for _, e := range edges[k][cur] {
+		for _, e := range g.edges[k][cur] {
 			if good[k+1][e.to] {
 				opts = append(opts, e)
 				weight += min(int(e.hi-e.lo)+1, 64)
@@ -311,6 +247,116 @@ func (s *Solver) sampleRegex(r *smtlib.Regex, lo, hi int) (string, bool) {
 		cur = e.to
 	}
 	return smtlib.FromRunes(out), true
+}
+
+// A regexGraph is what sampleRegex walks for a regex and a length range:
+// the distinct derivatives by each length (levels, at most maxRegexStates
+// each), the character edges between them, and the lengths at which the
+// walk may stop. It depends on nothing random, so the solver keeps it:
+// the same field expression is sampled again at every run.
+type regexGraph struct {
+	levels [][]*smtlib.Regex
+	edges  [][][]reEdge // edges[k][i]: the edges of levels[k][i]
+	accept []int        // the lengths of accepted strings
+	good   map[int][][]bool
+}
+
+type regexGraphKey struct {
+	re     string // the regex's Key
+	lo, hi int
+}
+
+// maxRegexGraphs bounds the graphs the solver keeps.
+const maxRegexGraphs = 256
+
+// regexGraph returns the graph of r and [lo, hi], kept from an earlier
+// call if there was one.
+func (s *Solver) regexGraph(r *smtlib.Regex, lo, hi int) *regexGraph {
+	key := regexGraphKey{r.Key, lo, hi}
+	if g, ok := s.regexGraphs[key]; ok {
+		return g
+	}
+	m := &s.reMatch
+	top := hi
+	if top < 0 {
+		top = maxLengthBound
+	}
+	g := &regexGraph{levels: [][]*smtlib.Regex{{r}}, good: map[int][][]bool{}}
+	for k := 0; ; k++ {
+		cur := g.levels[k]
+		for _, x := range cur {
+			if x.Nullable && k >= lo {
+				g.accept = append(g.accept, k)
+				break
+			}
+		}
+		if k >= top || hi < 0 && len(g.accept) > 0 && k >= g.accept[0]+8 {
+			break
+		}
+		index := map[*smtlib.Regex]int{}
+		var next []*smtlib.Regex
+		es := make([][]reEdge, len(cur))
+		for i, x := range cur {
+			for _, iv := range s.partition(x) {
+				c, ok := validChar(iv.lo, iv.hi)
+				if !ok {
+					continue
+				}
+				// The matcher returns interned derivatives: equal
+				// expressions are one pointer.
+				d := m.Deriv(x, c)
+				if d.Kind == smtlib.ReNone {
+					continue
+				}
+				j, seen := index[d]
+				if !seen {
+					if len(next) >= maxRegexStates {
+						continue
+					}
+					j = len(next)
+					index[d] = j
+					next = append(next, d)
+				}
+				es[i] = append(es[i], reEdge{iv.lo, iv.hi, j})
+			}
+		}
+		g.edges = append(g.edges, es)
+		if len(next) == 0 {
+			break
+		}
+		g.levels = append(g.levels, next)
+	}
+	if s.regexGraphs == nil || len(s.regexGraphs) >= maxRegexGraphs {
+		s.regexGraphs = map[regexGraphKey]*regexGraph{}
+	}
+	s.regexGraphs[key] = g
+	return g
+}
+
+// goodFor returns, for a walk of n characters, which derivatives of each
+// level lead to an accepted one at level n.
+func (g *regexGraph) goodFor(n int) [][]bool {
+	if good, ok := g.good[n]; ok {
+		return good
+	}
+	good := make([][]bool, n+1)
+	good[n] = make([]bool, len(g.levels[n]))
+	for i, x := range g.levels[n] {
+		good[n][i] = x.Nullable
+	}
+	for k := n - 1; k >= 0; k-- {
+		good[k] = make([]bool, len(g.levels[k]))
+		for i := range g.levels[k] {
+			for _, e := range g.edges[k][i] {
+				if good[k+1][e.to] {
+					good[k][i] = true
+					break
+				}
+			}
+		}
+	}
+	g.good[n] = good
+	return good
 }
 
 // validChar returns the first character in [lo, hi] that a text can hold:

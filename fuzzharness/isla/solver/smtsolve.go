@@ -37,7 +37,7 @@ const (
 // have further solutions, and the caller keeps it for more samples.
 func (s *Solver) finish(ctx context.Context, c *evalCtx, st *state) (outs []*grammar.Tree, random bool, err error) {
 	for range s.cfg.models {
-		root, rnd, rewrote, ok := s.csp(st)
+		root, rnd, rewrote, ok := s.csp(st, c)
 		if !ok {
 			break
 		}
@@ -153,6 +153,12 @@ type cspRun struct {
 	freshClosed bool
 	random      bool // a value was chosen at random
 	rewrote     bool // a tree solver rewrote a node derived before the run
+	// written: the view nodes tree solvers set in this pass of propagate.
+	written []int32
+	// lent: c is a copy of the caller's context of the base state, whose
+	// memory is not the run's: the first rebuild uses spare's.
+	lent  bool
+	spare *evalCtx
 }
 
 // cspFail records why solving the atoms in Go failed; the SMT solver may
@@ -175,8 +181,10 @@ func (s *Solver) cspIncomplete(what string) {
 // csp solves the atoms of st in Go; it returns the tree with the leaves the
 // atoms depend on derived, whether a value was chosen at random, and
 // whether a tree solver rewrote a node derived before (closeTree checks
-// such a tree).
-func (s *Solver) csp(st *state) (_ *stree, random, rewrote, ok bool) {
+// such a tree). c is the caller's evaluation context of st (nil: none): a
+// run starts on it instead of building the same view again, and leaves it
+// as it was.
+func (s *Solver) csp(st *state, c *evalCtx) (_ *stree, random, rewrote, ok bool) {
 	s.cspWhy = ""
 	for range s.cfg.attempts {
 		// The memory of the last run's evaluation context is reused.
@@ -185,8 +193,19 @@ func (s *Solver) csp(st *state) (_ *stree, random, rewrote, ok bool) {
 			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{},
 			holds: make([]bool, len(st.forms))}
 		s.spareCtx = nil
+		if c != nil {
+			// A copy that reads the run's numbers, as a context the run
+			// builds does (assignInt updates them in place).
+			lent := *c
+			lent.st = &state{root: st.root, ints: r.ints}
+			r.c, r.spare, r.lent, r.dirty = &lent, r.c, true, false
+		}
 		ok := r.run()
-		s.spareCtx = r.c
+		if r.lent {
+			s.spareCtx = r.spare
+		} else {
+			s.spareCtx = r.c
+		}
 		if ok {
 			return r.tree(), r.random, r.rewrote, true
 		}
@@ -216,7 +235,11 @@ func (r *cspRun) tree() *stree {
 // memory of the previous one: a context is valid until the next call.
 func (r *cspRun) ctx() *evalCtx {
 	if r.dirty {
-		r.c = r.s.reuseEvalCtx(r.c, &state{root: r.tree(), ints: r.ints})
+		old := r.c
+		if r.lent {
+			old, r.spare, r.lent = r.spare, nil, false
+		}
+		r.c = r.s.reuseEvalCtx(old, &state{root: r.tree(), ints: r.ints})
 		r.dirty = false
 	}
 	return r.c
@@ -370,12 +393,20 @@ func (r *cspRun) fixable(c *evalCtx, it item, p *isla.CompiledPred) bool {
 // the leaves and numbers assigned in this pass are skipped (they are
 // picked up in the next pass, on the new tree). Numbers need no such care:
 // the evaluation reads them from r.ints, which assignInt updates in place.
+//
+// Tree solvers, too, take their steps together: once one has set nodes in
+// this pass, a tree solver whose tree arguments hold none of them (nor lie
+// inside one) reads the same nodes as on the new tree, so it is asked on
+// this view; one whose arguments do is asked in the next pass (TAR: every
+// entry's size field in one pass, every header's checksum, which covers
+// the size field, in the next). Equations wait for the next pass then.
 func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 	c := r.ctx()
+	r.written = r.written[:0]
 	for _, it := range und {
 		switch n := it.n.(type) {
 		case *isla.CompiledSMT:
-			if it.neg {
+			if it.neg || len(r.written) > 0 {
 				continue
 			}
 			for _, p := range r.s.atoms[n].pins {
@@ -417,7 +448,18 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 				progress = true
 			}
 		case *isla.CompiledPred:
-			if progress || n.Impl == nil || it.neg {
+			if n.Impl == nil || it.neg {
+				continue
+			}
+			if len(r.written) > 0 {
+				if ts, ok := n.Impl.(isla.TreeSolver); ok && !r.readsWritten(c, it, n) {
+					if _, conflict := r.solveTree(c, it, n, ts); conflict {
+						return true, true
+					}
+				}
+				continue
+			}
+			if progress {
 				continue
 			}
 			if n.Impl == isla.Count {
@@ -431,9 +473,11 @@ func (r *cspRun) propagate(und []item) (progress, conflict bool) {
 				}
 			}
 			if ts, ok := n.Impl.(isla.TreeSolver); ok {
-				if progress, conflict := r.solveTree(c, it, n, ts); progress || conflict {
-					return progress, conflict
+				p, conflict := r.solveTree(c, it, n, ts)
+				if conflict {
+					return p, conflict
 				}
+				progress = p
 			}
 		}
 	}
@@ -570,7 +614,7 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 		return false, false
 	}
 	fixes, err := ts.Solve(args)
-	if errors.Is(err, isla.ErrNotReady) {
+	if errors.Is(err, isla.ErrNotReady) || err == nil && r.inPlace(c, fixes) {
 		return false, false
 	}
 	r.solved[key]++
@@ -604,8 +648,50 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 			return false, true
 		}
 		r.assignLeaf(leaf, sub)
+		r.written = append(r.written, i)
 	}
 	return true, false
+}
+
+// readsWritten reports whether a tree argument of a predicate instance
+// holds, or lies inside, a view node a tree solver set in this pass (or
+// is not in the view).
+func (r *cspRun) readsWritten(c *evalCtx, it item, n *isla.CompiledPred) bool {
+	nd := c.v.Nodes
+	for _, a := range n.Args {
+		if a.Kind != isla.TreeParam {
+			continue
+		}
+		x, ok := it.env.lookup(a.Slot)
+		if !ok {
+			return true
+		}
+		j, ok := c.idx[x]
+		if !ok {
+			return true
+		}
+		for _, w := range r.written {
+			if j < nd[w].End && w < nd[j].End {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// inPlace reports whether a tree solver's fixes are all in the tree
+// already: each names a closed node with that text. Writing them again
+// would change nothing (a predicate that waits for another one's nodes,
+// as tar_size waits for the checksum, is solved again after every step
+// while it is undecided), so solveTree leaves the step to the next atom.
+func (r *cspRun) inPlace(c *evalCtx, fixes []isla.Fix) bool {
+	for _, f := range fixes {
+		i, ok := c.v.Index(f.Node)
+		if !ok || !c.closed(i) || f.Node.Text() != f.Text {
+			return false
+		}
+	}
+	return len(fixes) > 0
 }
 
 // narrow finds where a tree solver's text for view node i goes: the

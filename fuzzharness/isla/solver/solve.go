@@ -239,6 +239,11 @@ type Solver struct {
 	regexes    map[string]regexEntry
 	partitions map[string][]interval
 	reMatch    smtlib.Matcher
+	// regexGraphs: sampleRegex's graphs, kept (see regexGraph).
+	regexGraphs map[regexGraphKey]*regexGraph
+	// The view and evaluator of the last output checked (see valid).
+	checkView *isla.View
+	checkEval *isla.Evaluator
 
 	queue     stateQueue
 	seq       uint64
@@ -499,14 +504,15 @@ func (s *Solver) Solve(ctx context.Context, n int) ([]*grammar.Tree, error) {
 
 // emit validates a solution and queues it unless it was seen before.
 func (s *Solver) emit(t *grammar.Tree) error {
-	text := string(t.Bytes())
+	input := t.Bytes()
+	text := string(input)
 	if s.seen[text] {
 		s.stats.Duplicates++
 		return nil
 	}
 	s.seen[text] = true
-	if r := s.spec.EvalTree(t); !r.Valid {
-		return fmt.Errorf("%w: %q\n%s", ErrInvalidOutput, text, r)
+	if !s.valid(t, input) {
+		return fmt.Errorf("%w: %q\n%s", ErrInvalidOutput, text, s.spec.EvalTree(t))
 	}
 	if s.pathTable != nil {
 		s.pathTable.AddPaths(s.covered, t)

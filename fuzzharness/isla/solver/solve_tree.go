@@ -73,14 +73,40 @@ func (s *idSource) fromTree(t *grammar.Tree, keepOpen func(*grammar.Node) bool) 
 // reference slots. If ids is not nil, it records the id of every tree node
 // made for a symbolic stree node.
 func (n *stree) toTree(ids map[*grammar.Tree]int32) *grammar.Tree {
-	t := &grammar.Tree{Node: n.g, Value: n.val, Open: n.open}
+	// The nodes and the child lists come from two blocks sized by the
+	// subtree's node count (a TAR archive has thousands of nodes).
+	b := treeBlocks{nodes: make([]grammar.Tree, n.size), kids: make([]*grammar.Tree, n.size)}
+	return b.tree(n, ids)
+}
+
+// treeBlocks hands out the nodes and child lists of toTree; past the end
+// of a block it allocates one at a time.
+type treeBlocks struct {
+	nodes []grammar.Tree
+	kids  []*grammar.Tree
+}
+
+func (b *treeBlocks) tree(n *stree, ids map[*grammar.Tree]int32) *grammar.Tree {
+	var t *grammar.Tree
+	if len(b.nodes) > 0 {
+		t, b.nodes = &b.nodes[0], b.nodes[1:]
+	} else {
+		t = new(grammar.Tree)
+	}
+	t.Node, t.Value, t.Open = n.g, n.val, n.open
 	if ids != nil && n.g.Symbolic() {
 		ids[t] = n.id
 	}
-	if len(n.kids) > 0 {
-		t.Children = make([]*grammar.Tree, len(n.kids))
-		for i, k := range n.kids {
-			t.Children[i] = k.toTree(ids)
+	if k := len(n.kids); k > 0 {
+		var kids []*grammar.Tree
+		if len(b.kids) >= k {
+			kids, b.kids = b.kids[:k:k], b.kids[k:]
+		} else {
+			kids = make([]*grammar.Tree, k)
+		}
+		t.Children = kids
+		for i, kid := range n.kids {
+			kids[i] = b.tree(kid, ids)
 		}
 	}
 	return t

@@ -325,11 +325,24 @@ func Example() {
 // BenchmarkSolve measures archives per second from one solver under
 // Constraint, each validated by the solver.
 func BenchmarkSolve(b *testing.B) {
+	benchSolve(b, solver.Seed(1))
+}
+
+// BenchmarkSolveEval solves with the settings of kfuzz eval isla (restarts
+// every 1,500 archives, 1,000 states per search, restarts of stalled
+// searches).
+func BenchmarkSolveEval(b *testing.B) {
+	benchSolve(b, solver.Seed(1), solver.RestartEvery(1500), solver.MaxStates(1000),
+		solver.StallFactor(solver.DefaultStallFactor))
+}
+
+func benchSolve(b *testing.B, opts ...solver.Option) {
 	spec := compile(b, tarpred.Constraint)
-	s, err := solver.New(spec, solver.Seed(1))
+	s, err := solver.New(spec, opts...)
 	if err != nil {
 		b.Fatal(err)
 	}
+	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := s.Next(context.Background()); err != nil {
 			b.Fatal(err)

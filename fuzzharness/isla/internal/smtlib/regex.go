@@ -353,7 +353,8 @@ func Loop(x *Regex, lo, hi int) *Regex {
 		Key: "L" + strconv.Itoa(lo) + "," + strconv.Itoa(hi) + "(" + x.Key + ")"}
 }
 
-// Matcher computes derivatives, caching them for one evaluation. The
+// Matcher computes derivatives and caches them for as long as it is kept
+// (one goroutine at a time: it is not safe for concurrent use). The
 // cache is keyed by regex pointer and character; every regex the matcher
 // derives from or returns is interned by its Key, so that equal
 // expressions built apart share their cached derivatives and the
@@ -438,6 +439,11 @@ func (m *Matcher) Deriv(x *Regex, c rune) *Regex {
 	m.cache[k] = d
 	return d
 }
+
+// Len returns the number of derivatives m holds in its cache, a measure
+// of its memory: a caller that keeps a matcher across many evaluations can
+// start a new one when it grows too large.
+func (m *Matcher) Len() int { return len(m.cache) }
 
 // Matches reports whether the internal string s is in the language of x.
 func (m *Matcher) Matches(x *Regex, s string) bool {
