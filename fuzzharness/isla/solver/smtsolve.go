@@ -29,30 +29,24 @@ const (
 	maxCSPActions = 4096
 )
 
-// finish solves the atoms of a state without quantifiers, several times
-// for several solutions, and closes the rest of the tree at random.
-//
-// random reports whether the solutions came from random choices (values
-// drawn for variables, open leaves closed at random): then the state may
-// have further solutions, and the caller keeps it for more samples.
-func (s *Solver) finish(ctx context.Context, c *evalCtx, st *state) (outs []*grammar.Tree, random bool, err error) {
-	for range s.cfg.models {
-		root, rnd, rewrote, ok := s.csp(st)
-		if !ok {
-			break
-		}
-		random = random || rnd
-		s.stats.GoSolved++
-		if t, closed, ok := s.closeTree(root, rewrote); ok {
-			random = random || closed
-			outs = append(outs, t)
-		}
+// finish solves the atoms of a state without quantifiers and closes the
+// rest of the tree at random: in Go, up to Models times for as many
+// solutions, otherwise with the SMT solver. It returns the first solution
+// in Go and leaves the other solves to s.fin (see finishing), or all the
+// solutions of the SMT solver.
+func (s *Solver) finish(ctx context.Context, c *evalCtx, st *state) ([]*grammar.Tree, error) {
+	f := &finishing{st: st, left: s.cfg.models, size: s.gen.MaxSize}
+	outs, done := s.solveModel(f)
+	if len(outs) == 0 {
+		return s.finishSMT(ctx, c, st)
 	}
-	if len(outs) > 0 {
-		return outs, random, nil
+	f.fresh = s.anyNew(outs)
+	if done {
+		s.finished(f)
+	} else {
+		s.fin = f
 	}
-	outs, err = s.finishSMT(ctx, c, st)
-	return outs, false, err
+	return outs, nil
 }
 
 // closeTree closes every open leaf at random and returns the complete

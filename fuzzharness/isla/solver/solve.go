@@ -244,6 +244,7 @@ type Solver struct {
 	seq       uint64
 	started   bool
 	pending   []*grammar.Tree
+	fin       *finishing      // the state whose atoms are solved again for more solutions
 	held      []*grammar.Tree // vacuous solutions held back (NonVacuous)
 	heldFor   int             // states processed while a solution was held
 	seen      map[string]bool
@@ -384,7 +385,7 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 		s.started = true
 		s.push(s.initial())
 	}
-	if s.cfg.restart > 0 && s.found >= s.cfg.restart && len(s.pending) == 0 {
+	if s.cfg.restart > 0 && s.found >= s.cfg.restart && len(s.pending) == 0 && s.fin == nil {
 		s.restart()
 	}
 	budget := s.cfg.maxStates
@@ -396,6 +397,22 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 			s.stats.Solutions++
 			s.found++
 			return t, nil
+		}
+		if s.fin != nil {
+			// The next solve of the state processed last: its solution
+			// is this output's work.
+			outs := s.finishMore()
+			if e := s.itemErr; e != nil {
+				s.itemErr = nil
+				e.Part = partOf(s.cur)
+				return nil, s.gaveUp(*e)
+			}
+			for _, t := range outs {
+				if err := s.emit(t); err != nil {
+					return nil, err
+				}
+			}
+			continue
 		}
 		if len(s.held) > 0 && (s.heldFor >= s.cfg.nonVacuous || budget == 0 ||
 			s.queue.Len() == 0 && len(s.reserve) == 0 || ctx.Err() != nil) {
@@ -448,7 +465,7 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 		st := heap.Pop(&s.queue).(*state)
 		s.stats.States++
 		s.cur = st
-		children, outs, err := s.process(ctx, st)
+		children, outs, err := s.step(ctx, st)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, s.deadline(ctx)
@@ -477,6 +494,7 @@ func (s *Solver) restart() {
 	s.queue = s.queue[:0]
 	clear(s.reserve)
 	s.reserve = s.reserve[:0]
+	s.fin = nil
 	s.push(s.initial())
 	s.found = 0
 	s.stall.since = 0
