@@ -140,7 +140,10 @@ type cspRun struct {
 	// holds[i]: items[i] was found true on closed trees and known numbers,
 	// so that no later assignment changes it (only a tree solver rewriting
 	// a derived node does: then holds is cleared); check skips it.
-	holds   []bool
+	holds []bool
+	// spare is the memory check builds the undecided atoms in: never that
+	// of the undecided atoms run holds (see run).
+	spare   []item
 	noBatch bool // a batch of random values failed (see pickVar)
 	// freshClosed: a key of fresh is a node that is not an open leaf of
 	// cur (a tree solver rewrites it).
@@ -177,9 +180,9 @@ func (s *Solver) csp(st *state) (_ *stree, random, rewrote, ok bool) {
 		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
 			cur: st.root, fresh: map[int32]*stree{}, c: s.spareCtx,
 			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{},
-			holds: make([]bool, len(st.forms))}
+			holds: make([]bool, len(st.forms)), spare: s.spareItems[0][:0]}
 		s.spareCtx = nil
-		ok := r.run()
+		ok := r.run(s.spareItems[1][:0])
 		s.spareCtx = r.c
 		if ok {
 			return r.tree(), r.random, r.rewrote, true
@@ -248,8 +251,12 @@ func (r *cspRun) restore(sn snapshot) {
 	r.dirty = true
 }
 
-func (r *cspRun) run() bool {
-	und, ok := r.settle()
+// run assigns the variables until every atom holds; it returns false if
+// it fails. und, empty, is memory for the undecided atoms; the run
+// leaves the memory it used in s.spareItems.
+func (r *cspRun) run(und []item) bool {
+	defer func() { r.s.spareItems = [2][]item{r.spare[:0], und[:0]} }()
+	und, ok := r.settle(und)
 	for range maxCSPActions {
 		if !ok {
 			return false
@@ -268,7 +275,7 @@ func (r *cspRun) run() bool {
 			// if that fails, the step assigns only leaf, as it would
 			// without batches, and so do the next ones of the run.
 			if r.assignBatch(leaf, more, und) {
-				if next, settled := r.settle(); settled {
+				if next, settled := r.settle(und); settled {
 					und = next
 					continue
 				}
@@ -287,7 +294,7 @@ func (r *cspRun) run() bool {
 			// The atoms left undecided are those of the next step: a
 			// settled run is settled until the next assignment. A failed
 			// try keeps und: the next one reads its hints from it.
-			if next, settled := r.settle(); settled {
+			if next, settled := r.settle(und); settled {
 				und, success = next, true
 				break
 			}
@@ -300,8 +307,10 @@ func (r *cspRun) run() bool {
 }
 
 // settle applies pins until none applies; it returns the undecided atoms,
-// and false on a conflict.
-func (r *cspRun) settle() ([]item, bool) {
+// and false on a conflict. held is the caller's undecided atoms: if settle
+// succeeds, their memory becomes the one the next check builds in (the
+// caller drops them for the ones returned), otherwise it stays theirs.
+func (r *cspRun) settle(held []item) ([]item, bool) {
 	for range maxCSPActions {
 		und, ok := r.check()
 		if !ok {
@@ -312,6 +321,7 @@ func (r *cspRun) settle() ([]item, bool) {
 			return nil, false
 		}
 		if !progress {
+			r.spare = held[:0]
 			return und, true
 		}
 	}
@@ -322,7 +332,7 @@ func (r *cspRun) settle() ([]item, bool) {
 // is false (unless a semantic predicate can still fix it).
 func (r *cspRun) check() ([]item, bool) {
 	c := r.ctx()
-	var und []item
+	und := r.spare[:0]
 	for i, it := range r.items {
 		if r.holds[i] {
 			continue
@@ -335,11 +345,13 @@ func (r *cspRun) check() ([]item, bool) {
 				und = append(und, it)
 				continue
 			}
+			r.spare = und[:0]
 			return nil, false
 		case triUnknown:
 			und = append(und, it)
 		}
 	}
+	r.spare = und[:0] // settle decides whether und is kept
 	return und, true
 }
 
@@ -755,15 +767,4 @@ func (s *Solver) derive(l *stree, lo, hi int, res []*smtlib.Regex) (*stree, bool
 		}
 	}
 	return nil, false
-}
-
-// readyExcept is ready for all variables but the one in slot.
-func (c *evalCtx) readyExcept(it item, vars []isla.Variable, slot int) bool {
-	rest := make([]isla.Variable, 0, len(vars))
-	for _, v := range vars {
-		if v.Slot != slot {
-			rest = append(rest, v)
-		}
-	}
-	return c.ready(it, rest)
 }

@@ -38,6 +38,7 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	// conjuncts that share variables, see varGroups), as keys: a leaf's
 	// id, or -1-i for number i.
 	var groups [][]int32
+	var mine []groupIndex // the groups of the atom, by its formula's group
 	for _, it := range und {
 		var info *atomInfo
 		tree := false
@@ -47,7 +48,7 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 		case *isla.CompiledPred:
 			_, tree = n.Impl.(isla.TreeSolver)
 		}
-		mine := map[int]int{} // group -> its index in groups
+		mine = mine[:0]
 		for b := it.env; b != nil; b = b.next {
 			gi := -1
 			switch {
@@ -65,10 +66,16 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 				if gi < 0 {
 					return
 				}
-				x, ok := mine[gi]
-				if !ok {
+				x := -1
+				for _, m := range mine {
+					if m.group == gi {
+						x = m.index
+						break
+					}
+				}
+				if x < 0 {
 					x = len(groups)
-					mine[gi] = x
+					mine = append(mine, groupIndex{gi, x})
 					groups = append(groups, nil)
 				}
 				if !contains(groups[x], k) {
@@ -158,6 +165,10 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	}
 	return leaf, -1, more
 }
+
+// groupIndex maps a group of an atom's formula (see varGroups) to its
+// index in pickVar's groups.
+type groupIndex struct{ group, index int }
 
 func contains(s []int32, k int32) bool {
 	for _, x := range s {
