@@ -31,13 +31,17 @@ const (
 
 // finish solves the atoms of a state without quantifiers and closes the
 // rest of the tree at random: in Go, up to Models times for as many
-// solutions, otherwise with the SMT solver. It returns the first solution
+// solutions, otherwise with the SMT solver. It takes c, the evaluation
+// context of st, over. It returns the first solution
 // in Go and leaves the other solves to s.fin (see finishing), or all the
 // solutions of the SMT solver.
 func (s *Solver) finish(ctx context.Context, c *evalCtx, st *state) ([]*grammar.Tree, error) {
-	f := &finishing{st: st, left: s.cfg.models, size: s.gen.MaxSize}
+	f := &finishing{st: st, left: s.cfg.models, size: s.gen.MaxSize, c: c}
 	outs, done := s.solveModel(f)
 	if len(outs) == 0 {
+		if f.c == nil { // taken by the solve
+			c = s.newEvalCtx(st)
+		}
 		return s.finishSMT(ctx, c, st)
 	}
 	f.fresh = s.anyNew(outs)
@@ -172,15 +176,25 @@ func (s *Solver) cspIncomplete(what string) {
 // csp solves the atoms of st in Go; it returns the tree with the leaves the
 // atoms depend on derived, whether a value was chosen at random, and
 // whether a tree solver rewrote a node derived before (closeTree checks
-// such a tree).
-func (s *Solver) csp(st *state) (_ *stree, random, rewrote, ok bool) {
+// such a tree). If c is not nil, it is the evaluation context of st, which
+// the first run starts from and takes over: the caller must not use it
+// any more.
+func (s *Solver) csp(st *state, c *evalCtx) (_ *stree, random, rewrote, ok bool) {
 	s.cspWhy = ""
-	for range s.cfg.attempts {
+	for a := range s.cfg.attempts {
 		// The memory of the last run's evaluation context is reused.
 		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
 			cur: st.root, fresh: map[int32]*stree{}, c: s.spareCtx,
 			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{},
 			holds: make([]bool, len(st.forms)), spare: s.spareItems[0][:0]}
+		if a == 0 && c != nil {
+			// The run's tree is st's: no view to build. The spare memory
+			// goes to the next state's step.
+			s.stepCtx = s.spareCtx
+			own := *c
+			own.st = &state{root: st.root, ints: r.ints}
+			r.c, r.dirty = &own, false
+		}
 		s.spareCtx = nil
 		ok := r.run(s.spareItems[1][:0])
 		s.spareCtx = r.c

@@ -122,7 +122,7 @@ func (s *Solver) finishSMT(ctx context.Context, c *evalCtx, st *state) ([]*gramm
 			continue
 		}
 		next.root = st.root.replace(subs)
-		root, rnd, rewrote, solved := s.csp(next)
+		root, rnd, rewrote, solved := s.csp(next, nil)
 		if !solved {
 			s.cspIncomplete("the atoms left after a model of the SMT solver were not solved")
 			continue

@@ -15,6 +15,9 @@ type finishing struct {
 	random bool // a solution came from random choices
 	fresh  bool // a solution was not one returned before
 	size   int  // the generator's MaxSize when the state was processed
+	// c is the evaluation context of the state's tree, for the first solve
+	// to start from (nil once taken).
+	c *evalCtx
 }
 
 // solveModel solves the atoms of f's state until a solve gives a solution
@@ -28,7 +31,8 @@ func (s *Solver) solveModel(f *finishing) (outs []*grammar.Tree, done bool) {
 	defer func() { s.gen.MaxSize = saved }()
 	for f.left > 0 {
 		f.left--
-		root, rnd, rewrote, ok := s.csp(f.st)
+		root, rnd, rewrote, ok := s.csp(f.st, f.c)
+		f.c = nil
 		if !ok {
 			f.left = 0
 			break

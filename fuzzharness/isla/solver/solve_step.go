@@ -22,7 +22,16 @@ func (s *Solver) process(ctx context.Context, st *state) ([]*state, []*grammar.T
 // states and the first solutions the state led to; if the state's atoms
 // are to be solved again for more, s.fin holds it (see finishing).
 func (s *Solver) step(ctx context.Context, st *state) ([]*state, []*grammar.Tree, error) {
-	c := s.newEvalCtx(st)
+	// The memory of an earlier step's evaluation context is reused, unless
+	// finish took it over.
+	c := s.reuseEvalCtx(s.stepCtx, st)
+	s.stepCtx = nil
+	keep := true
+	defer func() {
+		if keep {
+			s.stepCtx = c
+		}
+	}()
 	children, ok := s.simplify(c, st)
 	if !ok {
 		return nil, nil, nil
@@ -48,6 +57,7 @@ func (s *Solver) step(ctx context.Context, st *state) ([]*state, []*grammar.Tree
 			return nil, nil, nil
 		}
 	}
+	keep = false
 	outs, err := s.finish(ctx, c, st)
 	return nil, outs, err
 }
