@@ -147,8 +147,12 @@ type cspRun struct {
 	holds []bool
 	// spare is the memory check builds the undecided atoms in: never that
 	// of the undecided atoms run holds (see run).
-	spare   []item
-	noBatch bool // a batch of random values failed (see pickVar)
+	spare []item
+	// keep is the evaluation context of the snapshot the run may go back
+	// to (restore): a rebuild does not reuse its memory but other's (nil:
+	// new memory), so that going back needs no rebuild.
+	keep, other *evalCtx
+	noBatch     bool // a batch of random values failed (see pickVar)
 	// freshClosed: a key of fresh is a node that is not an open leaf of
 	// cur (a tree solver rewrites it).
 	freshClosed bool
@@ -184,7 +188,7 @@ func (s *Solver) csp(st *state, c *evalCtx) (_ *stree, random, rewrote, ok bool)
 	for a := range s.cfg.attempts {
 		// The memory of the last run's evaluation context is reused.
 		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
-			cur: st.root, fresh: map[int32]*stree{}, c: s.spareCtx,
+			cur: st.root, fresh: map[int32]*stree{}, c: s.spareCtx, other: s.spareCtx2,
 			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{},
 			holds: make([]bool, len(st.forms)), spare: s.spareItems[0][:0]}
 		if a == 0 && c != nil {
@@ -195,9 +199,12 @@ func (s *Solver) csp(st *state, c *evalCtx) (_ *stree, random, rewrote, ok bool)
 			own.st = &state{root: st.root, ints: r.ints}
 			r.c, r.dirty = &own, false
 		}
-		s.spareCtx = nil
+		s.spareCtx, s.spareCtx2 = nil, nil
 		ok := r.run(s.spareItems[1][:0])
-		s.spareCtx = r.c
+		s.spareCtx, s.spareCtx2 = r.c, r.other
+		if r.keep != nil && r.keep != r.c {
+			s.spareCtx2 = r.keep
+		}
 		if ok {
 			return r.tree(), r.random, r.rewrote, true
 		}
@@ -227,7 +234,11 @@ func (r *cspRun) tree() *stree {
 // memory of the previous one: a context is valid until the next call.
 func (r *cspRun) ctx() *evalCtx {
 	if r.dirty {
-		r.c = r.s.reuseEvalCtx(r.c, &state{root: r.tree(), ints: r.ints})
+		mem := r.c
+		if mem == r.keep {
+			mem, r.other = r.other, nil
+		}
+		r.c = r.s.reuseEvalCtx(mem, &state{root: r.tree(), ints: r.ints})
 		r.dirty = false
 	}
 	return r.c
@@ -249,10 +260,24 @@ type snapshot struct {
 	tree  *stree
 	ints  []string
 	holds []bool
+	c     *evalCtx // the evaluation context of tree, nil if none was built
 }
 
 func (r *cspRun) snapshot() snapshot {
-	return snapshot{maps.Clone(r.vals), r.tree(), slices.Clone(r.ints), slices.Clone(r.holds)}
+	sn := snapshot{maps.Clone(r.vals), r.tree(), slices.Clone(r.ints), slices.Clone(r.holds), nil}
+	if !r.dirty {
+		sn.c, r.keep = r.c, r.c
+	}
+	return sn
+}
+
+// release drops a snapshot the run will not go back to: the memory of its
+// evaluation context may be reused.
+func (r *cspRun) release(sn snapshot) {
+	if sn.c != nil && sn.c != r.c {
+		r.other = sn.c
+	}
+	r.keep = nil
 }
 
 func (r *cspRun) restore(sn snapshot) {
@@ -263,6 +288,14 @@ func (r *cspRun) restore(sn snapshot) {
 	r.ints = slices.Clone(sn.ints)
 	copy(r.holds, sn.holds)
 	r.dirty = true
+	if sn.c != nil {
+		// The snapshot's view is intact (see ctx).
+		if r.c != sn.c {
+			r.other = r.c
+		}
+		r.c, r.dirty = sn.c, false
+		r.c.st.ints = r.ints // its own state, made by ctx or csp
+	}
 }
 
 // run assigns the variables until every atom holds; it returns false if
@@ -291,6 +324,7 @@ func (r *cspRun) run(und []item) bool {
 			if r.assignBatch(leaf, more, und) {
 				if next, settled := r.settle(und); settled {
 					und = next
+					r.release(sn)
 					continue
 				}
 			}
@@ -316,6 +350,7 @@ func (r *cspRun) run(und []item) bool {
 		if !success {
 			return false
 		}
+		r.release(sn)
 	}
 	return false
 }

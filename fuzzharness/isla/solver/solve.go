@@ -230,6 +230,7 @@ type Solver struct {
 	parsed     map[string]*grammar.Tree // nonterminal NUL text -> parse tree (nil: none)
 	itemErr    *GaveUpError             // the first parse of the state being processed that hit MaxItems
 	spareCtx   *evalCtx                 // an evaluation context whose memory is reused
+	spareCtx2  *evalCtx                 // a second one, for the csp runs (cspRun.keep)
 	stepCtx    *evalCtx                 // the same, for the context of the state being processed
 	spareItems [2][]item                // the memory of a csp run's undecided atoms, reused
 	arena      treeArena                // the memory of the trees cost reads
