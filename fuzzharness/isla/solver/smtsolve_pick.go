@@ -38,6 +38,7 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	// conjuncts that share variables, see varGroups), as keys: a leaf's
 	// id, or -1-i for number i.
 	var groups [][]int32
+	var pinned []bool // per group: its atom has pins (an equation)
 	var mine []groupIndex // the groups of the atom, by its formula's group
 	for _, it := range und {
 		var info *atomInfo
@@ -77,6 +78,7 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 					x = len(groups)
 					mine = append(mine, groupIndex{gi, x})
 					groups = append(groups, nil)
+					pinned = append(pinned, info != nil && !it.neg && len(info.pins) > 0)
 				}
 				if !contains(groups[x], k) {
 					groups[x] = append(groups[x], k)
@@ -147,12 +149,25 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 			groupsOf[k] = append(groupsOf[k], g)
 		}
 	}
+	// A leaf blocks the leaves it shares an atom with, and what equations
+	// tie it to blocks as it does: their values follow from its value
+	// (pins), so a random value of one of them could contradict it.
 	blocked := map[int32]bool{}
 	block := func(k int32) {
-		blocked[k] = true
-		for _, g := range groupsOf[k] {
-			for _, w := range groups[g] {
-				blocked[w] = true
+		tied := map[int32]bool{k: true}
+		stack := []int32{k}
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			blocked[x] = true
+			for _, g := range groupsOf[x] {
+				for _, w := range groups[g] {
+					blocked[w] = true
+					if pinned[g] && !tied[w] {
+						tied[w] = true
+						stack = append(stack, w)
+					}
+				}
 			}
 		}
 	}
