@@ -38,7 +38,7 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	// conjuncts that share variables, see varGroups), as keys: a leaf's
 	// id, or -1-i for number i.
 	var groups [][]int32
-	var pinned []bool // per group: its atom has pins (an equation)
+	var pinned []bool     // per group: its atom has pins (an equation)
 	var mine []groupIndex // the groups of the atom, by its formula's group
 	for _, it := range und {
 		var info *atomInfo
