@@ -321,6 +321,7 @@ func (r *cspRun) run(und []item) bool {
 			// Independent leaves take their values together, on one view;
 			// if that fails, the step assigns only leaf, as it would
 			// without batches, and so do the next ones of the run.
+			r.s.stats.Batches++
 			if r.assignBatch(leaf, more, und) {
 				if next, settled := r.settle(und); settled {
 					und = next
@@ -328,6 +329,7 @@ func (r *cspRun) run(und []item) bool {
 					continue
 				}
 			}
+			r.s.stats.BatchesFailed++
 			r.noBatch = true
 			r.restore(sn)
 		}

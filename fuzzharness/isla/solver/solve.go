@@ -279,6 +279,11 @@ type Stats struct {
 	Insertions int // tree insertions made
 	Restarts   int // searches started over (RestartEvery)
 	Stalls     int // of them, stalled searches abandoned (StallFactor)
+	// Batches counts the steps of a Go solve that gave several
+	// independent leaves random values at once; BatchesFailed, those
+	// whose values contradicted the atoms (the step went back and gave
+	// one leaf a value).
+	Batches, BatchesFailed int
 }
 
 // New returns a solver for the constraint of spec. It fails if the
