@@ -56,7 +56,7 @@ func (s *Solver) cost(st *state) float64 {
 	f[2] = float64(st.steps)
 	if s.pathTable != nil && !st.root.open {
 		pt := s.pathTable
-		set := pt.Paths(st.root.kids[0].toTree(nil))
+		set := s.arena.pathsOf(pt, st.root.kids[0])
 		lo, hi := pt.Range(pt.K)
 		have := set.CountRange(lo, hi)
 		if total := hi - lo; total > 0 {

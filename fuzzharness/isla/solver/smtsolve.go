@@ -29,30 +29,28 @@ const (
 	maxCSPActions = 4096
 )
 
-// finish solves the atoms of a state without quantifiers, several times
-// for several solutions, and closes the rest of the tree at random.
-//
-// random reports whether the solutions came from random choices (values
-// drawn for variables, open leaves closed at random): then the state may
-// have further solutions, and the caller keeps it for more samples.
-func (s *Solver) finish(ctx context.Context, c *evalCtx, st *state) (outs []*grammar.Tree, random bool, err error) {
-	for range s.cfg.models {
-		root, rnd, rewrote, ok := s.csp(st, c)
-		if !ok {
-			break
+// finish solves the atoms of a state without quantifiers and closes the
+// rest of the tree at random: in Go, up to Models times for as many
+// solutions, otherwise with the SMT solver. It takes c, the evaluation
+// context of st, over. It returns the first solution
+// in Go and leaves the other solves to s.fin (see finishing), or all the
+// solutions of the SMT solver.
+func (s *Solver) finish(ctx context.Context, c *evalCtx, st *state) ([]*grammar.Tree, error) {
+	f := &finishing{st: st, left: s.cfg.models, size: s.gen.MaxSize, c: c}
+	outs, done := s.solveModel(f)
+	if len(outs) == 0 {
+		if f.c == nil { // taken by the solve
+			c = s.newEvalCtx(st)
 		}
-		random = random || rnd
-		s.stats.GoSolved++
-		if t, closed, ok := s.closeTree(root, rewrote); ok {
-			random = random || closed
-			outs = append(outs, t)
-		}
+		return s.finishSMT(ctx, c, st)
 	}
-	if len(outs) > 0 {
-		return outs, random, nil
+	f.fresh = s.anyNew(outs)
+	if done {
+		s.finished(f)
+	} else {
+		s.fin = f
 	}
-	outs, err = s.finishSMT(ctx, c, st)
-	return outs, false, err
+	return outs, nil
 }
 
 // closeTree closes every open leaf at random and returns the complete
@@ -146,8 +144,15 @@ type cspRun struct {
 	// holds[i]: items[i] was found true on closed trees and known numbers,
 	// so that no later assignment changes it (only a tree solver rewriting
 	// a derived node does: then holds is cleared); check skips it.
-	holds   []bool
-	noBatch bool // a batch of random values failed (see pickVar)
+	holds []bool
+	// spare is the memory check builds the undecided atoms in: never that
+	// of the undecided atoms run holds (see run).
+	spare []item
+	// keep is the evaluation context of the snapshot the run may go back
+	// to (restore): a rebuild does not reuse its memory but other's (nil:
+	// new memory), so that going back needs no rebuild.
+	keep, other *evalCtx
+	noBatch     bool // a batch of random values failed (see pickVar)
 	// freshClosed: a key of fresh is a node that is not an open leaf of
 	// cur (a tree solver rewrites it).
 	freshClosed bool
@@ -155,10 +160,6 @@ type cspRun struct {
 	rewrote     bool // a tree solver rewrote a node derived before the run
 	// written: the view nodes tree solvers set in this pass of propagate.
 	written []int32
-	// lent: c is a copy of the caller's context of the base state, whose
-	// memory is not the run's: the first rebuild uses spare's.
-	lent  bool
-	spare *evalCtx
 }
 
 // cspFail records why solving the atoms in Go failed; the SMT solver may
@@ -181,30 +182,30 @@ func (s *Solver) cspIncomplete(what string) {
 // csp solves the atoms of st in Go; it returns the tree with the leaves the
 // atoms depend on derived, whether a value was chosen at random, and
 // whether a tree solver rewrote a node derived before (closeTree checks
-// such a tree). c is the caller's evaluation context of st (nil: none): a
-// run starts on it instead of building the same view again, and leaves it
-// as it was.
+// such a tree). If c is not nil, it is the evaluation context of st, which
+// the first run starts from and takes over: the caller must not use it
+// any more.
 func (s *Solver) csp(st *state, c *evalCtx) (_ *stree, random, rewrote, ok bool) {
 	s.cspWhy = ""
-	for range s.cfg.attempts {
+	for a := range s.cfg.attempts {
 		// The memory of the last run's evaluation context is reused.
 		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
-			cur: st.root, fresh: map[int32]*stree{}, c: s.spareCtx,
+			cur: st.root, fresh: map[int32]*stree{}, c: s.spareCtx, other: s.spareCtx2,
 			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{},
-			holds: make([]bool, len(st.forms))}
-		s.spareCtx = nil
-		if c != nil {
-			// A copy that reads the run's numbers, as a context the run
-			// builds does (assignInt updates them in place).
-			lent := *c
-			lent.st = &state{root: st.root, ints: r.ints}
-			r.c, r.spare, r.lent, r.dirty = &lent, r.c, true, false
+			holds: make([]bool, len(st.forms)), spare: s.spareItems[0][:0]}
+		if a == 0 && c != nil {
+			// The run's tree is st's: no view to build. The spare memory
+			// goes to the next state's step.
+			s.stepCtx = s.spareCtx
+			own := *c
+			own.st = &state{root: st.root, ints: r.ints}
+			r.c, r.dirty = &own, false
 		}
-		ok := r.run()
-		if r.lent {
-			s.spareCtx = r.spare
-		} else {
-			s.spareCtx = r.c
+		s.spareCtx, s.spareCtx2 = nil, nil
+		ok := r.run(s.spareItems[1][:0])
+		s.spareCtx, s.spareCtx2 = r.c, r.other
+		if r.keep != nil && r.keep != r.c {
+			s.spareCtx2 = r.keep
 		}
 		if ok {
 			return r.tree(), r.random, r.rewrote, true
@@ -235,11 +236,11 @@ func (r *cspRun) tree() *stree {
 // memory of the previous one: a context is valid until the next call.
 func (r *cspRun) ctx() *evalCtx {
 	if r.dirty {
-		old := r.c
-		if r.lent {
-			old, r.spare, r.lent = r.spare, nil, false
+		mem := r.c
+		if mem == r.keep {
+			mem, r.other = r.other, nil
 		}
-		r.c = r.s.reuseEvalCtx(old, &state{root: r.tree(), ints: r.ints})
+		r.c = r.s.reuseEvalCtx(mem, &state{root: r.tree(), ints: r.ints})
 		r.dirty = false
 	}
 	return r.c
@@ -261,10 +262,24 @@ type snapshot struct {
 	tree  *stree
 	ints  []string
 	holds []bool
+	c     *evalCtx // the evaluation context of tree, nil if none was built
 }
 
 func (r *cspRun) snapshot() snapshot {
-	return snapshot{maps.Clone(r.vals), r.tree(), slices.Clone(r.ints), slices.Clone(r.holds)}
+	sn := snapshot{maps.Clone(r.vals), r.tree(), slices.Clone(r.ints), slices.Clone(r.holds), nil}
+	if !r.dirty {
+		sn.c, r.keep = r.c, r.c
+	}
+	return sn
+}
+
+// release drops a snapshot the run will not go back to: the memory of its
+// evaluation context may be reused.
+func (r *cspRun) release(sn snapshot) {
+	if sn.c != nil && sn.c != r.c {
+		r.other = sn.c
+	}
+	r.keep = nil
 }
 
 func (r *cspRun) restore(sn snapshot) {
@@ -275,10 +290,22 @@ func (r *cspRun) restore(sn snapshot) {
 	r.ints = slices.Clone(sn.ints)
 	copy(r.holds, sn.holds)
 	r.dirty = true
+	if sn.c != nil {
+		// The snapshot's view is intact (see ctx).
+		if r.c != sn.c {
+			r.other = r.c
+		}
+		r.c, r.dirty = sn.c, false
+		r.c.st.ints = r.ints // its own state, made by ctx or csp
+	}
 }
 
-func (r *cspRun) run() bool {
-	und, ok := r.settle()
+// run assigns the variables until every atom holds; it returns false if
+// it fails. und, empty, is memory for the undecided atoms; the run
+// leaves the memory it used in s.spareItems.
+func (r *cspRun) run(und []item) bool {
+	defer func() { r.s.spareItems = [2][]item{r.spare[:0], und[:0]} }()
+	und, ok := r.settle(und)
 	for range maxCSPActions {
 		if !ok {
 			return false
@@ -296,12 +323,15 @@ func (r *cspRun) run() bool {
 			// Independent leaves take their values together, on one view;
 			// if that fails, the step assigns only leaf, as it would
 			// without batches, and so do the next ones of the run.
+			r.s.stats.Batches++
 			if r.assignBatch(leaf, more, und) {
-				if next, settled := r.settle(); settled {
+				if next, settled := r.settle(und); settled {
 					und = next
+					r.release(sn)
 					continue
 				}
 			}
+			r.s.stats.BatchesFailed++
 			r.noBatch = true
 			r.restore(sn)
 		}
@@ -316,7 +346,7 @@ func (r *cspRun) run() bool {
 			// The atoms left undecided are those of the next step: a
 			// settled run is settled until the next assignment. A failed
 			// try keeps und: the next one reads its hints from it.
-			if next, settled := r.settle(); settled {
+			if next, settled := r.settle(und); settled {
 				und, success = next, true
 				break
 			}
@@ -324,13 +354,16 @@ func (r *cspRun) run() bool {
 		if !success {
 			return false
 		}
+		r.release(sn)
 	}
 	return false
 }
 
 // settle applies pins until none applies; it returns the undecided atoms,
-// and false on a conflict.
-func (r *cspRun) settle() ([]item, bool) {
+// and false on a conflict. held is the caller's undecided atoms: if settle
+// succeeds, their memory becomes the one the next check builds in (the
+// caller drops them for the ones returned), otherwise it stays theirs.
+func (r *cspRun) settle(held []item) ([]item, bool) {
 	for range maxCSPActions {
 		und, ok := r.check()
 		if !ok {
@@ -341,6 +374,7 @@ func (r *cspRun) settle() ([]item, bool) {
 			return nil, false
 		}
 		if !progress {
+			r.spare = held[:0]
 			return und, true
 		}
 	}
@@ -351,7 +385,7 @@ func (r *cspRun) settle() ([]item, bool) {
 // is false (unless a semantic predicate can still fix it).
 func (r *cspRun) check() ([]item, bool) {
 	c := r.ctx()
-	var und []item
+	und := r.spare[:0]
 	for i, it := range r.items {
 		if r.holds[i] {
 			continue
@@ -364,11 +398,13 @@ func (r *cspRun) check() ([]item, bool) {
 				und = append(und, it)
 				continue
 			}
+			r.spare = und[:0]
 			return nil, false
 		case triUnknown:
 			und = append(und, it)
 		}
 	}
+	r.spare = und[:0] // settle decides whether und is kept
 	return und, true
 }
 
@@ -847,15 +883,4 @@ func (s *Solver) derive(l *stree, lo, hi int, res []*smtlib.Regex) (*stree, bool
 		}
 	}
 	return nil, false
-}
-
-// readyExcept is ready for all variables but the one in slot.
-func (c *evalCtx) readyExcept(it item, vars []isla.Variable, slot int) bool {
-	rest := make([]isla.Variable, 0, len(vars))
-	for _, v := range vars {
-		if v.Slot != slot {
-			rest = append(rest, v)
-		}
-	}
-	return c.ready(it, rest)
 }

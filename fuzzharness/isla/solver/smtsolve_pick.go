@@ -38,6 +38,8 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	// conjuncts that share variables, see varGroups), as keys: a leaf's
 	// id, or -1-i for number i.
 	var groups [][]int32
+	var pinned []bool     // per group: its atom has pins (an equation)
+	var mine []groupIndex // the groups of the atom, by its formula's group
 	for _, it := range und {
 		var info *atomInfo
 		tree := false
@@ -47,7 +49,7 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 		case *isla.CompiledPred:
 			_, tree = n.Impl.(isla.TreeSolver)
 		}
-		mine := map[int]int{} // group -> its index in groups
+		mine = mine[:0]
 		for b := it.env; b != nil; b = b.next {
 			gi := -1
 			switch {
@@ -65,11 +67,18 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 				if gi < 0 {
 					return
 				}
-				x, ok := mine[gi]
-				if !ok {
+				x := -1
+				for _, m := range mine {
+					if m.group == gi {
+						x = m.index
+						break
+					}
+				}
+				if x < 0 {
 					x = len(groups)
-					mine[gi] = x
+					mine = append(mine, groupIndex{gi, x})
 					groups = append(groups, nil)
+					pinned = append(pinned, info != nil && !it.neg && len(info.pins) > 0)
 				}
 				if !contains(groups[x], k) {
 					groups[x] = append(groups[x], k)
@@ -140,12 +149,25 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 			groupsOf[k] = append(groupsOf[k], g)
 		}
 	}
+	// A leaf blocks the leaves it shares an atom with, and what equations
+	// tie it to blocks as it does: their values follow from its value
+	// (pins), so a random value of one of them could contradict it.
 	blocked := map[int32]bool{}
 	block := func(k int32) {
-		blocked[k] = true
-		for _, g := range groupsOf[k] {
-			for _, w := range groups[g] {
-				blocked[w] = true
+		tied := map[int32]bool{k: true}
+		stack := []int32{k}
+		for len(stack) > 0 {
+			x := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			blocked[x] = true
+			for _, g := range groupsOf[x] {
+				for _, w := range groups[g] {
+					blocked[w] = true
+					if pinned[g] && !tied[w] {
+						tied[w] = true
+						stack = append(stack, w)
+					}
+				}
 			}
 		}
 	}
@@ -158,6 +180,10 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	}
 	return leaf, -1, more
 }
+
+// groupIndex maps a group of an atom's formula (see varGroups) to its
+// index in pickVar's groups.
+type groupIndex struct{ group, index int }
 
 func contains(s []int32, k int32) bool {
 	for _, x := range s {

@@ -133,32 +133,6 @@ func TestTreeSolversOnePass(t *testing.T) {
 	}
 }
 
-// csp starts on the caller's evaluation context of the state when it has
-// one: it solves the atoms as it does without (the same tree), and leaves
-// the caller's context the view of the state's tree.
-func TestCSPLentContext(t *testing.T) {
-	s1, st1, _ := tarAtoms(t, 2)
-	s2, st2, _ := tarAtoms(t, 2)
-	c := s1.newEvalCtx(st1)
-	text, nodes := c.v.Node(0).Text(), len(c.v.Nodes)
-	for i := range 3 {
-		got, _, _, ok1 := s1.csp(st1, c)
-		want, _, _, ok2 := s2.csp(st2, nil)
-		if !ok1 || !ok2 {
-			t.Fatalf("run %d: solved %v with the caller's context, %v without", i, ok1, ok2)
-		}
-		if g, w := got.kids[0].toTree(nil).String(), want.kids[0].toTree(nil).String(); g != w {
-			t.Fatalf("run %d: a different archive with the caller's context", i)
-		}
-		if c.st != st1 || len(c.v.Nodes) != nodes || c.v.Node(0).Text() != text {
-			t.Fatalf("run %d: the caller's context changed", i)
-		}
-		if s1.spareCtx == c {
-			t.Fatalf("run %d: the caller's context became the spare memory", i)
-		}
-	}
-}
-
 // toTree makes the grammar tree of a solver tree from two blocks: the same
 // nodes, values and shape as the tree the solver tree was made of, and
 // child lists without spare capacity, so that appending to one cannot

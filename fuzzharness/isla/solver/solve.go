@@ -230,6 +230,10 @@ type Solver struct {
 	parsed     map[string]*grammar.Tree // nonterminal NUL text -> parse tree (nil: none)
 	itemErr    *GaveUpError             // the first parse of the state being processed that hit MaxItems
 	spareCtx   *evalCtx                 // an evaluation context whose memory is reused
+	spareCtx2  *evalCtx                 // a second one, for the csp runs (cspRun.keep)
+	stepCtx    *evalCtx                 // the same, for the context of the state being processed
+	spareItems [2][]item                // the memory of a csp run's undecided atoms, reused
+	arena      treeArena                // the memory of the trees cost reads
 	closing    map[string]float64       // estimated closing cost per nonterminal
 	universals []string                 // the nonterminals of the universal quantifiers
 
@@ -249,6 +253,7 @@ type Solver struct {
 	seq       uint64
 	started   bool
 	pending   []*grammar.Tree
+	fin       *finishing      // the state whose atoms are solved again for more solutions
 	held      []*grammar.Tree // vacuous solutions held back (NonVacuous)
 	heldFor   int             // states processed while a solution was held
 	seen      map[string]bool
@@ -279,6 +284,11 @@ type Stats struct {
 	Insertions int // tree insertions made
 	Restarts   int // searches started over (RestartEvery)
 	Stalls     int // of them, stalled searches abandoned (StallFactor)
+	// Batches counts the steps of a Go solve that gave several
+	// independent leaves random values at once; BatchesFailed, those
+	// whose values contradicted the atoms (the step went back and gave
+	// one leaf a value).
+	Batches, BatchesFailed int
 }
 
 // New returns a solver for the constraint of spec. It fails if the
@@ -389,7 +399,7 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 		s.started = true
 		s.push(s.initial())
 	}
-	if s.cfg.restart > 0 && s.found >= s.cfg.restart && len(s.pending) == 0 {
+	if s.cfg.restart > 0 && s.found >= s.cfg.restart && len(s.pending) == 0 && s.fin == nil {
 		s.restart()
 	}
 	budget := s.cfg.maxStates
@@ -401,6 +411,22 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 			s.stats.Solutions++
 			s.found++
 			return t, nil
+		}
+		if s.fin != nil {
+			// The next solve of the state processed last: its solution
+			// is this output's work.
+			outs := s.finishMore()
+			if e := s.itemErr; e != nil {
+				s.itemErr = nil
+				e.Part = partOf(s.cur)
+				return nil, s.gaveUp(*e)
+			}
+			for _, t := range outs {
+				if err := s.emit(t); err != nil {
+					return nil, err
+				}
+			}
+			continue
 		}
 		if len(s.held) > 0 && (s.heldFor >= s.cfg.nonVacuous || budget == 0 ||
 			s.queue.Len() == 0 && len(s.reserve) == 0 || ctx.Err() != nil) {
@@ -453,7 +479,7 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 		st := heap.Pop(&s.queue).(*state)
 		s.stats.States++
 		s.cur = st
-		children, outs, err := s.process(ctx, st)
+		children, outs, err := s.step(ctx, st)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, s.deadline(ctx)
@@ -482,6 +508,7 @@ func (s *Solver) restart() {
 	s.queue = s.queue[:0]
 	clear(s.reserve)
 	s.reserve = s.reserve[:0]
+	s.fin = nil
 	s.push(s.initial())
 	s.found = 0
 	s.stall.since = 0

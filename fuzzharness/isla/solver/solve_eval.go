@@ -241,22 +241,35 @@ func (c *evalCtx) bind(it item) {
 // trees and assigned numbers.
 func (c *evalCtx) ready(it item, vars []isla.Variable) bool {
 	for _, v := range vars {
-		x, ok := it.env.lookup(v.Slot)
-		if !ok {
-			return false
-		}
-		if v.Kind == isla.IntVar {
-			if c.st.ints[x] == "" {
-				return false
-			}
-			continue
-		}
-		i, ok := c.idx[x]
-		if !ok || !c.closed(i) {
+		if !c.hasValue(it, v) {
 			return false
 		}
 	}
 	return true
+}
+
+// readyExcept is ready for all variables but the one in slot.
+func (c *evalCtx) readyExcept(it item, vars []isla.Variable, slot int) bool {
+	for _, v := range vars {
+		if v.Slot != slot && !c.hasValue(it, v) {
+			return false
+		}
+	}
+	return true
+}
+
+// hasValue reports whether variable v of an instance has a value: a closed
+// tree or an assigned number.
+func (c *evalCtx) hasValue(it item, v isla.Variable) bool {
+	x, ok := it.env.lookup(v.Slot)
+	if !ok {
+		return false
+	}
+	if v.Kind == isla.IntVar {
+		return c.st.ints[x] != ""
+	}
+	i, ok := c.idx[x]
+	return ok && c.closed(i)
 }
 
 // decide evaluates an atom (an SMT formula or a predicate) if its value

@@ -9,9 +9,29 @@ import (
 )
 
 // process applies the transition rules to one state: it returns the
-// successor states and the solutions the state led to.
+// successor states and all the solutions the state led to.
 func (s *Solver) process(ctx context.Context, st *state) ([]*state, []*grammar.Tree, error) {
-	c := s.newEvalCtx(st)
+	children, outs, err := s.step(ctx, st)
+	for s.fin != nil {
+		outs = append(outs, s.finishMore()...)
+	}
+	return children, outs, err
+}
+
+// step applies the transition rules to one state: it returns the successor
+// states and the first solutions the state led to; if the state's atoms
+// are to be solved again for more, s.fin holds it (see finishing).
+func (s *Solver) step(ctx context.Context, st *state) ([]*state, []*grammar.Tree, error) {
+	// The memory of an earlier step's evaluation context is reused, unless
+	// finish took it over.
+	c := s.reuseEvalCtx(s.stepCtx, st)
+	s.stepCtx = nil
+	keep := true
+	defer func() {
+		if keep {
+			s.stepCtx = c
+		}
+	}()
 	children, ok := s.simplify(c, st)
 	if !ok {
 		return nil, nil, nil
@@ -37,18 +57,9 @@ func (s *Solver) process(ctx context.Context, st *state) ([]*state, []*grammar.T
 			return nil, nil, nil
 		}
 	}
-	outs, random, err := s.finish(ctx, c, st)
-	if err != nil || !random {
-		return nil, outs, err
-	}
-	// The solutions are samples: the state is kept in reserve for more of
-	// them, once the queue is empty, as long as it gives new ones.
-	if s.anyNew(outs) {
-		s.reserve = append(s.reserve, st)
-		return nil, outs, nil
-	}
-	s.incomplete(NoLimit, "the random completions of a state repeated earlier solutions")
-	return nil, outs, nil
+	keep = false
+	outs, err := s.finish(ctx, c, st)
+	return nil, outs, err
 }
 
 // anyNew reports whether a solution is not one returned before.
