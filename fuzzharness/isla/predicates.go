@@ -140,6 +140,17 @@ func (n Node) Find(name string) []Node {
 	return out
 }
 
+// count returns len(n.Find(name)), from the view's lists of nodes by
+// label, without walking the subtree or making the list.
+func (n Node) count(name string) int {
+	for l, nm := range n.v.names {
+		if nm == name {
+			return len(n.v.InRange(int32(l), n.i, n.v.Nodes[n.i].End))
+		}
+	}
+	return 0
+}
+
 // String describes the node: <name> "text" or "text" for a terminal.
 func (n Node) String() string {
 	if !n.IsValid() {
@@ -167,7 +178,7 @@ func (countPred) Params() []Param { return []Param{TreeParam, StringParam, NumPa
 func (countPred) count(args []Arg) (int, error) {
 	name, ok := strings.CutPrefix(args[1].Str, "<")
 	if name, ok2 := strings.CutSuffix(name, ">"); ok && ok2 {
-		return len(args[0].Node.Find(name)), nil
+		return args[0].Node.count(name), nil
 	}
 	return 0, fmt.Errorf("count: needle %q is not a nonterminal such as \"<field>\"", args[1].Str)
 }
