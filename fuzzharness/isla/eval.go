@@ -339,6 +339,9 @@ func (e *Evaluator) Pred(n *CompiledPred) (bool, error) {
 		}
 		return e.View.structuralHolds(n.Src.Name, a, b, num, n.level, n.label), nil
 	}
+	if builtinCount(n) {
+		return e.evalCount(n)
+	}
 	args := make([]Arg, len(n.Args))
 	for i, ca := range n.Args {
 		switch ca.Kind {
@@ -448,6 +451,10 @@ func (e *Evaluator) collect(n Compiled, slot int, add func(string)) {
 			add(v.Str)
 		}
 	case *CompiledPred:
+		if builtinCount(n) {
+			e.collectCount(n, slot, add)
+			return
+		}
 		solver, ok := n.Impl.(NumSolver)
 		if !ok {
 			return
