@@ -32,7 +32,12 @@ type Evaluator struct {
 	Slots []SlotValue // the values of the variables, by Variable.Slot
 	lets  []smtlib.Value
 	vals  []smtlib.Value // the argument values of the SMT-LIB applications being evaluated
-	steps int            // candidate search steps left
+	// The derivatives of the regular expressions matched (str.in_re),
+	// kept from evaluation to evaluation: a constraint's expressions are
+	// constants, whose derivatives by the characters of the inputs are
+	// then computed once.
+	re    smtlib.Matcher
+	steps int // candidate search steps left
 	// The matches of match expressions computed on memoView: a universal
 	// quantifier with an existential one inside (def-use) matches every
 	// declaration once per use otherwise.
@@ -749,4 +754,20 @@ func (e *Evaluator) noInstance(q *CompiledQuantifier) string {
 		return fmt.Sprintf("none of the %d <%s> %s matches the match expression", len(nodes), q.Src.Type, where)
 	}
 	return fmt.Sprintf("none of the %d <%s> %s that match the match expression satisfies the formula", matched, q.Src.Type, where)
+}
+
+// maxMatcherDerivs bounds the derivatives an evaluator keeps: past it,
+// they are dropped and computed anew.
+const maxMatcherDerivs = 1 << 14
+
+// matcher returns the matcher of e's regular expressions, or a new one if
+// e is nil (a constant term, evaluated once).
+func (e *Evaluator) matcher() *smtlib.Matcher {
+	if e == nil {
+		return new(smtlib.Matcher)
+	}
+	if e.re.Len() > maxMatcherDerivs {
+		e.re = smtlib.Matcher{}
+	}
+	return &e.re
 }

@@ -366,10 +366,13 @@ func applyFunc(op string, ix []int, args []CompiledTerm) func(e *Evaluator) smtl
 			return strv(vs[0].Int.String())
 		})
 	case "str.in_re", "str.in.re":
-		return strict(func(vs []smtlib.Value) smtlib.Value {
-			var m smtlib.Matcher
-			return boolv(m.Matches(vs[1].Re, vs[0].Str))
-		})
+		return func(e *Evaluator) smtlib.Value {
+			s, re := arg(e, 0), arg(e, 1)
+			if s.Undef || re.Undef {
+				return smtlib.Undefined
+			}
+			return boolv(e.matcher().Matches(re.Re, s.Str))
+		}
 	case "str.to_re", "str.to.re":
 		return strict(func(vs []smtlib.Value) smtlib.Value { return rev(smtlib.Literal(vs[0].Str)) })
 	case "re.none":

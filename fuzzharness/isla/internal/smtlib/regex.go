@@ -353,7 +353,8 @@ func Loop(x *Regex, lo, hi int) *Regex {
 		Key: "L" + strconv.Itoa(lo) + "," + strconv.Itoa(hi) + "(" + x.Key + ")"}
 }
 
-// Matcher computes derivatives, caching them for one evaluation. The
+// Matcher computes derivatives, caching them (a matcher kept from one
+// evaluation to the next computes a derivative once). The
 // cache is keyed by regex pointer and character; every regex the matcher
 // derives from or returns is interned by its Key, so that equal
 // expressions built apart share their cached derivatives and the
@@ -368,6 +369,9 @@ type derivKey struct {
 	x *Regex
 	c rune
 }
+
+// Len returns the number of derivatives m holds.
+func (m *Matcher) Len() int { return len(m.cache) }
 
 // intern returns the regex with x's Key that m saw first, x if none.
 func (m *Matcher) intern(x *Regex) *Regex {
