@@ -20,7 +20,8 @@ type fastIntMemo struct {
 	built bool                     // cands and nodes are those of the pass's view
 	cands []string                 // Evaluator.Candidates(n)
 	nodes []int32                  // q's instances, in order
-	// per candidate, per instance: 0 not evaluated yet, 1 holds, 2 fails
+	// per candidate tried, per instance: 0 not evaluated yet, 1 holds, 2
+	// fails
 	holds [][]int8
 }
 
@@ -72,8 +73,7 @@ func (f *fastRun) intMemo(n *isla.CompiledIntQuantifier) *fastIntMemo {
 		m.holds = append(m.holds, nil)
 	}
 	for i := range m.cands {
-		m.holds[i] = slices.Grow(m.holds[i][:0], len(m.nodes))[:len(m.nodes)]
-		clear(m.holds[i])
+		m.holds[i] = m.holds[i][:0] // filled when the candidate is first tried
 	}
 	return m
 }
@@ -95,6 +95,10 @@ func (f *fastRun) bodyAt(m *fastIntMemo, c, i int) bool {
 	e := f.e
 	e.Slots[m.n.Slot].Num = m.cands[c]
 	e.Slots[m.q.Slot].Node = m.nodes[i]
+	if len(m.holds[c]) == 0 {
+		m.holds[c] = slices.Grow(m.holds[c], len(m.nodes))[:len(m.nodes)]
+		clear(m.holds[c])
+	}
 	switch m.holds[c][i] {
 	case 1:
 		return true
