@@ -31,7 +31,8 @@ type Evaluator struct {
 	View  *View       // the tree
 	Slots []SlotValue // the values of the variables, by Variable.Slot
 	lets  []smtlib.Value
-	steps int // candidate search steps left
+	vals  []smtlib.Value // the argument values of the SMT-LIB applications being evaluated
+	steps int            // candidate search steps left
 	// The matches of match expressions computed on memoView: a universal
 	// quantifier with an existential one inside (def-use) matches every
 	// declaration once per use otherwise.
@@ -341,6 +342,9 @@ func (e *Evaluator) Pred(n *CompiledPred) (bool, error) {
 		}
 		return e.View.structuralHolds(n.Src.Name, a, b, num, n.level, n.label), nil
 	}
+	if builtinCount(n) {
+		return e.evalCount(n)
+	}
 	args := make([]Arg, len(n.Args))
 	for i, ca := range n.Args {
 		switch ca.Kind {
@@ -391,16 +395,42 @@ func (e *Evaluator) ArgNum(ca CompiledArg) string {
 // can make its body true (exists) or false (forall) is among them, as when
 // the body pins the variable with count or an equation.
 func (e *Evaluator) Candidates(q *CompiledIntQuantifier) []string {
-	var out []string
-	seen := map[string]bool{}
+	var c candidates
 	e.steps = maxCandidateSteps
-	e.collect(q.Body, q.Slot, func(s string) {
-		if !seen[s] && len(out) < maxCandidates {
-			seen[s] = true
-			out = append(out, s)
+	e.collect(q.Body, q.Slot, c.add)
+	return c.list
+}
+
+// candidates is a list of distinct values, at most maxCandidates.
+type candidates struct {
+	list []string
+	seen map[string]bool // the values of list, once it is long
+}
+
+// add appends s to the list unless it is there or the list is full.
+func (c *candidates) add(s string) {
+	if len(c.list) >= maxCandidates {
+		return
+	}
+	if c.seen == nil {
+		// Few values, as most quantifiers have: a scan costs less than a
+		// map.
+		if slices.Contains(c.list, s) {
+			return
 		}
-	})
-	return out
+		if len(c.list) >= 8 {
+			c.seen = make(map[string]bool, 2*len(c.list))
+			for _, x := range c.list {
+				c.seen[x] = true
+			}
+		}
+	} else if c.seen[s] {
+		return
+	}
+	if c.seen != nil {
+		c.seen[s] = true
+	}
+	c.list = append(c.list, s)
 }
 
 func (e *Evaluator) collect(n Compiled, slot int, add func(string)) {
@@ -424,6 +454,10 @@ func (e *Evaluator) collect(n Compiled, slot int, add func(string)) {
 			add(v.Str)
 		}
 	case *CompiledPred:
+		if builtinCount(n) {
+			e.collectCount(n, slot, add)
+			return
+		}
 		solver, ok := n.Impl.(NumSolver)
 		if !ok {
 			return
@@ -471,15 +505,9 @@ func (e *Evaluator) collect(n Compiled, slot int, add func(string)) {
 			return e.steps > 0
 		})
 	case *CompiledIntQuantifier:
-		var inner []string
-		seen := map[string]bool{}
-		e.collect(n.Body, n.Slot, func(s string) {
-			if !seen[s] && len(inner) < maxCandidates {
-				seen[s] = true
-				inner = append(inner, s)
-			}
-		})
-		for _, c := range inner {
+		var inner candidates
+		e.collect(n.Body, n.Slot, inner.add)
+		for _, c := range inner.list {
 			e.Slots[n.Slot].Num = c
 			e.collect(n.Body, slot, add)
 		}

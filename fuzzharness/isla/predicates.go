@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla/internal/smtlib"
 	"strconv"
-	"strings"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
@@ -165,11 +164,7 @@ func (countPred) Name() string { return "count" }
 func (countPred) Params() []Param { return []Param{TreeParam, StringParam, NumParam} }
 
 func (countPred) count(args []Arg) (int, error) {
-	name, ok := strings.CutPrefix(args[1].Str, "<")
-	if name, ok2 := strings.CutSuffix(name, ">"); ok && ok2 {
-		return len(args[0].Node.Find(name)), nil
-	}
-	return 0, fmt.Errorf("count: needle %q is not a nonterminal such as \"<field>\"", args[1].Str)
+	return countNeedles(args[0].Node, args[1].Str)
 }
 
 // Eval counts the needles in the tree and compares.
@@ -178,11 +173,7 @@ func (p countPred) Eval(args []Arg) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	num := strings.TrimLeft(args[2].Num, "0")
-	if num == "" && args[2].Num != "" {
-		num = "0"
-	}
-	return strconv.Itoa(n) == num, nil
+	return countIs(n, args[2].Num), nil
 }
 
 // SolveNum returns the number of needles in the tree.

@@ -95,14 +95,27 @@ func applyFunc(op string, ix []int, args []CompiledTerm) func(e *Evaluator) smtl
 	// arguments.
 	strict := func(f func(vs []smtlib.Value) smtlib.Value) func(e *Evaluator) smtlib.Value {
 		return func(e *Evaluator) smtlib.Value {
-			vs := make([]smtlib.Value, len(args))
+			// The values go on the evaluator's stack (a constant term's,
+			// evaluated without one, on its own): f keeps none of them past
+			// its return.
+			var own []smtlib.Value
+			st := &own
+			if e != nil {
+				st = &e.vals
+			}
+			base := len(*st)
 			for i := range args {
-				vs[i] = args[i].Eval(e)
-				if vs[i].Undef {
+				v := args[i].Eval(e)
+				if v.Undef {
+					*st = (*st)[:base]
 					return smtlib.Undefined
 				}
+				*st = append(*st, v)
 			}
-			return f(vs)
+			v := f((*st)[base:])
+			clear((*st)[base:])
+			*st = (*st)[:base]
+			return v
 		}
 	}
 	boolv := func(b bool) smtlib.Value { return smtlib.Value{Bool: b} }

@@ -167,6 +167,10 @@ func (f *fastRun) eval(n isla.Compiled) bool {
 			e := f.e
 			return f.v.Node(e.Slots[pair[0].Slot].Node).Text() == f.v.Node(e.Slots[pair[1].Slot].Node).Text()
 		}
+	case *isla.CompiledIntQuantifier:
+		if m := f.intMemo(n); m != nil {
+			return f.evalInt(n, m)
+		}
 	case *isla.CompiledNot:
 		return !f.eval(n.X)
 	case *isla.CompiledBinary:

@@ -346,6 +346,8 @@ type fastRun struct {
 	// The instances of the quantifiers looked up by text on the view, by
 	// the text of their equated variable (see fastPlan.keyed).
 	indexes map[*isla.CompiledQuantifier]*fastIndex
+	// What the pass computed of numeric quantifiers (see fastIntMemo).
+	ints    map[*isla.CompiledIntQuantifier]*fastIntMemo
 	slotBuf []isla.SlotValue
 	pathBuf []*grammar.Tree // pathTo's result, reused
 	// The view nodes replaced in the pass, and the tree nodes above an
@@ -385,6 +387,7 @@ func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, lim limit) (*grammar
 		}
 		f.fails = 0
 		f.resetIndexes()
+		f.resetIntMemos()
 		for _, c := range f.p.conjs {
 			if q, ok := c.(*isla.CompiledQuantifier); ok && !q.Exists && pass < fastPasses {
 				f.fix(c) // counts its failing instances
@@ -435,6 +438,7 @@ func (r *Repairer) newRun(seed uint64) *fastRun {
 	clear(f.added)
 	clear(f.holds)
 	f.resetIndexes()
+	f.resetIntMemos()
 	return f
 }
 
@@ -534,7 +538,7 @@ func (f *fastRun) fix(n isla.Compiled) {
 			return
 		}
 		f.instances(n, func() bool {
-			if !f.eval(n.Body) {
+			if !f.memoBody(n) {
 				f.fails++
 				f.fixInstance(n)
 			}
@@ -886,7 +890,7 @@ func (f *fastRun) holding(q *isla.CompiledQuantifier) []int32 {
 	var hs []int32
 	for _, y := range f.v.InRange(q.Label, in, f.v.Nodes[in].End) {
 		e.Slots[q.Slot].Node = y
-		if e.Eval(q.Body) {
+		if f.memoBody(q) {
 			hs = append(hs, y)
 		}
 	}
@@ -1022,12 +1026,24 @@ func (f *fastRun) fixInt(n *isla.CompiledIntQuantifier) {
 		f.stuck = true
 		return
 	}
-	cands := e.Candidates(n)
+	m := f.intMemo(n)
+	var cands []string
+	if m != nil {
+		cands = m.cands
+	} else {
+		cands = e.Candidates(n)
+	}
 	best, bestN := "", -1
-	for _, c := range cands[:min(len(cands), maxIntCandidates)] {
+	for ci, c := range cands[:min(len(cands), maxIntCandidates)] {
 		e.Slots[n.Slot].Num = c
 		fails := 0
-		if q, ok := n.Body.(*isla.CompiledQuantifier); ok && !q.Exists {
+		if m != nil {
+			for i := range m.nodes {
+				if !f.bodyAt(m, ci, i) {
+					fails++
+				}
+			}
+		} else if q, ok := n.Body.(*isla.CompiledQuantifier); ok && !q.Exists {
 			e.Instances(q, func() bool {
 				if !e.Eval(q.Body) {
 					fails++

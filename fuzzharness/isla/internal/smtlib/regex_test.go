@@ -60,18 +60,28 @@ func words(n int) []string {
 	return out
 }
 
+// TestRegexAgainstGo matches random regexes with a matcher of their own
+// and with one that all share (as an evaluator keeps one), against Go's.
 func TestRegexAgainstGo(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	ws := words(5)
+	var shared smtlib.Matcher
 	for i := 0; i < 300; i++ {
 		r, src := randomRegex(rng, 4)
 		goRe := regexp.MustCompile("^(?:" + src + ")$")
 		var m smtlib.Matcher
 		for _, w := range ws {
-			if got, want := m.Matches(r, w), goRe.MatchString(w); got != want {
+			want := goRe.MatchString(w)
+			if got := m.Matches(r, w); got != want {
 				t.Fatalf("%s on %q: got %v, want %v (regex %s)", src, w, got, want, r.Key)
 			}
+			if got := shared.Matches(r, w); got != want {
+				t.Fatalf("%s on %q with the shared matcher: got %v, want %v (regex %s)", src, w, got, want, r.Key)
+			}
 		}
+	}
+	if shared.Len() == 0 {
+		t.Error("the shared matcher holds no derivative")
 	}
 }
 
