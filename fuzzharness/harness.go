@@ -1,6 +1,7 @@
 package fuzzharness
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"reflect"
@@ -209,6 +210,11 @@ func (h *Harness) fuzz(fn any, arg reflect.Type) {
 		}
 		f.Add(data)
 		h.seeds.Add(1)
+	}
+	if coordinator, _ := fuzzRole(); coordinator {
+		if err := commandLineMinimize.set(flag.CommandLine, h.cfg.minimizeLimitOf()); err != nil {
+			fatal(f, err.Error())
+		}
 	}
 	if r, ok := f.(reporter); ok {
 		r.Cleanup(h.reportStats)

@@ -1,9 +1,7 @@
 package fuzzharness
 
 import (
-	"fmt"
 	"hash/fnv"
-	"math"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
@@ -38,14 +36,6 @@ import (
 // that byte edits changed is not mutated again.
 func WithInvalidShare(p float64) Option {
 	return func(c *config) { c.invalidShare = p }
-}
-
-// validate reports an error in the options that the harness alone uses.
-func (c *config) validate() error {
-	if p := c.invalidShare; math.IsNaN(p) || p < 0 || p > 1 {
-		return fmt.Errorf("fuzzharness: WithInvalidShare(%v): the share must be between 0 and 1", p)
-	}
-	return nil
 }
 
 // Kinds of near-valid mutation.

@@ -1,6 +1,8 @@
 package fuzzharness
 
 import (
+	"fmt"
+	"math"
 	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
@@ -62,6 +64,8 @@ type config struct {
 	constraintSeeds int
 	repairBudget    time.Duration
 	invalidShare    float64 // WithInvalidShare
+	minimizeLimit   int     // WithMinimizeLimit
+	minimizeSet     bool    // minimizeLimit was set by an option
 }
 
 func newConfig(opts []Option) config {
@@ -76,6 +80,17 @@ func newConfig(opts []Option) config {
 		o(&c)
 	}
 	return c
+}
+
+// validate reports an error in the options that the harness alone uses.
+func (c *config) validate() error {
+	if p := c.invalidShare; math.IsNaN(p) || p < 0 || p > 1 {
+		return fmt.Errorf("fuzzharness: WithInvalidShare(%v): the share must be between 0 and 1", p)
+	}
+	if c.minimizeLimit < 0 {
+		return fmt.Errorf("fuzzharness: WithMinimizeLimit(%d): the limit must not be negative", c.minimizeLimit)
+	}
+	return nil
 }
 
 // boundsFor returns the bounds for gr: the options' bounds, with the
