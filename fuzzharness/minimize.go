@@ -10,7 +10,7 @@ import (
 // DefaultMinimizeLimit is how many executions go test -fuzz may spend
 // minimizing one input by default when the harness checks its inputs
 // (WithConstraint, WithValidity); see WithMinimizeLimit.
-const DefaultMinimizeLimit = 1000
+const DefaultMinimizeLimit = 200
 
 // minimizeFlag is the test binary's flag behind go test's -fuzzminimizetime.
 const minimizeFlag = "test.fuzzminimizetime"
