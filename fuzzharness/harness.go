@@ -144,6 +144,13 @@ func (h *Harness) Codec() *Codec { return h.codec }
 // outline of its tree; a panic is raised again after logging so that go
 // test records the failing input as usual.
 //
+// When go test -fuzz fuzzes a harness that checks its inputs
+// (WithConstraint, WithValidity) and the command line gives no
+// -fuzzminimizetime, Fuzz sets that flag to 200 executions ("200x") before
+// it calls f.Fuzz: go test's default, 60 seconds of minimization for every
+// input that finds new coverage, let a fuzzer whose executions cost a
+// repair spend whole runs minimizing kilobyte-long inputs.
+//
 // Environment variables switch Fuzz into the measure mode described in the
 // package documentation.
 func (h *Harness) Fuzz(fn any) { h.fuzz(fn, inputType) }

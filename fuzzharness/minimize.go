@@ -7,40 +7,25 @@ import (
 	"sync"
 )
 
-// DefaultMinimizeLimit is how many executions go test -fuzz may spend
-// minimizing one input by default when the harness checks its inputs
-// (WithConstraint, WithValidity); see WithMinimizeLimit.
-const DefaultMinimizeLimit = 200
+// minimizeLimit is how many executions go test -fuzz may spend minimizing
+// one input by default when the harness checks its inputs (WithConstraint,
+// WithValidity). go test's own default is 60 seconds of minimization per
+// input, with a number of executions quadratic in the input's length; when
+// an execution costs a repair or a validity check (hundreds of
+// microseconds) and the fuzzer's inputs are long (a tape archive's are
+// kilobytes), the coordinator spent whole runs minimizing the first inputs
+// that found new coverage and hardly fuzzed. With 1000 executions, a 7 KB
+// TAR input still took 1 to 5 s to minimize.
+const minimizeLimit = 200
 
 // minimizeFlag is the test binary's flag behind go test's -fuzzminimizetime.
 const minimizeFlag = "test.fuzzminimizetime"
 
-// WithMinimizeLimit bounds how many executions go test -fuzz spends
-// minimizing each input that finds new coverage or fails: when the
-// harness's fuzz test is fuzzed and the command line does not give
-// -fuzzminimizetime, the harness sets that flag to n executions ("nx")
-// before it calls f.Fuzz. go test's own default is 60 seconds of
-// minimization per input, with a number of executions quadratic in the
-// input's length; when an execution costs a repair or a validity check
-// (hundreds of microseconds) and the fuzzer's inputs are long (a tape
-// archive's are kilobytes), the coordinator spends whole runs minimizing
-// the first inputs that found new coverage and hardly fuzzes. With
-// WithConstraint or WithValidity the default is DefaultMinimizeLimit, and
-// go test's default otherwise; n = 0 keeps go test's default, and a
-// negative n stops the fuzz test with f.Fatal. A -fuzzminimizetime on the
-// command line always wins.
-func WithMinimizeLimit(n int) Option {
-	return func(c *config) { c.minimizeLimit, c.minimizeSet = n, true }
-}
-
-// minimizeLimitOf returns the minimization limit of the options: the one
-// WithMinimizeLimit set, or the default.
+// minimizeLimitOf returns the minimization limit of the options in
+// executions, or 0 for go test's default.
 func (c *config) minimizeLimitOf() int {
-	if c.minimizeSet {
-		return c.minimizeLimit
-	}
 	if c.constraint != nil || c.valid != nil {
-		return DefaultMinimizeLimit
+		return minimizeLimit
 	}
 	return 0
 }
@@ -78,7 +63,7 @@ func (m *minimizeDefault) set(fs *flag.FlagSet, n int) error {
 		v = strconv.Itoa(n) + "x"
 	}
 	if err := fs.Set(minimizeFlag, v); err != nil {
-		return fmt.Errorf("fuzzharness: WithMinimizeLimit(%d): %w", n, err)
+		return fmt.Errorf("fuzzharness: -%s=%s: %w", minimizeFlag, v, err)
 	}
 	return nil
 }

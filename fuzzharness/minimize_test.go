@@ -2,15 +2,13 @@ package fuzzharness
 
 import (
 	"flag"
-	"strings"
 	"testing"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
 
-// TestMinimizeLimitOf checks the default limit: DefaultMinimizeLimit when
-// the harness checks its inputs, go test's own otherwise, and the option's
-// value when it is given.
+// TestMinimizeLimitOf checks the limit: minimizeLimit when the harness
+// checks its inputs, go test's own otherwise.
 func TestMinimizeLimitOf(t *testing.T) {
 	valid := func(*grammar.Tree) bool { return true }
 	for _, c := range []struct {
@@ -19,23 +17,13 @@ func TestMinimizeLimitOf(t *testing.T) {
 		want int
 	}{
 		{"no check", nil, 0},
-		{"constraint", []Option{WithConstraint(noY{})}, DefaultMinimizeLimit},
-		{"validity", []Option{WithValidity(valid)}, DefaultMinimizeLimit},
-		{"constraint, limit 0", []Option{WithConstraint(noY{}), WithMinimizeLimit(0)}, 0},
-		{"no check, limit 50", []Option{WithMinimizeLimit(50)}, 50},
+		{"constraint", []Option{WithConstraint(noY{})}, minimizeLimit},
+		{"validity", []Option{WithValidity(valid)}, minimizeLimit},
 	} {
 		cfg := newConfig(c.opts)
 		if got := cfg.minimizeLimitOf(); got != c.want {
 			t.Errorf("%s: limit %d, want %d", c.name, got, c.want)
 		}
-	}
-	f := &fakeF{t: t}
-	func() {
-		defer func() { recover() }()
-		NewGraph(f, exprGraph, WithMinimizeLimit(-1))
-	}()
-	if !strings.Contains(f.fatal, "WithMinimizeLimit(-1)") {
-		t.Errorf("a negative limit gives the error %q, want one naming WithMinimizeLimit(-1)", f.fatal)
 	}
 }
 

@@ -64,8 +64,6 @@ type config struct {
 	constraintSeeds int
 	repairBudget    time.Duration
 	invalidShare    float64 // WithInvalidShare
-	minimizeLimit   int     // WithMinimizeLimit
-	minimizeSet     bool    // minimizeLimit was set by an option
 }
 
 func newConfig(opts []Option) config {
@@ -86,9 +84,6 @@ func newConfig(opts []Option) config {
 func (c *config) validate() error {
 	if p := c.invalidShare; math.IsNaN(p) || p < 0 || p > 1 {
 		return fmt.Errorf("fuzzharness: WithInvalidShare(%v): the share must be between 0 and 1", p)
-	}
-	if c.minimizeLimit < 0 {
-		return fmt.Errorf("fuzzharness: WithMinimizeLimit(%d): the limit must not be negative", c.minimizeLimit)
 	}
 	return nil
 }
