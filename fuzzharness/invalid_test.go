@@ -53,23 +53,40 @@ func TestSpans(t *testing.T) {
 	}
 }
 
+// jsonCodec returns a codec of the built-in JSON grammar.
+func jsonCodec(t *testing.T) *Codec {
+	t.Helper()
+	c, err := NewCodec(grammar.MustCompile(grammar.MustBuiltin("json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// randomData returns 8 to 127 random fuzzer bytes.
+func randomData(rng *rand.Rand) []byte {
+	data := make([]byte, 8+rng.IntN(120))
+	for k := range data {
+		data[k] = byte(rng.Uint32())
+	}
+	return data
+}
+
+// decisions returns the bytes of data that the decoding reads.
+func decisions(c *Codec, data []byte) []byte {
+	return data[:min(c.Decode(data).Used(), len(data))]
+}
+
 // TestInvalidShare checks that the share of inputs made invalid is close
 // to the option's, that the same bytes give the same input, that the
 // mutated inputs are counted apart and keep the valid text as Original,
 // and that a share of 0 mutates nothing.
 func TestInvalidShare(t *testing.T) {
-	gr := grammar.MustCompile(grammar.MustBuiltin("json"))
-	c, err := NewCodec(gr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := jsonCodec(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	inputs := make([][]byte, 2000)
 	for i := range inputs {
-		inputs[i] = make([]byte, 8+rng.IntN(120))
-		for k := range inputs[i] {
-			inputs[i][k] = byte(rng.Uint32())
-		}
+		inputs[i] = randomData(rng)
 	}
 	for _, p := range []float64{0, 0.1, 1} {
 		h := &Harness{cfg: config{invalidShare: p}, codec: c}
@@ -181,22 +198,14 @@ func TestInvalidShareOption(t *testing.T) {
 // TestInvalidStacked checks that about a quarter of the mutated inputs get
 // more than the first mutation.
 func TestInvalidStacked(t *testing.T) {
-	gr := grammar.MustCompile(grammar.MustBuiltin("json"))
-	c, err := NewCodec(gr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := jsonCodec(t)
 	h := &Harness{cfg: config{invalidShare: 1}, codec: c}
 	rng := rand.New(rand.NewPCG(3, 4))
 	mutated, stacked := 0, 0
 	for range 2000 {
-		data := make([]byte, 8+rng.IntN(120))
-		for k := range data {
-			data[k] = byte(rng.Uint32())
-		}
 		// Without the bytes after the decisions, which edit the text more.
+		data := decisions(c, randomData(rng))
 		valid := c.Decode(data)
-		data = data[:min(valid.Used(), len(data))]
 		in, ok := h.invalidate(c.Decode(data), data)
 		if !ok {
 			continue
@@ -217,21 +226,14 @@ func TestInvalidStacked(t *testing.T) {
 // they make byte edits on the mutated text: a mutated input that the
 // fuzzer keeps can be mutated again by changing those bytes.
 func TestInvalidTailEdits(t *testing.T) {
-	gr := grammar.MustCompile(grammar.MustBuiltin("json"))
-	c, err := NewCodec(gr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := jsonCodec(t)
 	h := &Harness{cfg: config{invalidShare: 0.3}, codec: c}
 	rng := rand.New(rand.NewPCG(5, 6))
 	withTail, edited := 0, 0
 	for range 2000 {
-		data := make([]byte, 8+rng.IntN(120))
-		for k := range data {
-			data[k] = byte(rng.Uint32())
-		}
-		used := min(c.Decode(data).Used(), len(data))
-		head, tail := data[:used], data[used:]
+		data := randomData(rng)
+		head := decisions(c, data)
+		tail := data[len(head):]
 		in, ok := h.invalidate(c.Decode(data), data)
 		if _, member := h.cfg.invalidRand(head); !member {
 			if ok {
