@@ -29,10 +29,10 @@ import (
 // byte edits more, read as WithMaxEdits reads them (zeros, or no bytes,
 // edit nothing): a mutated input that the fuzzer keeps for its coverage
 // is mutated again, with its mutations kept, when the fuzzer changes or
-// appends bytes after the decisions, so that mutations stack under
-// coverage guidance (an XML comment's "<!--" is reached one byte at a
-// time). A mutation that leaves the text as it was leaves the input
-// valid.
+// appends bytes after the decisions, so that mutations can stack under
+// coverage guidance (where the decoding leaves bytes unread: a decoding
+// that reads all the bytes completes the tree with them instead). A
+// mutation that leaves the text as it was leaves the input valid.
 //
 // The target tells a mutated input by Input.Edited, and gets the text
 // before the mutation from Input.Original and the tree (which derives it)
