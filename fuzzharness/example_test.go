@@ -136,7 +136,7 @@ func ExampleWithInvalidShare() {
 	}
 	// Output:
 	// "x+x" edited=false original="x+x"
-	// "x*x\xb1+x" edited=true original="x*x+x"
+	// "*x+x" edited=true original="x*x+x"
 	// "+x" edited=true original="x+x"
 	// "x*x+x" edited=false original="x*x+x"
 }

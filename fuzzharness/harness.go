@@ -1,6 +1,7 @@
 package fuzzharness
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"reflect"
@@ -143,6 +144,13 @@ func (h *Harness) Codec() *Codec { return h.codec }
 // outline of its tree; a panic is raised again after logging so that go
 // test records the failing input as usual.
 //
+// When go test -fuzz fuzzes a harness that checks its inputs
+// (WithConstraint, WithValidity) and the command line gives no
+// -fuzzminimizetime, Fuzz sets that flag to 200 executions ("200x") before
+// it calls f.Fuzz: go test's default, 60 seconds of minimization for every
+// input that finds new coverage, let a fuzzer whose executions cost a
+// repair spend whole runs minimizing kilobyte-long inputs.
+//
 // Environment variables switch Fuzz into the measure mode described in the
 // package documentation.
 func (h *Harness) Fuzz(fn any) { h.fuzz(fn, inputType) }
@@ -209,6 +217,11 @@ func (h *Harness) fuzz(fn any, arg reflect.Type) {
 		}
 		f.Add(data)
 		h.seeds.Add(1)
+	}
+	if coordinator, _ := fuzzRole(); coordinator {
+		if err := commandLineMinimize.set(flag.CommandLine, h.cfg.minimizeLimitOf()); err != nil {
+			fatal(f, err.Error())
+		}
 	}
 	if r, ok := f.(reporter); ok {
 		r.Cleanup(h.reportStats)

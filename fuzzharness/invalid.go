@@ -1,9 +1,7 @@
 package fuzzharness
 
 import (
-	"fmt"
 	"hash/fnv"
-	"math"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
@@ -22,12 +20,19 @@ import (
 // The mutation works on the input's derivation tree: it deletes,
 // duplicates or truncates the text of a subtree (a token, or a phrase of
 // several), swaps the texts of two adjacent siblings, deletes, duplicates
-// or replaces one byte, or inserts one next to a subtree; a quarter of
-// the mutated inputs get one or two byte mutations more. The hash of all
-// the fuzzer's bytes decides whether an input is mutated and how, so the
-// same bytes give the same input, and the fuzzer can vary the mutation of
-// one decoded input by changing the bytes after those the decoding reads. A mutation that
-// leaves the text as it was leaves the input valid.
+// or replaces one byte, or inserts one byte, or a short run of delimiters
+// (bytes of the text that are neither letters, digits nor spaces) or
+// other bytes, next to a subtree; a quarter of the mutated inputs get one
+// or two byte mutations more. The hash of the fuzzer's bytes that the
+// decoding reads decides whether an input is mutated and how, so the same
+// bytes give the same input. The bytes after them then make up to four
+// byte edits more, read as WithMaxEdits reads them (zeros, or no bytes,
+// edit nothing): a mutated input that the fuzzer keeps for its coverage
+// is mutated again, with its mutations kept, when the fuzzer changes or
+// appends bytes after the decisions, so that mutations can stack under
+// coverage guidance (where the decoding leaves bytes unread: a decoding
+// that reads all the bytes completes the tree with them instead). A
+// mutation that leaves the text as it was leaves the input valid.
 //
 // The target tells a mutated input by Input.Edited, and gets the text
 // before the mutation from Input.Original and the tree (which derives it)
@@ -40,14 +45,6 @@ func WithInvalidShare(p float64) Option {
 	return func(c *config) { c.invalidShare = p }
 }
 
-// validate reports an error in the options that the harness alone uses.
-func (c *config) validate() error {
-	if p := c.invalidShare; math.IsNaN(p) || p < 0 || p > 1 {
-		return fmt.Errorf("fuzzharness: WithInvalidShare(%v): the share must be between 0 and 1", p)
-	}
-	return nil
-}
-
 // Kinds of near-valid mutation.
 const (
 	mutDeleteNode = iota
@@ -58,6 +55,7 @@ const (
 	mutDuplicateByte
 	mutReplaceByte
 	mutInsertByte
+	mutInsertString
 	mutKinds
 )
 
@@ -76,8 +74,9 @@ func (r *mutRand) next() uint64 {
 // intn returns a number in [0, n), n > 0.
 func (r *mutRand) intn(n int) int { return int(r.next() % uint64(n)) }
 
-// invalidRand returns the random source of the input whose fuzzer bytes
-// are data, and whether the input is one of the invalid share.
+// invalidRand returns the random source of the input whose decisions read
+// the fuzzer bytes data, and whether the input is one of the invalid
+// share.
 func (c *config) invalidRand(data []byte) (*mutRand, bool) {
 	if c.invalidShare <= 0 {
 		return nil, false
@@ -180,7 +179,7 @@ func mutate(text []byte, sp []span, r *mutRand) []byte {
 	if r.next()&1 == 1 {
 		v = byte(r.next())
 	}
-	if kind == mutInsertByte {
+	if kind == mutInsertByte || kind == mutInsertString {
 		// At the start or end of a subtree: next to a token.
 		pos := r.intn(n + 1)
 		if len(sp) > 0 {
@@ -190,7 +189,15 @@ func mutate(text []byte, sp []span, r *mutRand) []byte {
 				pos = s.end
 			}
 		}
-		return append(append(append(out, text[:pos]...), v), text[pos:]...)
+		out = append(append(out, text[:pos]...), v)
+		if kind == mutInsertString {
+			// One to three bytes more, each a delimiter of the text or any
+			// byte: markup opens with such runs ("<!-", "?>", "]]").
+			for range 1 + r.intn(3) {
+				out = append(out, delimiter(text, r))
+			}
+		}
+		return append(out, text[pos:]...)
 	}
 	// Byte mutations, at a byte of a random subtree so that short tokens
 	// weigh as much as long runs of text.
@@ -210,20 +217,51 @@ func mutate(text []byte, sp []span, r *mutRand) []byte {
 	return out
 }
 
+// delimiterTries is how many bytes of the text delimiter looks at.
+const delimiterTries = 8
+
+// delimiter returns a byte of text that is printable ASCII but neither a
+// letter, a digit nor a space (a delimiter, a quote, an operator), the
+// first of delimiterTries bytes that r picks, or any byte if none is one or
+// with odds 1 in 4.
+func delimiter(text []byte, r *mutRand) byte {
+	if r.intn(4) == 0 {
+		return byte(r.next())
+	}
+	for range delimiterTries {
+		if c := text[r.intn(len(text))]; c > ' ' && c < 0x7f && !isAlnum(c) {
+			return c
+		}
+	}
+	return byte(r.next())
+}
+
+// isAlnum reports whether c is an ASCII letter or digit.
+func isAlnum(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
 // A mutated input gets another mutation with odds 1 in stackOdds, up to
 // maxStacked in all, so that the fuzzer also reaches errors that take two
-// or three changed bytes in a row (an XML comment's "<!-").
+// or three changed bytes in a row (an XML comment's "<!-"). Then the
+// fuzzer's bytes after the decisions make up to maxTailEdits byte edits
+// more, as WithMaxEdits's edits do.
 const (
-	stackOdds  = 4
-	maxStacked = 3
+	stackOdds    = 4
+	maxStacked   = 3
+	maxTailEdits = 4
 )
 
 // invalidate makes in one of the invalid share, if data selects it (see
 // WithInvalidShare), and reports whether it did. An input that byte edits
 // changed is left as it is.
 func (h *Harness) invalidate(in Input, data []byte) (Input, bool) {
-	r, ok := h.cfg.invalidRand(data)
-	if !ok || in.Edited() || in.st == nil {
+	if in.Edited() || in.st == nil {
+		return in, false
+	}
+	used := min(in.Used(), len(data))
+	r, ok := h.cfg.invalidRand(data[:used])
+	if !ok {
 		return in, false
 	}
 	text := in.b
@@ -242,6 +280,10 @@ func (h *Harness) invalidate(in Input, data []byte) (Input, bool) {
 		}
 		b = mutate(b, nil, r)
 	}
+	// The bytes the decoding did not read edit the result, so that the
+	// fuzzer's mutations of those bytes, in an input it kept for the
+	// coverage it found, stack edits on the same mutated text.
+	b, _ = applyEdits(b, data[used:], maxTailEdits)
 	if string(b) == in.s {
 		return in, false
 	}

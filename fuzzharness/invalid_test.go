@@ -53,23 +53,40 @@ func TestSpans(t *testing.T) {
 	}
 }
 
+// jsonCodec returns a codec of the built-in JSON grammar.
+func jsonCodec(t *testing.T) *Codec {
+	t.Helper()
+	c, err := NewCodec(grammar.MustCompile(grammar.MustBuiltin("json")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// randomData returns 8 to 127 random fuzzer bytes.
+func randomData(rng *rand.Rand) []byte {
+	data := make([]byte, 8+rng.IntN(120))
+	for k := range data {
+		data[k] = byte(rng.Uint32())
+	}
+	return data
+}
+
+// decisions returns the bytes of data that the decoding reads.
+func decisions(c *Codec, data []byte) []byte {
+	return data[:min(c.Decode(data).Used(), len(data))]
+}
+
 // TestInvalidShare checks that the share of inputs made invalid is close
 // to the option's, that the same bytes give the same input, that the
 // mutated inputs are counted apart and keep the valid text as Original,
 // and that a share of 0 mutates nothing.
 func TestInvalidShare(t *testing.T) {
-	gr := grammar.MustCompile(grammar.MustBuiltin("json"))
-	c, err := NewCodec(gr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := jsonCodec(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	inputs := make([][]byte, 2000)
 	for i := range inputs {
-		inputs[i] = make([]byte, 8+rng.IntN(120))
-		for k := range inputs[i] {
-			inputs[i][k] = byte(rng.Uint32())
-		}
+		inputs[i] = randomData(rng)
 	}
 	for _, p := range []float64{0, 0.1, 1} {
 		h := &Harness{cfg: config{invalidShare: p}, codec: c}
@@ -136,10 +153,11 @@ func TestMutateKinds(t *testing.T) {
 		"xx+12", "x++12", // a token duplicated
 		"x12+",     // two siblings swapped
 		"x", "x+1", // truncated
-		"x+2",   // a byte deleted
-		"x+112", // a byte duplicated
-		"x+x2",  // a byte replaced by one of the text
-		"x1+12", // a byte of the text inserted after a token
+		"x+2",    // a byte deleted
+		"x+112",  // a byte duplicated
+		"x+x2",   // a byte replaced by one of the text
+		"x1+12",  // a byte of the text inserted after a token
+		"x+++12", // a string of delimiters inserted after a token
 	} {
 		if !seen[want] {
 			t.Errorf("no mutation of %q gives %q", text, want)
@@ -152,8 +170,8 @@ func TestMutateKinds(t *testing.T) {
 		t.Errorf("the mutation of the empty text is %q, want one byte", got)
 	}
 	for seed := range uint64(200) {
-		if got := mutate(text, nil, &mutRand{x: seed}); len(got) < 3 || len(got) > 5 {
-			t.Errorf("without a tree, seed %d: %q is not a byte mutation of %q", seed, got, text)
+		if got := mutate(text, nil, &mutRand{x: seed}); len(got) < 3 || len(got) > 8 {
+			t.Errorf("without a tree, seed %d: %q is not a byte mutation or insertion of %q", seed, got, text)
 		}
 	}
 }
@@ -180,19 +198,13 @@ func TestInvalidShareOption(t *testing.T) {
 // TestInvalidStacked checks that about a quarter of the mutated inputs get
 // more than the first mutation.
 func TestInvalidStacked(t *testing.T) {
-	gr := grammar.MustCompile(grammar.MustBuiltin("json"))
-	c, err := NewCodec(gr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := jsonCodec(t)
 	h := &Harness{cfg: config{invalidShare: 1}, codec: c}
 	rng := rand.New(rand.NewPCG(3, 4))
 	mutated, stacked := 0, 0
 	for range 2000 {
-		data := make([]byte, 8+rng.IntN(120))
-		for k := range data {
-			data[k] = byte(rng.Uint32())
-		}
+		// Without the bytes after the decisions, which edit the text more.
+		data := decisions(c, randomData(rng))
 		valid := c.Decode(data)
 		in, ok := h.invalidate(c.Decode(data), data)
 		if !ok {
@@ -206,6 +218,53 @@ func TestInvalidStacked(t *testing.T) {
 	}
 	if share := float64(stacked) / float64(mutated); share < 0.15 || share > 0.35 {
 		t.Errorf("%d of %d mutated inputs got more than one mutation, want about 1 in %d", stacked, mutated, stackOdds)
+	}
+}
+
+// TestInvalidTailEdits checks that the bytes after the decisions decide
+// neither whether an input is mutated nor its first mutations, and that
+// they make byte edits on the mutated text: a mutated input that the
+// fuzzer keeps can be mutated again by changing those bytes.
+func TestInvalidTailEdits(t *testing.T) {
+	c := jsonCodec(t)
+	h := &Harness{cfg: config{invalidShare: 0.3}, codec: c}
+	rng := rand.New(rand.NewPCG(5, 6))
+	withTail, edited := 0, 0
+	for range 2000 {
+		data := randomData(rng)
+		head := decisions(c, data)
+		tail := data[len(head):]
+		in, ok := h.invalidate(c.Decode(data), data)
+		if _, member := h.cfg.invalidRand(head); !member {
+			if ok {
+				t.Fatalf("%x is mutated to %q, but its decisions %x are not of the share", data, in, head)
+			}
+			continue
+		}
+		base, _ := h.invalidate(c.Decode(head), head)
+		if len(tail) == 0 {
+			continue
+		}
+		withTail++
+		want, _ := applyEdits([]byte(base.String()), tail, maxTailEdits)
+		if string(want) == in.Original() {
+			continue // the edits undid the mutation
+		}
+		if !ok || in.String() != string(want) {
+			t.Fatalf("%x gives %q (mutated %v); want %q, the mutation %q of the decisions %x with the edits of %x",
+				data, in, ok, want, base, head, tail)
+		}
+		if in.String() != base.String() {
+			edited++
+		}
+		// Zeros appended change nothing: the edits read zeros past the end.
+		more := append(data[:len(data):len(data)], 0)
+		if again, _ := h.invalidate(c.Decode(more), more); again.String() != in.String() {
+			t.Fatalf("%x with a zero byte appended gives %q, not %q", data, again, in)
+		}
+	}
+	if withTail == 0 || edited < withTail/2 {
+		t.Errorf("%d mutated inputs with a tail, %d of them edited by it; want some, most", withTail, edited)
 	}
 }
 

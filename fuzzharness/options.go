@@ -1,6 +1,8 @@
 package fuzzharness
 
 import (
+	"fmt"
+	"math"
 	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
@@ -76,6 +78,14 @@ func newConfig(opts []Option) config {
 		o(&c)
 	}
 	return c
+}
+
+// validate reports an error in the options that the harness alone uses.
+func (c *config) validate() error {
+	if p := c.invalidShare; math.IsNaN(p) || p < 0 || p > 1 {
+		return fmt.Errorf("fuzzharness: WithInvalidShare(%v): the share must be between 0 and 1", p)
+	}
+	return nil
 }
 
 // boundsFor returns the bounds for gr: the options' bounds, with the
