@@ -41,6 +41,8 @@ type Evaluator struct {
 	// a new view replaces (a caller may still hold the old view's).
 	matchNodes []int32
 	matchLists [][]int32
+	// Whether the next view may reuse the arrays above (ResetReusing).
+	reuseMatches bool
 }
 
 // matchMemo holds the matches of a match expression on the nodes of a
@@ -48,6 +50,7 @@ type Evaluator struct {
 type matchMemo struct {
 	view   *View
 	byNode [][][]int32 // per node: its matches; nil if not computed yet
+	set    []int32     // the nodes whose matches byNode holds
 }
 
 // noMatches is the matches of a node that has none, computed.
@@ -74,6 +77,15 @@ func (e *Evaluator) Reset(v *View) {
 	clear(e.Slots)
 	clear(e.lets)
 	e.steps = 0
+	e.reuseMatches = false
+}
+
+// ResetReusing is Reset for a caller that holds none of the matches the
+// evaluator computed on its last view (the slices of Instances' binders'
+// nodes): their memory is reused for v's.
+func (e *Evaluator) ResetReusing(v *View) {
+	e.Reset(v)
+	e.reuseMatches = true
 }
 
 // Eval decides formula n under the current variable values.
@@ -175,8 +187,12 @@ func (e *Evaluator) Instances(q *CompiledQuantifier, f func() bool) {
 func (e *Evaluator) matches(m *CompiledMatch, x int32) [][]int32 {
 	if e.memoView != e.View {
 		e.memoView = e.View
-		e.matchNodes = make([]int32, 0, max(cap(e.matchNodes), 64))
-		e.matchLists = make([][]int32, 0, max(cap(e.matchLists), 16))
+		if e.reuseMatches {
+			e.matchNodes, e.matchLists = e.matchNodes[:0], e.matchLists[:0]
+		} else {
+			e.matchNodes = make([]int32, 0, max(cap(e.matchNodes), 64))
+			e.matchLists = make([][]int32, 0, max(cap(e.matchLists), 16))
+		}
 	}
 	mm := e.memo[m]
 	if mm == nil {
@@ -187,11 +203,14 @@ func (e *Evaluator) matches(m *CompiledMatch, x int32) [][]int32 {
 		e.memo[m] = mm
 	}
 	if mm.view != e.View {
+		// Only the nodes matched on the last view are cleared: most
+		// nodes never are.
 		mm.view = e.View
-		if n := len(e.View.Nodes); cap(mm.byNode) >= n {
-			mm.byNode = mm.byNode[:n]
-			clear(mm.byNode)
-		} else {
+		for _, y := range mm.set {
+			mm.byNode[y] = nil
+		}
+		mm.set = mm.set[:0]
+		if n := len(e.View.Nodes); len(mm.byNode) < n {
 			mm.byNode = make([][][]int32, n)
 		}
 	}
@@ -202,6 +221,7 @@ func (e *Evaluator) matches(m *CompiledMatch, x int32) [][]int32 {
 			out = noMatches
 		}
 		mm.byNode[x] = out
+		mm.set = append(mm.set, x)
 	}
 	return out
 }
