@@ -196,11 +196,7 @@ func (e *Evaluator) matches(m *CompiledMatch, x int32) [][]int32 {
 	}
 	mm := e.memo[m]
 	if mm == nil {
-		if e.memo == nil {
-			e.memo = map[*CompiledMatch]*matchMemo{}
-		}
-		mm = new(matchMemo)
-		e.memo[m] = mm
+		mm = e.newMemo(m)
 	}
 	if mm.view != e.View {
 		// Only the nodes matched on the last view are cleared: most
@@ -224,6 +220,25 @@ func (e *Evaluator) matches(m *CompiledMatch, x int32) [][]int32 {
 		mm.set = append(mm.set, x)
 	}
 	return out
+}
+
+// newMemo returns the memo of match expression m's matches: that of an
+// expression seen before that matches alike (the same variants and number
+// of binders, as no-redef's two declarations and def-use's), so that their
+// matches are computed once, or a new one.
+func (e *Evaluator) newMemo(m *CompiledMatch) *matchMemo {
+	if e.memo == nil {
+		e.memo = map[*CompiledMatch]*matchMemo{}
+	}
+	for o, mm := range e.memo {
+		if len(o.Binders) == len(m.Binders) && slices.EqualFunc(o.Variants, m.Variants, slices.Equal) {
+			e.memo[m] = mm
+			return mm
+		}
+	}
+	mm := new(matchMemo)
+	e.memo[m] = mm
+	return mm
 }
 
 // match computes the matches of m on node x (see matches).
