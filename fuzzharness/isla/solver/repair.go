@@ -181,7 +181,7 @@ func (r *Repairer) RepairWithin(t *grammar.Tree, seed uint64, budget time.Durati
 		return r.repair(t, seed, limit{})
 	}
 	timer := cputime.Start()
-	defer timer.Stop()
+	defer timer.Release()
 	return r.repair(t, seed, limit{timer: timer, budget: budget})
 }
 
@@ -197,7 +197,7 @@ type limit struct {
 func (l limit) passed() bool {
 	switch {
 	case l.timer != nil:
-		return l.timer.Elapsed() > l.budget
+		return l.timer.Exceeded(l.budget)
 	case !l.deadline.IsZero():
 		return time.Now().After(l.deadline)
 	}
