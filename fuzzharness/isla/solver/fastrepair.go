@@ -860,9 +860,54 @@ func treePath(t, target *grammar.Tree, path []*grammar.Tree, refs bool) []*gramm
 // so that no two places of a result, nor two results, share a node.
 func (f *fastRun) parse(name, text string) *grammar.Tree {
 	if t := f.parseCached(name, text); t != nil {
-		return t.Clone()
+		return cloneTree(t)
 	}
 	return nil
+}
+
+// cloneTree returns a copy of t as grammar.Tree.Clone makes it, its nodes
+// in one array and their children in another: two allocations instead of
+// two a node.
+func cloneTree(t *grammar.Tree) *grammar.Tree {
+	var c treeCopier
+	nodes, kids := treeCounts(t)
+	c.nodes, c.kids = make([]grammar.Tree, nodes), make([]*grammar.Tree, kids)
+	return c.copy(t)
+}
+
+// treeCounts returns the nodes of t and their children.
+func treeCounts(t *grammar.Tree) (nodes, kids int) {
+	nodes, kids = 1, len(t.Children)
+	for _, c := range t.Children {
+		n, k := treeCounts(c)
+		nodes, kids = nodes+n, kids+k
+	}
+	return nodes, kids
+}
+
+// A treeCopier copies a tree into arrays large enough for it.
+type treeCopier struct {
+	nodes []grammar.Tree
+	kids  []*grammar.Tree
+}
+
+// copy copies t, taking its nodes and children from the copier's arrays.
+func (c *treeCopier) copy(t *grammar.Tree) *grammar.Tree {
+	n := &c.nodes[0]
+	c.nodes = c.nodes[1:]
+	*n = grammar.Tree{Node: t.Node, Value: t.Value, Open: t.Open}
+	if t.Children != nil {
+		k := len(t.Children)
+		n.Children = c.kids[:k:k]
+		if k == 0 {
+			n.Children = []*grammar.Tree{}
+		}
+		c.kids = c.kids[k:]
+		for i, ch := range t.Children {
+			n.Children[i] = c.copy(ch)
+		}
+	}
+	return n
 }
 
 // parseCached is parse without the copy.

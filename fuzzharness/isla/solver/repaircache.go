@@ -35,19 +35,26 @@ func (c *repairCache) key(t *grammar.Tree, seed uint64) ([]byte, bool) {
 }
 
 // appendTreeKey appends an encoding of tree t to b, from which t's graph
-// nodes, shape and leaf values can be read back: per node in pre-order its
-// graph node ID and its number of children, and for a node without
-// children its value. It returns false, with b unfinished, if t has an
-// open node.
+// nodes, shape and leaf values can be read back: per node in pre-order
+// its graph node ID, doubled, and then, unless the node has the children
+// its graph node implies (one for a reference or an alternation, all for a
+// sequence, none for a literal of the literal's text: the node ID plus
+// one then), its number of children and, without children, its value. It
+// returns false, with b unfinished, if t has an open node.
 func appendTreeKey(b []byte, t *grammar.Tree) ([]byte, bool) {
 	if t.Open {
 		return b, false
 	}
-	b = binary.AppendUvarint(b, uint64(t.Node.ID))
-	b = binary.AppendUvarint(b, uint64(len(t.Children)))
-	if len(t.Children) == 0 {
-		b = binary.AppendUvarint(b, uint64(len(t.Value)))
-		return append(b, t.Value...), true
+	n := len(t.Children)
+	if n == impliedChildren(t.Node) && (n > 0 || t.Value == t.Node.Lit) {
+		b = binary.AppendUvarint(b, uint64(t.Node.ID)<<1)
+	} else {
+		b = binary.AppendUvarint(b, uint64(t.Node.ID)<<1|1)
+		b = binary.AppendUvarint(b, uint64(n))
+		if n == 0 {
+			b = binary.AppendUvarint(b, uint64(len(t.Value)))
+			return append(b, t.Value...), true
+		}
 	}
 	for _, c := range t.Children {
 		var ok bool
@@ -56,6 +63,20 @@ func appendTreeKey(b []byte, t *grammar.Tree) ([]byte, bool) {
 		}
 	}
 	return b, true
+}
+
+// impliedChildren returns the number of children a tree node of graph node
+// n has by n's kind, or -1 if its kind implies none.
+func impliedChildren(n *grammar.Node) int {
+	switch n.Kind {
+	case grammar.KindRef, grammar.KindAlt:
+		return 1
+	case grammar.KindSeq:
+		return len(n.Children)
+	case grammar.KindLit:
+		return 0
+	}
+	return -1
 }
 
 // get returns the repair remembered under key, and whether there is one:

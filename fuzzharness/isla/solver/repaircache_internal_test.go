@@ -12,6 +12,8 @@ import (
 // has none.
 func TestRepairCacheKey(t *testing.T) {
 	n1, n2, n3 := &grammar.Node{ID: 1}, &grammar.Node{ID: 2}, &grammar.Node{ID: 3}
+	lit := &grammar.Node{ID: 4, Kind: grammar.KindLit, Lit: "ab"}
+	seq := &grammar.Node{ID: 5, Kind: grammar.KindSeq, Children: []*grammar.Node{n2, n2}}
 	leaf := func(n *grammar.Node, v string) *grammar.Tree { return &grammar.Tree{Node: n, Value: v} }
 	node := func(n *grammar.Node, kids ...*grammar.Tree) *grammar.Tree {
 		return &grammar.Tree{Node: n, Children: kids}
@@ -22,6 +24,13 @@ func TestRepairCacheKey(t *testing.T) {
 		node(n1, leaf(n3, "ab"), leaf(n2, "c")),
 		node(n1, node(n2, leaf(n2, "ab")), leaf(n2, "c")),
 		node(n1, leaf(n2, "ab"), leaf(n2, "c"), leaf(n2, "")),
+		// Nodes with the children and text their graph nodes imply, and
+		// without.
+		node(n1, leaf(lit, "ab"), leaf(n2, "c")),
+		node(n1, leaf(lit, "a"), leaf(n2, "bc")),
+		node(seq, leaf(n2, "ab"), leaf(n2, "c")),
+		node(seq, leaf(n2, "abc")),
+		node(seq, leaf(n2, "a"), leaf(n2, "b"), leaf(n2, "c")),
 	}
 	var c repairCache
 	seen := map[string]int{}
