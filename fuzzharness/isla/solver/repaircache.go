@@ -14,6 +14,13 @@ import (
 // of them among its last 256.
 const repairCacheSize = 256
 
+// repairCacheKeyMax bounds the key of a tree the cache remembers, and so
+// the trees it keeps alive: 1,000 to 4,000 nodes (one to five bytes a
+// node), more than the trees of the harness's codec (500). Larger trees
+// (TAR archives of 3 KB) are not remembered: 256 of them would hold tens
+// of megabytes.
+const repairCacheKeyMax = 4096
+
 // A repairCache remembers the last repairs, by the exact tree and seed. A
 // repair is a function of the two (Repairer.Repair is deterministic, and a
 // limit only stops it without a result), so a remembered result is the
@@ -22,47 +29,61 @@ type repairCache struct {
 	byKey map[string]*grammar.Tree // nil: the tree held as it was
 	ring  []string                 // the keys, oldest first from next
 	next  int
-	buf   []byte // the key being built
+	w     keyWriter
 }
 
-// key encodes tree t and seed exactly into c.buf and returns it (valid
-// until the next call), and whether t is complete (no open node).
+// key encodes tree t and seed exactly and returns the encoding (valid
+// until the next call; nil if t is too large to remember), and whether t
+// is complete (no open node).
 func (c *repairCache) key(t *grammar.Tree, seed uint64) ([]byte, bool) {
-	b := binary.LittleEndian.AppendUint64(c.buf[:0], seed)
-	b, ok := appendTreeKey(b, t)
-	c.buf = b
-	return b, ok
+	w := &c.w
+	w.b, w.over = binary.LittleEndian.AppendUint64(w.b[:0], seed), false
+	if !w.tree(t) {
+		return nil, false
+	}
+	if w.over {
+		return nil, true
+	}
+	return w.b, true
 }
 
-// appendTreeKey appends an encoding of tree t to b, from which t's graph
-// nodes, shape and leaf values can be read back: per node in pre-order
-// its graph node ID, doubled, and then, unless the node has the children
-// its graph node implies (one for a reference or an alternation, all for a
-// sequence, none for a literal of the literal's text: the node ID plus
-// one then), its number of children and, without children, its value. It
-// returns false, with b unfinished, if t has an open node.
-func appendTreeKey(b []byte, t *grammar.Tree) ([]byte, bool) {
+// A keyWriter encodes a tree for the cache: per node in pre-order its
+// graph node ID, doubled, and then, unless the node has the children its
+// graph node implies (one for a reference or an alternation, all for a
+// sequence, none for a literal of the literal's text: the node ID plus one
+// then), its number of children and, without children, its value. The
+// tree's graph nodes, shape and leaf values can be read back from it.
+type keyWriter struct {
+	b    []byte
+	over bool // b is longer than repairCacheKeyMax: no key
+}
+
+// tree encodes t, or once the key is too long only checks it, and reports
+// whether t is complete.
+func (w *keyWriter) tree(t *grammar.Tree) bool {
 	if t.Open {
-		return b, false
+		return false
 	}
-	n := len(t.Children)
-	if n == impliedChildren(t.Node) && (n > 0 || t.Value == t.Node.Lit) {
-		b = binary.AppendUvarint(b, uint64(t.Node.ID)<<1)
-	} else {
-		b = binary.AppendUvarint(b, uint64(t.Node.ID)<<1|1)
-		b = binary.AppendUvarint(b, uint64(n))
-		if n == 0 {
-			b = binary.AppendUvarint(b, uint64(len(t.Value)))
-			return append(b, t.Value...), true
+	if !w.over {
+		n, b := len(t.Children), w.b
+		if n == impliedChildren(t.Node) && (n > 0 || t.Value == t.Node.Lit) {
+			b = binary.AppendUvarint(b, uint64(t.Node.ID)<<1)
+		} else {
+			b = binary.AppendUvarint(b, uint64(t.Node.ID)<<1|1)
+			b = binary.AppendUvarint(b, uint64(n))
+			if n == 0 {
+				b = binary.AppendUvarint(b, uint64(len(t.Value)))
+				b = append(b, t.Value...)
+			}
 		}
+		w.b, w.over = b, len(b) > repairCacheKeyMax
 	}
 	for _, c := range t.Children {
-		var ok bool
-		if b, ok = appendTreeKey(b, c); !ok {
-			return b, false
+		if !w.tree(c) {
+			return false
 		}
 	}
-	return b, true
+	return true
 }
 
 // impliedChildren returns the number of children a tree node of graph node
@@ -80,8 +101,11 @@ func impliedChildren(n *grammar.Node) int {
 }
 
 // get returns the repair remembered under key, and whether there is one:
-// t itself if the tree held as it was.
+// t itself if the tree held as it was. A nil key has none.
 func (c *repairCache) get(key []byte, t *grammar.Tree) (*grammar.Tree, bool) {
+	if key == nil {
+		return nil, false
+	}
 	out, ok := c.byKey[string(key)]
 	if ok && out == nil {
 		out = t
@@ -90,8 +114,12 @@ func (c *repairCache) get(key []byte, t *grammar.Tree) (*grammar.Tree, bool) {
 }
 
 // put remembers out as the repair of tree t under key (nil out if t held
-// as it was), forgetting the oldest repair if the cache is full.
+// as it was), forgetting the oldest repair if the cache is full; nothing
+// under a nil key.
 func (c *repairCache) put(key []byte, t, out *grammar.Tree) {
+	if key == nil {
+		return
+	}
 	if out == t {
 		out = nil // do not keep t alive twice
 	}

@@ -56,6 +56,18 @@ func TestRepairCacheKey(t *testing.T) {
 	if _, ok := c.key(node(n1, leaf(n2, "a"), &grammar.Tree{Node: n2, Open: true}), 0); ok {
 		t.Error("a tree with an open node has a key")
 	}
+	// A tree too large to remember has no key, but is checked whole.
+	var kids []*grammar.Tree
+	for range repairCacheKeyMax {
+		kids = append(kids, leaf(n2, "x"))
+	}
+	if k, ok := c.key(node(n1, kids...), 0); k != nil || !ok {
+		t.Errorf("a tree of %d leaves: key of %d bytes, complete %v; want none, complete", len(kids), len(k), ok)
+	}
+	kids = append(kids, &grammar.Tree{Node: n2, Open: true})
+	if _, ok := c.key(node(n1, kids...), 0); ok {
+		t.Error("a large tree with an open node at its end is complete")
+	}
 }
 
 // TestRepairCacheEvicts checks that the cache forgets its oldest repair
