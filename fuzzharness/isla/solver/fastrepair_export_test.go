@@ -36,6 +36,9 @@ func (r *Repairer) Remembered(t *grammar.Tree, seed uint64) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	key, _ := r.cache.key(t, seed)
-	_, ok := r.cache.get(key, t)
+	_, ok := r.cache.get(key, t, seed)
 	return ok
 }
+
+// RepairCacheMaxNodes bounds the trees a Repairer remembers.
+const RepairCacheMaxNodes = repairCacheMaxNodes

@@ -257,8 +257,8 @@ func sharedNodes(in, out *grammar.Tree) int {
 // inputs of each subject: without a budget it gives what Repair of
 // another Repairer gives for the same seed; with a budget of a nanosecond
 // of CPU time it stops and repairs none, unless it has made and
-// remembered the repair before (then it returns it: the trees of the
-// harness's codec are remembered, TAR's larger ones not); and a tree that holds already
+// remembered the repair before (then it returns it: trees of up to
+// RepairCacheMaxNodes are remembered); and a tree that holds already
 // is returned as it is.
 func TestRepairWithinBudget(t *testing.T) {
 	for _, sub := range fastSubjects() {
@@ -275,10 +275,10 @@ func TestRepairWithinBudget(t *testing.T) {
 				if ok != wok || ok && got.String() != want.String() {
 					t.Fatalf("RepairWithin(%q, no budget) = %q, %v; Repair gives %q, %v", in, got, ok, want, wok)
 				}
-				// A repaired tree small enough to be remembered (all but
-				// TAR's) is; a remembered repair comes back at once.
-				if ok && r.Remembered(in, uint64(i)) == (sub.name == "tar") {
-					t.Fatalf("Remembered(%q) = %v after its repair", in, sub.name == "tar")
+				// A repaired tree small enough to be remembered is; a
+				// remembered repair comes back at once.
+				if small := in.Size() <= solver.RepairCacheMaxNodes; ok && r.Remembered(in, uint64(i)) != small {
+					t.Fatalf("Remembered(%q) = %v after its repair, a tree of %d nodes", in, !small, in.Size())
 				}
 				again, aok := r.RepairWithin(in, uint64(i), time.Nanosecond)
 				if r.Remembered(in, uint64(i)) && (aok != ok || again != got) {

@@ -215,12 +215,12 @@ func (r *Repairer) repair(t *grammar.Tree, seed uint64, lim limit) (*grammar.Tre
 	if !complete {
 		return nil, false
 	}
-	if out, ok := r.cache.get(key, t); ok {
+	if out, ok := r.cache.get(key, t, seed); ok {
 		return out, true
 	}
 	out, ok := r.repairUncached(t, seed, lim)
 	if ok {
-		r.cache.put(key, t, out)
+		r.cache.put(key, t, seed, out)
 	}
 	return out, ok
 }

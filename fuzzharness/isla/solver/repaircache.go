@@ -1,8 +1,6 @@
 package solver
 
 import (
-	"encoding/binary"
-
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
 
@@ -14,127 +12,160 @@ import (
 // of them among its last 256.
 const repairCacheSize = 256
 
-// repairCacheKeyMax bounds the key of a tree the cache remembers, and so
-// the trees it keeps alive: 1,000 to 4,000 nodes (one to five bytes a
-// node), more than the trees of the harness's codec (500). Larger trees
-// (TAR archives of 3 KB) are not remembered: 256 of them would hold tens
-// of megabytes.
-const repairCacheKeyMax = 4096
+// repairCacheMaxNodes bounds the trees the cache remembers, and so the
+// memory it keeps alive (at most about 20 MB; 6 MB with Scriptsize-C's
+// programs of 300 nodes): Scriptsize-C, XML and CSV programs of the
+// harness's codec are remembered, most TAR archives (3 KB) not.
+const repairCacheMaxNodes = 1000
 
-// A repairCache remembers the last repairs, by the exact tree and seed. A
-// repair is a function of the two (Repairer.Repair is deterministic, and a
-// limit only stops it without a result), so a remembered result is the
-// one the repair would give again.
+// A repairCache remembers the last repairs, by tree and seed. A repair is
+// a function of the two (Repairer.Repair is deterministic, and a limit
+// only stops it without a result), so a remembered result is the one the
+// repair would give again. Repairs are looked up by a hash of the tree's
+// graph nodes, shape and values and the seed, and a hit is checked
+// against the tree it remembers (grammar.Tree.Equal).
+//
+// Remembered trees cost the garbage collector: where repairs come back
+// rarely (a benchmark of distinct inputs, or a target whose fuzzer seldom
+// repeats an input), the cache keeps only the keys. It counts the lookups
+// that find their key, tree or not, per repairCacheWindow, and keeps
+// trees during the next window only if at least one in 50 did.
 type repairCache struct {
-	byKey map[string]*grammar.Tree // nil: the tree held as it was
-	ring  []string                 // the keys, oldest first from next
+	byKey map[uint64]repairEntry
+	ring  []uint64 // the keys, oldest first from next
 	next  int
-	w     keyWriter
+	// Lookups and hits in this window, and whether trees are dropped.
+	lookups, hits int
+	keysOnly      bool
 }
 
-// key encodes tree t and seed exactly and returns the encoding (valid
-// until the next call; nil if t is too large to remember), and whether t
-// is complete (no open node).
-func (c *repairCache) key(t *grammar.Tree, seed uint64) ([]byte, bool) {
-	w := &c.w
-	w.b, w.over = binary.LittleEndian.AppendUint64(w.b[:0], seed), false
-	if !w.tree(t) {
-		return nil, false
+// repairCacheWindow is the number of lookups after which the cache
+// decides whether to keep trees.
+const repairCacheWindow = 1024
+
+// A repairEntry is a remembered repair: the tree, the seed and the result
+// (nil: the tree held as it was); without the trees if the cache keeps
+// keys only.
+type repairEntry struct {
+	in, out *grammar.Tree
+	seed    uint64
+}
+
+// A repairKey is the key of a tree and a seed: the hash, and whether the
+// tree is small enough to be remembered.
+type repairKey struct {
+	hash uint64
+	ok   bool
+}
+
+// key returns the key of tree t and seed, and whether t is complete (no
+// open node).
+func (c *repairCache) key(t *grammar.Tree, seed uint64) (repairKey, bool) {
+	h := keyHash{h: fnvOffset ^ seed}
+	if !h.tree(t) {
+		return repairKey{}, false
 	}
-	if w.over {
-		return nil, true
-	}
-	return w.b, true
+	return repairKey{h.h, h.nodes <= repairCacheMaxNodes}, true
 }
 
-// A keyWriter encodes a tree for the cache: per node in pre-order its
-// graph node ID, doubled, and then, unless the node has the children its
-// graph node implies (one for a reference or an alternation, all for a
-// sequence, none for a literal of the literal's text: the node ID plus one
-// then), its number of children and, without children, its value. The
-// tree's graph nodes, shape and leaf values can be read back from it.
-type keyWriter struct {
-	b    []byte
-	over bool // b is longer than repairCacheKeyMax: no key
+// FNV-1a's parameters.
+const (
+	fnvOffset = 14695981039346656037
+	fnvPrime  = 1099511628211
+)
+
+// A keyHash hashes a tree: per node in pre-order its graph node ID and
+// number of children, and the values of nodes without children.
+type keyHash struct {
+	h     uint64
+	nodes int
 }
 
-// tree encodes t, or once the key is too long only checks it, and reports
-// whether t is complete.
-func (w *keyWriter) tree(t *grammar.Tree) bool {
+// tree hashes t and reports whether it is complete.
+func (k *keyHash) tree(t *grammar.Tree) bool {
 	if t.Open {
 		return false
 	}
-	if !w.over {
-		n, b := len(t.Children), w.b
-		if n == impliedChildren(t.Node) && (n > 0 || t.Value == t.Node.Lit) {
-			b = binary.AppendUvarint(b, uint64(t.Node.ID)<<1)
-		} else {
-			b = binary.AppendUvarint(b, uint64(t.Node.ID)<<1|1)
-			b = binary.AppendUvarint(b, uint64(n))
-			if n == 0 {
-				b = binary.AppendUvarint(b, uint64(len(t.Value)))
-				b = append(b, t.Value...)
-			}
+	k.nodes++
+	h := (k.h ^ uint64(t.Node.ID)) * fnvPrime
+	h = (h ^ uint64(len(t.Children))) * fnvPrime
+	if len(t.Children) == 0 {
+		for i := 0; i < len(t.Value); i++ {
+			h = (h ^ uint64(t.Value[i])) * fnvPrime
 		}
-		w.b, w.over = b, len(b) > repairCacheKeyMax
 	}
+	k.h = h
 	for _, c := range t.Children {
-		if !w.tree(c) {
+		if !k.tree(c) {
 			return false
 		}
 	}
 	return true
 }
 
-// impliedChildren returns the number of children a tree node of graph node
-// n has by n's kind, or -1 if its kind implies none.
-func impliedChildren(n *grammar.Node) int {
-	switch n.Kind {
-	case grammar.KindRef, grammar.KindAlt:
-		return 1
-	case grammar.KindSeq:
-		return len(n.Children)
-	case grammar.KindLit:
-		return 0
-	}
-	return -1
-}
-
-// get returns the repair remembered under key, and whether there is one:
-// t itself if the tree held as it was. A nil key has none.
-func (c *repairCache) get(key []byte, t *grammar.Tree) (*grammar.Tree, bool) {
-	if key == nil {
+// get returns the repair of tree t with seed remembered under key, and
+// whether there is one: t itself if the tree held as it was.
+func (c *repairCache) get(key repairKey, t *grammar.Tree, seed uint64) (*grammar.Tree, bool) {
+	if !key.ok {
 		return nil, false
 	}
-	out, ok := c.byKey[string(key)]
-	if ok && out == nil {
-		out = t
+	e, ok := c.byKey[key.hash]
+	ok = ok && e.seed == seed
+	c.count(ok)
+	if !ok || e.in == nil || !e.in.Equal(t) {
+		return nil, false
 	}
-	return out, ok
+	if e.out == nil {
+		return t, true
+	}
+	return e.out, true
 }
 
-// put remembers out as the repair of tree t under key (nil out if t held
-// as it was), forgetting the oldest repair if the cache is full; nothing
-// under a nil key.
-func (c *repairCache) put(key []byte, t, out *grammar.Tree) {
-	if key == nil {
+// count counts a lookup, a hit or not, and at the end of a window decides
+// whether to keep trees in the next, dropping those kept if not.
+func (c *repairCache) count(hit bool) {
+	c.lookups++
+	if hit {
+		c.hits++
+	}
+	if c.lookups < repairCacheWindow {
+		return
+	}
+	keysOnly := c.hits*50 < c.lookups
+	if keysOnly && !c.keysOnly {
+		for k, e := range c.byKey {
+			c.byKey[k] = repairEntry{seed: e.seed}
+		}
+	}
+	c.keysOnly, c.lookups, c.hits = keysOnly, 0, 0
+}
+
+// put remembers out as the repair of tree t with seed under key,
+// forgetting the oldest repair if the cache is full (and the one it
+// remembers under the same hash).
+func (c *repairCache) put(key repairKey, t *grammar.Tree, seed uint64, out *grammar.Tree) {
+	if !key.ok {
 		return
 	}
 	if out == t {
-		out = nil // do not keep t alive twice
+		out = nil // the caller's tree is returned
+	}
+	e := repairEntry{t, out, seed}
+	if c.keysOnly {
+		e = repairEntry{seed: seed}
 	}
 	if c.byKey == nil {
-		c.byKey = make(map[string]*grammar.Tree, repairCacheSize)
-		c.ring = make([]string, repairCacheSize)
+		c.byKey = make(map[uint64]repairEntry, repairCacheSize)
+		c.ring = make([]uint64, repairCacheSize)
 	}
-	k := string(key)
-	if _, ok := c.byKey[k]; ok {
-		return
+	if _, ok := c.byKey[key.hash]; ok {
+		c.byKey[key.hash] = e
+		return // its key stays where it is in the ring
 	}
-	if old := c.ring[c.next]; old != "" {
-		delete(c.byKey, old)
+	if len(c.byKey) >= repairCacheSize {
+		delete(c.byKey, c.ring[c.next])
 	}
-	c.ring[c.next] = k
+	c.ring[c.next] = key.hash
 	c.next = (c.next + 1) % len(c.ring)
-	c.byKey[k] = out
+	c.byKey[key.hash] = e
 }
