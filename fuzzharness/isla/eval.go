@@ -45,6 +45,8 @@ type Evaluator struct {
 	// The matcher of regular expressions when the Spec's is in use by
 	// another goroutine (see specMatcher).
 	ownMatcher *smtlib.Matcher
+	// Whether the next view may reuse the arrays above (ResetReusing).
+	reuseMatches bool
 }
 
 // matchMemo holds the matches of a match expression on the nodes of a
@@ -52,6 +54,7 @@ type Evaluator struct {
 type matchMemo struct {
 	view   *View
 	byNode [][][]int32 // per node: its matches; nil if not computed yet
+	set    []int32     // the nodes whose matches byNode holds
 }
 
 // noMatches is the matches of a node that has none, computed.
@@ -78,6 +81,15 @@ func (e *Evaluator) Reset(v *View) {
 	clear(e.Slots)
 	clear(e.lets)
 	e.steps = 0
+	e.reuseMatches = false
+}
+
+// ResetReusing is Reset for a caller that holds none of the matches the
+// evaluator computed on its last view (the slices of Instances' binders'
+// nodes): their memory is reused for v's.
+func (e *Evaluator) ResetReusing(v *View) {
+	e.Reset(v)
+	e.reuseMatches = true
 }
 
 // Eval decides formula n under the current variable values.
@@ -179,23 +191,26 @@ func (e *Evaluator) Instances(q *CompiledQuantifier, f func() bool) {
 func (e *Evaluator) matches(m *CompiledMatch, x int32) [][]int32 {
 	if e.memoView != e.View {
 		e.memoView = e.View
-		e.matchNodes = make([]int32, 0, max(cap(e.matchNodes), 64))
-		e.matchLists = make([][]int32, 0, max(cap(e.matchLists), 16))
+		if e.reuseMatches {
+			e.matchNodes, e.matchLists = e.matchNodes[:0], e.matchLists[:0]
+		} else {
+			e.matchNodes = make([]int32, 0, max(cap(e.matchNodes), 64))
+			e.matchLists = make([][]int32, 0, max(cap(e.matchLists), 16))
+		}
 	}
 	mm := e.memo[m]
 	if mm == nil {
-		if e.memo == nil {
-			e.memo = map[*CompiledMatch]*matchMemo{}
-		}
-		mm = new(matchMemo)
-		e.memo[m] = mm
+		mm = e.newMemo(m)
 	}
 	if mm.view != e.View {
+		// Only the nodes matched on the last view are cleared: most
+		// nodes never are.
 		mm.view = e.View
-		if n := len(e.View.Nodes); cap(mm.byNode) >= n {
-			mm.byNode = mm.byNode[:n]
-			clear(mm.byNode)
-		} else {
+		for _, y := range mm.set {
+			mm.byNode[y] = nil
+		}
+		mm.set = mm.set[:0]
+		if n := len(e.View.Nodes); len(mm.byNode) < n {
 			mm.byNode = make([][][]int32, n)
 		}
 	}
@@ -206,8 +221,28 @@ func (e *Evaluator) matches(m *CompiledMatch, x int32) [][]int32 {
 			out = noMatches
 		}
 		mm.byNode[x] = out
+		mm.set = append(mm.set, x)
 	}
 	return out
+}
+
+// newMemo returns the memo of match expression m's matches: that of an
+// expression seen before that matches alike (the same variants and number
+// of binders, as no-redef's two declarations and def-use's), so that their
+// matches are computed once, or a new one.
+func (e *Evaluator) newMemo(m *CompiledMatch) *matchMemo {
+	if e.memo == nil {
+		e.memo = map[*CompiledMatch]*matchMemo{}
+	}
+	for o, mm := range e.memo {
+		if len(o.Binders) == len(m.Binders) && slices.EqualFunc(o.Variants, m.Variants, slices.Equal) {
+			e.memo[m] = mm
+			return mm
+		}
+	}
+	mm := new(matchMemo)
+	e.memo[m] = mm
+	return mm
 }
 
 // match computes the matches of m on node x (see matches).

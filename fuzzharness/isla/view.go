@@ -30,6 +30,7 @@ type View struct {
 	Materialize func()
 	// buffers index reuses when a view is rebuilt
 	all, scratch, last []int32
+	collected          []byte // NewTreeView's input
 }
 
 // ViewNode is one node of a view.
@@ -104,23 +105,50 @@ func NewView(input []byte, t *grammar.Tree, lb *Labels, rootLabel string, virtua
 // view, one at a time, allocates little.
 func NewViewReusing(old *View, input []byte, t *grammar.Tree, lb *Labels, rootLabel string, virtual bool) *View {
 	_, b := NewViewBuilder(old, input, lb, 2*len(input)+16)
-	root := b.Add(lb.IDs[rootLabel], -1, t.Open, t)
+	b.tree(t, rootLabel, virtual)
+	return b.Done()
+}
+
+// NewTreeView is NewViewReusing with the input t derives, which it
+// collects while it builds the view: the caller need not walk t for it.
+func NewTreeView(old *View, t *grammar.Tree, lb *Labels, rootLabel string, virtual bool) *View {
+	v, b := newViewBuilder(old, lb, 0)
+	if old != nil {
+		b.collected = old.collected[:0]
+	}
+	b.collect = true
+	b.tree(t, rootLabel, virtual)
+	v.collected = b.collected
+	v.setInput(b.collected)
+	return b.Done()
+}
+
+// tree adds the nodes of tree t, the derivation of the whole input (see
+// NewView).
+func (b *ViewBuilder) tree(t *grammar.Tree, rootLabel string, virtual bool) {
+	root := b.Add(b.lb.IDs[rootLabel], -1, t.Open, t)
 	if virtual {
-		top := b.Add(lb.IDs[t.Node.Rule], root, t.Open, t)
+		top := b.Add(b.lb.IDs[t.Node.Rule], root, t.Open, t)
 		b.rhs(t, top)
 		b.Finish(top)
 	} else {
 		b.rhs(t, root)
 	}
 	b.Finish(root)
-	return b.Done()
 }
 
 // NewViewBuilder returns an empty view of input and its builder, with room
 // for about capacity nodes (append grows it). It reuses the memory of an
 // earlier view old (nil: none), which must not be used any more.
 func NewViewBuilder(old *View, input []byte, lb *Labels, capacity int) (*View, *ViewBuilder) {
-	v := &View{input: string(input), names: lb.Names}
+	v, b := newViewBuilder(old, lb, capacity)
+	v.setInput(input)
+	return v, b
+}
+
+// newViewBuilder is NewViewBuilder without the input.
+func newViewBuilder(old *View, lb *Labels, capacity int) (*View, *ViewBuilder) {
+	v := &View{names: lb.Names}
 	b := &ViewBuilder{v: v, lb: lb}
 	if old != nil {
 		v.lines = old.lines[:0]
@@ -128,15 +156,6 @@ func NewViewBuilder(old *View, input []byte, lb *Labels, capacity int) (*View, *
 		v.all, v.scratch = old.all, old.scratch
 		v.ByLabel, v.startIdx, v.atStart = old.ByLabel, old.startIdx, old.atStart
 		b.last = old.last[:0]
-	}
-	v.lines = append(v.lines, 0)
-	for i := 0; i < len(input); i++ {
-		if input[i] == '\n' {
-			v.lines = append(v.lines, i+1)
-		}
-	}
-	if s := smtlib.FromBytes(v.input); s != v.input {
-		v.text = s
 	}
 	if cap(v.Nodes) < capacity {
 		v.Nodes = make([]ViewNode, 0, capacity)
@@ -147,6 +166,20 @@ func NewViewBuilder(old *View, input []byte, lb *Labels, capacity int) (*View, *
 	return v, b
 }
 
+// setInput sets the input of v, with its line starts and internal form.
+func (v *View) setInput(input []byte) {
+	v.input = string(input)
+	v.lines = append(v.lines[:0], 0)
+	for i := 0; i < len(input); i++ {
+		if input[i] == '\n' {
+			v.lines = append(v.lines, i+1)
+		}
+	}
+	if s := smtlib.FromBytes(v.input); s != v.input {
+		v.text = s
+	}
+}
+
 // A ViewBuilder builds a view node by node, in pre-order: Add a node below
 // its parent, advance Pos over the text of terminals, Finish a node after
 // its subtree, and Done at the end.
@@ -155,6 +188,9 @@ type ViewBuilder struct {
 	lb   *Labels
 	Pos  int32   // the byte offset of the next node's text
 	last []int32 // last child added, per node, for the sibling links
+	// Whether the terminals' text is appended to collected (NewTreeView).
+	collect   bool
+	collected []byte
 }
 
 // Add adds a node with the given label (-1 for a terminal) below parent
@@ -225,6 +261,9 @@ func (b *ViewBuilder) one(t *grammar.Tree, parent int32) {
 	case grammar.KindLit, grammar.KindClass:
 		i := b.Add(-1, parent, t.Open, t)
 		b.Pos += int32(len(t.Value))
+		if b.collect {
+			b.collected = append(b.collected, t.Value...)
+		}
 		b.Finish(i)
 	default:
 		for _, c := range t.Children {

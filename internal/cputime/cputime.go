@@ -22,7 +22,7 @@ type Timer struct {
 }
 
 // Start locks the calling goroutine to its OS thread and starts a timer.
-// Stop must be called to unlock it.
+// Stop (or Release) must be called to unlock it.
 func Start() *Timer {
 	runtime.LockOSThread()
 	t := &Timer{wall: time.Now()}
@@ -41,12 +41,28 @@ func (t *Timer) Elapsed() time.Duration {
 	return time.Since(t.wall)
 }
 
+// Exceeded reports whether Elapsed is above budget. A thread works for
+// at most the wall-clock time that passes, so while that is within the
+// budget, Exceeded reads only the wall clock, which costs less than the
+// thread's CPU clock (a system call on Linux).
+func (t *Timer) Exceeded(budget time.Duration) bool {
+	if time.Since(t.wall) <= budget {
+		return false
+	}
+	return t.Elapsed() > budget
+}
+
 // Stop returns Elapsed and unlocks the goroutine from its thread.
 func (t *Timer) Stop() time.Duration {
 	d := t.Elapsed()
 	runtime.UnlockOSThread()
 	return d
 }
+
+// Release ends the measurement as Stop does, for a caller that needs no
+// final reading: it unlocks the goroutine from its thread without reading
+// a clock.
+func (t *Timer) Release() { runtime.UnlockOSThread() }
 
 // ThreadCPU reports whether Timers measure thread CPU time on this system
 // (false: wall-clock time).

@@ -47,3 +47,48 @@ func TestMonotonic(t *testing.T) {
 		prev = d
 	}
 }
+
+// TestExceeded checks that Exceeded tells a budget reached by work from
+// one that is not, including when the wall clock passes the budget while
+// the thread waits.
+func TestExceeded(t *testing.T) {
+	tm := Start()
+	defer tm.Stop()
+	if tm.Exceeded(time.Hour) {
+		t.Error("an hour's budget exceeded at once")
+	}
+	// Work until the timer has measured 20 ms (however long that takes
+	// on a loaded machine).
+	for tm.Elapsed() < 20*time.Millisecond {
+		spin(time.Millisecond)
+	}
+	if !tm.Exceeded(5 * time.Millisecond) {
+		t.Error("20 ms of work within a 5 ms budget")
+	}
+	if !ThreadCPU() {
+		return
+	}
+	w := Start()
+	defer w.Stop()
+	time.Sleep(50 * time.Millisecond)
+	if w.Exceeded(20 * time.Millisecond) {
+		t.Errorf("a 50 ms sleep exceeded a 20 ms budget of CPU time (%v)", w.Elapsed())
+	}
+}
+
+// BenchmarkExceeded measures Exceeded within the budget, as a repair
+// checks it between its steps, against Elapsed.
+func BenchmarkExceeded(b *testing.B) {
+	tm := Start()
+	defer tm.Stop()
+	b.Run("Exceeded", func(b *testing.B) {
+		for b.Loop() {
+			tm.Exceeded(time.Hour)
+		}
+	})
+	b.Run("Elapsed", func(b *testing.B) {
+		for b.Loop() {
+			_ = tm.Elapsed() > time.Hour
+		}
+	})
+}

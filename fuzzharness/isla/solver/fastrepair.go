@@ -69,9 +69,28 @@ type fastPlan struct {
 	pairs  map[*isla.CompiledSMT][2]isla.Variable       // equality of two tree variables
 	res    map[*isla.CompiledSMT]fastRegex              // str.in_re of a tree variable
 
-	samples map[fastSampleKey]*fastPool // texts of regular expressions
-	parsers map[string]*grammar.Parser
-	parsed  map[string]*grammar.Tree // nonterminal NUL text -> right-hand side tree (nil: no parse)
+	samples  map[fastSampleKey]*fastPool // texts of regular expressions
+	parsers  map[string]*grammar.Parser
+	parsed   map[fastParseKey]*grammar.Tree // right-hand side trees (nil: no parse)
+	insTexts map[fastInsKey]fastInsText     // matchText's results
+}
+
+// fastParseKey names a text derived from a nonterminal, or the match
+// text of a quantifier for the text of its outer node.
+type fastParseKey struct{ name, text string }
+
+// fastInsKey names a result of matchText: the text of match expression m
+// with text for the binder of slot.
+type fastInsKey struct {
+	m    *isla.CompiledMatch
+	slot int
+	text string
+}
+
+// fastInsText is a result of matchText.
+type fastInsText struct {
+	text string
+	ok   bool
 }
 
 // fastEq is an equality def = use in an existential quantifier's body: def
@@ -95,16 +114,17 @@ type fastSampleKey struct {
 // newFastPlan analyzes the formula of spec.
 func newFastPlan(spec *isla.Spec) *fastPlan {
 	p := &fastPlan{
-		conjs:   topConjuncts(spec.Formula(), nil),
-		eqs:     map[*isla.CompiledQuantifier][]fastEq{},
-		neqs:    map[*isla.CompiledQuantifier]fastEq{},
-		rest:    map[*isla.CompiledQuantifier][]isla.Compiled{},
-		counts:  map[*isla.CompiledQuantifier]map[string]bool{},
-		pairs:   map[*isla.CompiledSMT][2]isla.Variable{},
-		res:     map[*isla.CompiledSMT]fastRegex{},
-		samples: map[fastSampleKey]*fastPool{},
-		parsers: map[string]*grammar.Parser{},
-		parsed:  map[string]*grammar.Tree{},
+		conjs:    topConjuncts(spec.Formula(), nil),
+		eqs:      map[*isla.CompiledQuantifier][]fastEq{},
+		neqs:     map[*isla.CompiledQuantifier]fastEq{},
+		rest:     map[*isla.CompiledQuantifier][]isla.Compiled{},
+		counts:   map[*isla.CompiledQuantifier]map[string]bool{},
+		pairs:    map[*isla.CompiledSMT][2]isla.Variable{},
+		res:      map[*isla.CompiledSMT]fastRegex{},
+		samples:  map[fastSampleKey]*fastPool{},
+		parsers:  map[string]*grammar.Parser{},
+		parsed:   map[fastParseKey]*grammar.Tree{},
+		insTexts: map[fastInsKey]fastInsText{},
 	}
 	tc := spec.NewTermCompiler()
 	for _, c := range p.conjs {
@@ -355,6 +375,14 @@ type fastRun struct {
 	edited []int32
 	above  map[*grammar.Tree]bool
 	ancBuf []int32
+	// The quantifiers and uses insertFor has handled in the pass.
+	insDone map[fastUse]bool
+}
+
+// fastUse is a quantifier and a view node of its outer variable.
+type fastUse struct {
+	q   *isla.CompiledQuantifier
+	use int32
 }
 
 // fastKey names an insertion: the quantifier node and the text.
@@ -379,11 +407,11 @@ func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, lim limit) (*grammar
 	spec := r.spec
 	cur := t
 	for pass := 0; ; pass++ {
-		f.v = isla.NewViewReusing(f.v, cur.Bytes(), cur, spec.Labels(), spec.RootLabel(), spec.VirtualRoot())
+		f.v = isla.NewTreeView(f.v, cur, spec.Labels(), spec.RootLabel(), spec.VirtualRoot())
 		if f.e == nil {
 			f.e = isla.NewEvaluator(spec, f.v)
 		} else {
-			f.e.Reset(f.v)
+			f.e.ResetReusing(f.v) // the run keeps no matches across views
 		}
 		f.fails = 0
 		f.resetIndexes()
@@ -411,6 +439,7 @@ func (r *Repairer) fastRepair(t *grammar.Tree, seed uint64, lim limit) (*grammar
 		clear(f.ins)
 		clear(f.added)
 		clear(f.holds)
+		clear(f.insDone)
 		if lim.passed() {
 			return cur, false
 		}
@@ -437,6 +466,7 @@ func (r *Repairer) newRun(seed uint64) *fastRun {
 	clear(f.ins)
 	clear(f.added)
 	clear(f.holds)
+	clear(f.insDone)
 	f.resetIndexes()
 	f.resetIntMemos()
 	return f
@@ -693,8 +723,21 @@ func (f *fastRun) fixExists(q *isla.CompiledQuantifier) {
 // insertFor inserts a match of quantifier q whose variable eq.in has the
 // text of view node use, as a new repetition of the innermost quantifier
 // node above use that can hold it, before the repetition holding use.
+//
+// A use that fails under several instances of the outer quantifiers (an
+// identifier in nested expressions) gets one insertion per pass: insertFor
+// does the work once per quantifier and use, since the later calls would
+// find the same node and text, inserted already.
 func (f *fastRun) insertFor(q *isla.CompiledQuantifier, eq fastEq, use int32) {
-	text, ok := matchText(q.Match, eq.in.Slot, f.v.Node(use).Text())
+	done := fastUse{q, use}
+	if f.insDone[done] {
+		return
+	}
+	if f.insDone == nil {
+		f.insDone = map[fastUse]bool{}
+	}
+	f.insDone[done] = true
+	text, ok := f.matchText(q.Match, eq.in.Slot, f.v.Node(use).Text())
 	if !ok {
 		f.stuck = true
 		return
@@ -726,6 +769,20 @@ func (f *fastRun) insertFor(q *isla.CompiledQuantifier, eq fastEq, use int32) {
 		return
 	}
 	f.stuck = true
+}
+
+// matchText is the function matchText, its results cached in the plan.
+func (f *fastRun) matchText(m *isla.CompiledMatch, slot int, text string) (string, bool) {
+	key := fastInsKey{m, slot, text}
+	if r, ok := f.p.insTexts[key]; ok {
+		return r.text, r.ok
+	}
+	out, ok := matchText(m, slot, text)
+	if len(f.p.insTexts) >= maxParsed {
+		clear(f.p.insTexts)
+	}
+	f.p.insTexts[key] = fastInsText{out, ok}
+	return out, ok
 }
 
 // matchText returns the text of the shortest variant of match expression m
@@ -807,15 +864,60 @@ func treePath(t, target *grammar.Tree, path []*grammar.Tree, refs bool) []*gramm
 // so that no two places of a result, nor two results, share a node.
 func (f *fastRun) parse(name, text string) *grammar.Tree {
 	if t := f.parseCached(name, text); t != nil {
-		return t.Clone()
+		return cloneTree(t)
 	}
 	return nil
+}
+
+// cloneTree returns a copy of t as grammar.Tree.Clone makes it, its nodes
+// in one array and their children in another: two allocations instead of
+// two a node.
+func cloneTree(t *grammar.Tree) *grammar.Tree {
+	var c treeCopier
+	nodes, kids := treeCounts(t)
+	c.nodes, c.kids = make([]grammar.Tree, nodes), make([]*grammar.Tree, kids)
+	return c.copy(t)
+}
+
+// treeCounts returns the nodes of t and their children.
+func treeCounts(t *grammar.Tree) (nodes, kids int) {
+	nodes, kids = 1, len(t.Children)
+	for _, c := range t.Children {
+		n, k := treeCounts(c)
+		nodes, kids = nodes+n, kids+k
+	}
+	return nodes, kids
+}
+
+// A treeCopier copies a tree into arrays large enough for it.
+type treeCopier struct {
+	nodes []grammar.Tree
+	kids  []*grammar.Tree
+}
+
+// copy copies t, taking its nodes and children from the copier's arrays.
+func (c *treeCopier) copy(t *grammar.Tree) *grammar.Tree {
+	n := &c.nodes[0]
+	c.nodes = c.nodes[1:]
+	*n = grammar.Tree{Node: t.Node, Value: t.Value, Open: t.Open}
+	if t.Children != nil {
+		k := len(t.Children)
+		n.Children = c.kids[:k:k]
+		if k == 0 {
+			n.Children = []*grammar.Tree{}
+		}
+		c.kids = c.kids[k:]
+		for i, ch := range t.Children {
+			n.Children[i] = c.copy(ch)
+		}
+	}
+	return n
 }
 
 // parseCached is parse without the copy.
 func (f *fastRun) parseCached(name, text string) *grammar.Tree {
 	p := f.p
-	key := name + "\x00" + text
+	key := fastParseKey{name, text}
 	if t, ok := p.parsed[key]; ok {
 		return t
 	}

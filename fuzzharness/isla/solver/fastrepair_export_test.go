@@ -30,3 +30,15 @@ func (r *Repairer) FastEval(t *grammar.Tree) (fast, full []bool) {
 	}
 	return fast, full
 }
+
+// Remembered reports whether r's cache holds the repair of t with seed.
+func (r *Repairer) Remembered(t *grammar.Tree, seed uint64) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	key, _ := r.cache.key(t, seed)
+	_, ok := r.cache.get(key, t, seed)
+	return ok
+}
+
+// RepairCacheMaxNodes bounds the trees a Repairer remembers.
+const RepairCacheMaxNodes = repairCacheMaxNodes

@@ -218,9 +218,10 @@ func BenchmarkRepairFuzzerLarge(b *testing.B) {
 // fills the caches, and reports the CPU time and the failures per repair.
 func benchRepair(b *testing.B, r *solver.Repairer, trees []*grammar.Tree) {
 	// Warm the caches (parsers, regular expression texts) as a fuzzing
-	// worker's first inputs do.
+	// worker's first inputs do, with other seeds than the loop's, which
+	// measures repairs not made before.
 	for i, in := range trees {
-		r.Repair(in, uint64(i))
+		r.Repair(in, ^uint64(i))
 	}
 	b.ReportAllocs()
 	failed := 0
@@ -253,22 +254,35 @@ func sharedNodes(in, out *grammar.Tree) int {
 }
 
 // TestRepairWithinBudget checks RepairWithin on the fuzzer's invalid
-// inputs of each subject: without a budget it gives what Repair gives for
-// the same seed; with a budget of a nanosecond of CPU time it stops and
-// repairs none, and a tree that holds already is returned as it is.
+// inputs of each subject: without a budget it gives what Repair of
+// another Repairer gives for the same seed; with a budget of a nanosecond
+// of CPU time it stops and repairs none, unless it has made and
+// remembered the repair before (then it returns it: trees of up to
+// RepairCacheMaxNodes are remembered); and a tree that holds already
+// is returned as it is.
 func TestRepairWithinBudget(t *testing.T) {
 	for _, sub := range fastSubjects() {
 		t.Run(sub.name, func(t *testing.T) {
 			spec, r := fastRepairer(t, sub)
+			_, other := fastRepairer(t, sub)
 			trees := fuzzerTrees(t, spec.Graph(), r, 20)
 			for i, in := range trees {
-				want, wok := r.Repair(in, uint64(i))
+				if out, ok := r.RepairWithin(in, uint64(i), time.Nanosecond); ok {
+					t.Fatalf("RepairWithin(%q, 1ns) = %q, true; want it stopped", in, out)
+				}
+				want, wok := other.Repair(in, uint64(i))
 				got, ok := r.RepairWithin(in, uint64(i), 0)
 				if ok != wok || ok && got.String() != want.String() {
 					t.Fatalf("RepairWithin(%q, no budget) = %q, %v; Repair gives %q, %v", in, got, ok, want, wok)
 				}
-				if out, ok := r.RepairWithin(in, uint64(i), time.Nanosecond); ok {
-					t.Fatalf("RepairWithin(%q, 1ns) = %q, true; want it stopped", in, out)
+				// A repaired tree small enough to be remembered is; a
+				// remembered repair comes back at once.
+				if small := in.Size() <= solver.RepairCacheMaxNodes; ok && r.Remembered(in, uint64(i)) != small {
+					t.Fatalf("Remembered(%q) = %v after its repair, a tree of %d nodes", in, !small, in.Size())
+				}
+				again, aok := r.RepairWithin(in, uint64(i), time.Nanosecond)
+				if r.Remembered(in, uint64(i)) && (aok != ok || again != got) {
+					t.Fatalf("RepairWithin(%q, 1ns) after the same repair = %q, %v; want %q, %v, remembered", in, again, aok, got, ok)
 				}
 				if ok {
 					if out, ok := r.RepairWithin(got, uint64(i), time.Nanosecond); !ok || out != got {

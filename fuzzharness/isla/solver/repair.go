@@ -94,6 +94,9 @@ type Repairer struct {
 	// The random-tree generator of the repair rounds' solvers, reseeded
 	// for each (it keeps its size table).
 	gen *grammar.Generator
+	// The last repairs, by tree and seed: a fuzzing worker repairs the
+	// same tree with the same seed again and again.
+	cache repairCache
 }
 
 // NewRepairer returns a repairer for the constraint of spec. The options
@@ -157,7 +160,9 @@ func (r *Repairer) Repair(t *grammar.Tree, seed uint64) (*grammar.Tree, bool) {
 // pass fixes); what they cannot fix goes to the solver, starting from
 // their result. The parsers and parse trees the steps need are cached
 // across calls, for as long as the Repairer lives (in a fuzzing worker:
-// the whole run).
+// the whole run), and so are the last few hundred repairs, by tree and
+// seed: a tree repaired before with the same seed gets the same result
+// again at once, whatever the deadline.
 func (r *Repairer) RepairBy(t *grammar.Tree, seed uint64, deadline time.Time) (*grammar.Tree, bool) {
 	return r.repair(t, seed, limit{deadline: deadline})
 }
@@ -176,7 +181,7 @@ func (r *Repairer) RepairWithin(t *grammar.Tree, seed uint64, budget time.Durati
 		return r.repair(t, seed, limit{})
 	}
 	timer := cputime.Start()
-	defer timer.Stop()
+	defer timer.Release()
 	return r.repair(t, seed, limit{timer: timer, budget: budget})
 }
 
@@ -192,7 +197,7 @@ type limit struct {
 func (l limit) passed() bool {
 	switch {
 	case l.timer != nil:
-		return l.timer.Elapsed() > l.budget
+		return l.timer.Exceeded(l.budget)
 	case !l.deadline.IsZero():
 		return time.Now().After(l.deadline)
 	}
@@ -201,11 +206,27 @@ func (l limit) passed() bool {
 
 // repair is RepairBy and RepairWithin, stopping at lim.
 func (r *Repairer) repair(t *grammar.Tree, seed uint64, lim limit) (*grammar.Tree, bool) {
-	if t == nil || t.Node != r.base.rhs || !t.Complete() {
-		return nil, false // not a complete tree of the spec's graph
+	if t == nil || t.Node != r.base.rhs {
+		return nil, false // not a tree of the spec's graph
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	key, complete := r.cache.key(t, seed)
+	if !complete {
+		return nil, false
+	}
+	if out, ok := r.cache.get(key, t, seed); ok {
+		return out, true
+	}
+	out, ok := r.repairUncached(t, seed, lim)
+	if ok {
+		r.cache.put(key, t, seed, out)
+	}
+	return out, ok
+}
+
+// repairUncached is repair without the cache, under r.mu.
+func (r *Repairer) repairUncached(t *grammar.Tree, seed uint64, lim limit) (*grammar.Tree, bool) {
 	// The fast repair's first pass checks t: a tree that satisfies the
 	// constraint is returned as it is.
 	cur, ok := r.fastRepair(t, seed, lim)
