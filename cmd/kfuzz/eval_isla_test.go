@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/seed72891827/kfuzz/internal/cputime"
 )
 
 func runEval(t *testing.T, args ...string) (string, string, int) {
@@ -61,6 +63,9 @@ func TestEvalIslaJSON(t *testing.T) {
 		}
 		if !(0 < r.LatencyP50 && r.LatencyP50 <= r.LatencyP99 && r.LatencyP99 <= r.LatencyMax) {
 			t.Errorf("%s: time per output p50 %v, p99 %v, max %v ms", r.Subject, r.LatencyP50, r.LatencyP99, r.LatencyMax)
+		}
+		if cputime.ThreadCPU() && !(0 < r.ThreadP50 && r.ThreadP50 <= r.ThreadP99 && r.ThreadP99 <= r.ThreadMax) {
+			t.Errorf("%s: thread CPU time per output p50 %v, p99 %v, max %v ms", r.Subject, r.ThreadP50, r.ThreadP99, r.ThreadMax)
 		}
 	}
 }
