@@ -13,33 +13,19 @@ type treeArena struct {
 }
 
 // tree converts an stree into a grammar tree, as toTree(nil) does, in the
-// arena's memory.
+// arena's memory (toTree's blocks, kept from tree to tree).
 func (a *treeArena) tree(n *stree) *grammar.Tree {
-	// Room for every node up front: the nodes are not moved once made.
 	size := int(n.size)
 	if cap(a.nodes) < size {
-		a.nodes = make([]grammar.Tree, 0, size)
-		a.kids = make([]*grammar.Tree, 0, size)
+		a.nodes = make([]grammar.Tree, size)
+		a.kids = make([]*grammar.Tree, size)
 	}
+	// Cleared up to the capacity: a larger tree before this one left
+	// pointers there.
 	clear(a.nodes[:cap(a.nodes)])
 	clear(a.kids[:cap(a.kids)])
-	a.nodes, a.kids = a.nodes[:0], a.kids[:0]
-	return a.add(n)
-}
-
-// add adds the tree of n.
-func (a *treeArena) add(n *stree) *grammar.Tree {
-	a.nodes = append(a.nodes, grammar.Tree{Node: n.g, Value: n.val, Open: n.open})
-	t := &a.nodes[len(a.nodes)-1]
-	if len(n.kids) > 0 {
-		lo := len(a.kids)
-		a.kids = a.kids[:lo+len(n.kids)]
-		t.Children = a.kids[lo:len(a.kids):len(a.kids)]
-		for i, k := range n.kids {
-			t.Children[i] = a.add(k)
-		}
-	}
-	return t
+	b := treeBlocks{nodes: a.nodes[:size], kids: a.kids[:size]}
+	return b.tree(n, nil)
 }
 
 // pathsOf returns the k-paths of the tree of n, in the arena's memory.
