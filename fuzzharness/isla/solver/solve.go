@@ -59,9 +59,8 @@ type Weights struct {
 	GlobalKPath float64 // the share of the tree's k-paths earlier solutions had
 	// Vacuity weighs the universal quantifiers whose nonterminal the tree
 	// does not hold yet, so that could only hold vacuously if it never does.
-	Vacuity       float64
-	KPathK        int // k of the k-paths
-	globalRecords bool
+	Vacuity float64
+	KPathK  int // k of the k-paths
 }
 
 // DefaultWeights are the weights of ISLa's reference implementation: tree
@@ -74,22 +73,21 @@ var DefaultWeights = Weights{TreeClosing: 11, Constraint: 3, Depth: 5, KPath: 20
 type Option func(*config)
 
 type config struct {
-	seed        uint64
-	maxStates   int
-	smt         SMTSolver
-	smtTimeout  time.Duration
-	models      int
-	expansions  int
-	branches    int
-	attempts    int
-	weights     Weights
-	maxSize     int
-	insertion   bool
-	restart     int
-	stall       int
-	treeSolvers map[string]isla.TreeSolver
-	nonVacuous  int
-	maxItems    int
+	seed       uint64
+	maxStates  int
+	smt        SMTSolver
+	smtTimeout time.Duration
+	models     int
+	expansions int
+	branches   int
+	attempts   int
+	weights    Weights
+	maxSize    int
+	insertion  bool
+	restart    int
+	stall      int
+	nonVacuous int
+	maxItems   int
 }
 
 // Seed seeds the solver's random choices (default 1). The same seed,

@@ -34,15 +34,6 @@ func (s lenSet) equal(t lenSet) bool {
 	return true
 }
 
-func (s lenSet) empty() bool {
-	for _, w := range s {
-		if w != 0 {
-			return false
-		}
-	}
-	return true
-}
-
 // conv returns {a+b : a in s, b in t, a+b <= bound}.
 func (s lenSet) conv(t lenSet, bound int) lenSet {
 	out := newLenSet(bound)

@@ -56,8 +56,6 @@ func (x Integer) Big() *big.Int {
 	return big.NewInt(x.v)
 }
 
-func (x Integer) isSmall() bool { return x.b == nil }
-
 func (x Integer) Int64() (int64, bool) {
 	if x.b == nil {
 		return x.v, true
