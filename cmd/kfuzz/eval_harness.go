@@ -118,6 +118,7 @@ func runEvalHarness(e *env, args []string) error {
 		}
 		fmt.Fprintf(e.stdout, "%s (%d runs, median [min, max]): valid execs per CPU second, skip %v, repair %v; same-run ratio repair/skip %v (goal >= %.0f: %s)\n",
 			sum.Subject.Name, sum.Runs, sum.SkipValid, sum.RepairValid, sum.Ratio, goal, verdict(sum.Ratio.Median >= goal))
+		fmt.Fprintf(e.stdout, "  ceiling of the ratio if a repaired execution cost no more than a grammar-only one: %v\n", sum.Ceiling)
 		cov := sum.Coverage
 		fmt.Fprintf(e.stdout, "  coverage of %s in %%: plain %v, grammar %v, skip %v, repair %v (repair above skip and plain: %s)\n",
 			sum.Subject.CoverPkg, cov[0], cov[1], cov[2], cov[3], verdict(cov[3].Median > cov[2].Median && cov[3].Median > cov[0].Median))

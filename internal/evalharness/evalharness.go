@@ -458,6 +458,15 @@ type ConstraintSummary struct {
 	// with the constraint skipped and repaired, and Ratio the same-run
 	// ratio of repair to skip (+Inf where skip had none).
 	SkipValid, RepairValid, Ratio Spread
+	// Ceiling estimates, run by run, the greatest ratio that repair could
+	// reach on the subject: the ratio if every execution of the repair
+	// target cost no more CPU time than one of the grammar-only target
+	// (which decodes and parses every input too, but never checks the
+	// constraint, repairs or, on most subjects, runs the target's main
+	// work). It is the grammar-only target's executions per CPU second,
+	// times the repair target's share of valid executions, over skip's
+	// valid executions per CPU second; 0 where a figure is missing.
+	Ceiling Spread
 	// Coverage is the statement coverage in percent of the plain,
 	// grammar, skip and repair fuzz tests, in that order.
 	Coverage [4]Spread
@@ -466,6 +475,18 @@ type ConstraintSummary struct {
 	// repairs over the budget, summed over the runs.
 	RepairP99, RepairMax time.Duration
 	OverBudget           int64
+}
+
+// ceilingOf returns the comparison's ceiling (see
+// ConstraintSummary.Ceiling), 0 where a figure is missing.
+func ceilingOf(c Comparison) float64 {
+	sv := c.Skip.ValidCPURate()
+	st := c.Repair.Stats
+	if c.Harness == nil || sv <= 0 || st == nil || st.Inputs <= 0 {
+		return 0
+	}
+	share := float64(c.Repair.Valid()) / float64(st.Inputs)
+	return c.Harness.CPURate() * share / sv
 }
 
 // SummarizeConstraints sums up the comparisons of each constraint
@@ -486,7 +507,7 @@ func SummarizeConstraints(comps []Comparison) []ConstraintSummary {
 	for _, name := range order {
 		cs := by[name]
 		sum := ConstraintSummary{Subject: cs[0].Subject, Runs: len(cs)}
-		var skip, repair, ratio []float64
+		var skip, repair, ratio, ceiling []float64
 		var cov [4][]float64
 		for _, c := range cs {
 			sv, rv := c.Skip.ValidCPURate(), c.Repair.ValidCPURate()
@@ -496,6 +517,7 @@ func SummarizeConstraints(comps []Comparison) []ConstraintSummary {
 			} else {
 				ratio = append(ratio, math.Inf(1))
 			}
+			ceiling = append(ceiling, ceilingOf(c))
 			for i, r := range []*Run{c.Plain, c.Harness, c.Skip, c.Repair} {
 				cov[i] = append(cov[i], r.Coverage())
 			}
@@ -506,6 +528,7 @@ func SummarizeConstraints(comps []Comparison) []ConstraintSummary {
 			}
 		}
 		sum.SkipValid, sum.RepairValid, sum.Ratio = SpreadOf(skip), SpreadOf(repair), SpreadOf(ratio)
+		sum.Ceiling = SpreadOf(ceiling)
 		for i := range cov {
 			sum.Coverage[i] = SpreadOf(cov[i])
 		}

@@ -75,6 +75,12 @@ func TestSpreadOf(t *testing.T) {
 	}
 }
 
+// withExecs sets the executions of r.
+func withExecs(r *Run, n int64) *Run {
+	r.Execs = n
+	return r
+}
+
 func TestSummarizeConstraints(t *testing.T) {
 	sub := Subjects[2]
 	run := func(cpu time.Duration, inputs, rejected int64, covered int, p99 time.Duration) *Run {
@@ -86,9 +92,9 @@ func TestSummarizeConstraints(t *testing.T) {
 	}
 	comps := []Comparison{
 		{Subject: Subjects[0], Harness: run(time.Second, 0, 0, 1, 0), Plain: run(time.Second, 0, 0, 1, 0)},
-		{Subject: sub, Plain: run(time.Second, 0, 0, 10, 0), Harness: run(time.Second, 0, 0, 20, 0),
+		{Subject: sub, Plain: run(time.Second, 0, 0, 10, 0), Harness: withExecs(run(time.Second, 0, 0, 20, 0), 600),
 			Skip: run(10*time.Second, 1000, 900, 30, 0), Repair: run(10*time.Second, 1000, 0, 40, time.Millisecond)},
-		{Subject: sub, Plain: run(time.Second, 0, 0, 12, 0), Harness: run(time.Second, 0, 0, 22, 0),
+		{Subject: sub, Plain: run(time.Second, 0, 0, 12, 0), Harness: withExecs(run(time.Second, 0, 0, 22, 0), 800),
 			Skip: run(10*time.Second, 2000, 1800, 32, 0), Repair: run(10*time.Second, 3000, 0, 44, 2*time.Millisecond)},
 	}
 	got := SummarizeConstraints(comps)
@@ -98,6 +104,12 @@ func TestSummarizeConstraints(t *testing.T) {
 	s := got[0]
 	if s.SkipValid != (Spread{15, 10, 20}) || s.RepairValid != (Spread{200, 100, 300}) || s.Ratio != (Spread{12.5, 10, 15}) {
 		t.Errorf("valid per CPU second %v, %v, ratio %v", s.SkipValid, s.RepairValid, s.Ratio)
+	}
+	// Ceilings: 600 grammar-only executions per CPU second, all of the
+	// repair target's inputs valid, over skip's 10 valid per CPU second;
+	// then 800 over 20.
+	if s.Ceiling != (Spread{50, 40, 60}) {
+		t.Errorf("ceiling %v, want 50 [40, 60]", s.Ceiling)
 	}
 	if s.Coverage[0] != (Spread{11, 10, 12}) || s.Coverage[3] != (Spread{42, 40, 44}) {
 		t.Errorf("coverage %v", s.Coverage)
