@@ -83,7 +83,19 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 	// the rest (a stack of runs, so that adding costs no copy of the rest).
 	queue := worklist{runs: [][]item{st.forms}}
 	var keep []item
-	seen := map[string]bool{}
+	seen := s.simp.seenSet()
+	defer s.simp.release(seen)
+	// once reports whether the instance is new to this call, and records
+	// it; it builds the key in reused memory, and allocates the string
+	// only for a new key.
+	once := func(it item) bool {
+		s.simp.buf = s.appendKey(s.simp.buf[:0], it)
+		if seen[string(s.simp.buf)] {
+			return false
+		}
+		seen[string(s.simp.buf)] = true
+		return true
+	}
 	// fork returns the states for the disjuncts d of the formula at
 	// position k of the queue, with done the universal quantifier's item
 	// as far as it got (or nil).
@@ -110,11 +122,9 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 		}
 		switch n := it.n.(type) {
 		case *isla.CompiledSMT, *isla.CompiledPred:
-			key := s.key(it)
-			if seen[key] {
+			if !once(it) {
 				continue
 			}
-			seen[key] = true
 			switch c.decideSearch(it) {
 			case triFalse:
 				return nil, false
@@ -162,8 +172,18 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 				continue
 			}
 			insts, next, complete := s.instantiate(c, it, n)
+			// A compound body without quantifiers whose free variables
+			// have the values of an instance made before in this call adds
+			// nothing: its atoms are those of that instance, which seen
+			// would drop. XML's no-redef binds the same two attributes in
+			// every list that holds them. (A body that is an atom is left
+			// to the atoms' own check.)
+			dedup := s.simp.compound(n.Body)
 			var added []item
 			for j, inst := range insts {
+				if dedup && !once(inst) {
+					continue
+				}
 				d := s.normalize(c, inst)
 				switch len(d) {
 				case 0:
@@ -191,6 +211,67 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 	}
 	st.forms = keep
 	return nil, true
+}
+
+// simplifyMemo is simplify's reused memory and what it knows of the
+// compiled formula.
+type simplifyMemo struct {
+	seen  map[string]bool // the keys of the instances of one call, reused
+	buf   []byte          // a key being built
+	qfree map[isla.Compiled]bool
+}
+
+// maxReusedSeen bounds the keys of a seen set that is cleared for reuse:
+// clearing costs its capacity, which a large state's call leaves large.
+const maxReusedSeen = 64
+
+// seenSet returns an empty set of instance keys.
+func (m *simplifyMemo) seenSet() map[string]bool {
+	seen := m.seen
+	m.seen = nil
+	if seen == nil {
+		seen = map[string]bool{}
+	}
+	return seen
+}
+
+// release takes back a set seenSet returned.
+func (m *simplifyMemo) release(seen map[string]bool) {
+	if len(seen) <= maxReusedSeen {
+		clear(seen)
+		m.seen = seen
+	}
+}
+
+// compound reports whether a compiled formula is a negation or a binary
+// formula without quantifiers.
+func (m *simplifyMemo) compound(n isla.Compiled) bool {
+	switch n.(type) {
+	case *isla.CompiledNot, *isla.CompiledBinary:
+		return m.quantifierFree(n)
+	}
+	return false
+}
+
+// quantifierFree reports whether a compiled formula holds no quantifier.
+func (m *simplifyMemo) quantifierFree(n isla.Compiled) bool {
+	if q, ok := m.qfree[n]; ok {
+		return q
+	}
+	q := true
+	switch n := n.(type) {
+	case *isla.CompiledQuantifier, *isla.CompiledIntQuantifier:
+		q = false
+	case *isla.CompiledNot:
+		q = m.quantifierFree(n.X)
+	case *isla.CompiledBinary:
+		q = m.quantifierFree(n.X) && m.quantifierFree(n.Y)
+	}
+	if m.qfree == nil {
+		m.qfree = map[isla.Compiled]bool{}
+	}
+	m.qfree[n] = q
+	return q
 }
 
 // A worklist holds formulas to process: runs of items, the last run
