@@ -218,6 +218,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 type simplifyMemo struct {
 	seen  map[string]bool // the keys of the instances of one call, reused
 	buf   []byte          // a key being built
+	canon []byte          // a canonical atom being built (contradictory)
 	qfree map[isla.Compiled]bool
 }
 
