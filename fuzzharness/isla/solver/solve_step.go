@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"slices"
+	"strconv"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
@@ -96,6 +97,16 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 		seen[string(s.simp.buf)] = true
 		return true
 	}
+	// onceBound is once for the instance of universal quantifier q (item
+	// it) with match m, without making it.
+	onceBound := func(it item, q *isla.CompiledQuantifier, m []int32) bool {
+		s.simp.buf = s.appendBoundKey(s.simp.buf[:0], it, q, m)
+		if seen[string(s.simp.buf)] {
+			return false
+		}
+		seen[string(s.simp.buf)] = true
+		return true
+	}
 	// fork returns the states for the disjuncts d of the formula at
 	// position k of the queue, with done the universal quantifier's item
 	// as far as it got (or nil).
@@ -171,7 +182,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 				keep = append(keep, it)
 				continue
 			}
-			insts, next, complete := s.instantiate(c, it, n)
+			ms, next, complete := s.instantiate(c, it, n)
 			// A compound body without quantifiers whose free variables
 			// have the values of an instance made before in this call adds
 			// nothing: its atoms are those of that instance, which seen
@@ -180,11 +191,11 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			// to the atoms' own check.)
 			dedup := s.simp.compound(n.Body)
 			var added []item
-			for j, inst := range insts {
-				if dedup && !once(inst) {
+			for j, m := range ms {
+				if dedup && !onceBound(it, n, m) {
 					continue
 				}
-				d := s.normalize(c, inst)
+				d := s.normalize(c, instance(it, n, m))
 				switch len(d) {
 				case 0:
 					return nil, false
@@ -192,7 +203,10 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 					added = append(added, d[0]...)
 				default:
 					// Fork; the other instances go on in every child.
-					queue.push(append(added, insts[j+1:]...))
+					for _, m := range ms[j+1:] {
+						added = append(added, instance(it, n, m))
+					}
+					queue.push(added)
 					var cont *item
 					if !complete {
 						cont = &next
@@ -219,7 +233,10 @@ type simplifyMemo struct {
 	seen  map[string]bool // the keys of the instances of one call, reused
 	buf   []byte          // a key being built
 	canon []byte          // a canonical atom being built (contradictory)
-	qfree map[isla.Compiled]bool
+	// matches: the outcomes of matchNode in one call (its tree does not
+	// change), reused.
+	matches map[matchKey]matchOutcome
+	qfree   map[isla.Compiled]bool
 }
 
 // maxReusedSeen bounds the keys of a seen set that is cleared for reuse:
@@ -236,12 +253,45 @@ func (m *simplifyMemo) seenSet() map[string]bool {
 	return seen
 }
 
-// release takes back a set seenSet returned.
+// release takes back a set seenSet returned, and forgets the matches.
 func (m *simplifyMemo) release(seen map[string]bool) {
 	if len(seen) <= maxReusedSeen {
 		clear(seen)
 		m.seen = seen
 	}
+	if len(m.matches) > maxReusedSeen {
+		m.matches = nil
+	} else {
+		clear(m.matches)
+	}
+}
+
+// A matchKey names a call of matchNode in one call of simplify.
+type matchKey struct {
+	q  *isla.CompiledQuantifier
+	id int32
+}
+
+// matchOutcome is what matchNode returns.
+type matchOutcome struct {
+	matches [][]int32
+	maybe   bool
+}
+
+// matchNode is s.matchNode, remembered until release: the nested
+// quantifiers of XML's no-redef match every attribute of a list once per
+// attribute in it.
+func (m *simplifyMemo) matchNode(s *Solver, c *evalCtx, q *isla.CompiledQuantifier, id int32) ([][]int32, bool) {
+	k := matchKey{q, id}
+	if o, ok := m.matches[k]; ok {
+		return o.matches, o.maybe
+	}
+	ms, maybe := s.matchNode(c, q, id)
+	if m.matches == nil {
+		m.matches = map[matchKey]matchOutcome{}
+	}
+	m.matches[k] = matchOutcome{ms, maybe}
+	return ms, maybe
 }
 
 // compound reports whether a compiled formula is a negation or a binary
@@ -365,12 +415,52 @@ func bindMatch(e *env, q *isla.CompiledQuantifier, binds []int32) *env {
 	return e
 }
 
+// instance returns the instance of universal quantifier q (item it) with
+// match m.
+func instance(it item, q *isla.CompiledQuantifier, m []int32) item {
+	return item{n: q.Body, env: bindMatch(it.env, q, m), neg: it.neg}
+}
+
+// appendBoundKey appends the key of instance(it, q, m) to b, without
+// making the instance.
+func (s *Solver) appendBoundKey(b []byte, it item, q *isla.CompiledQuantifier, m []int32) []byte {
+	b = strconv.AppendInt(b, int64(s.nodeID[q.Body]), 10)
+	if it.neg {
+		b = append(b, '!')
+	}
+	for _, v := range s.freeSlots[q.Body] {
+		x, ok := boundIn(q, m, v)
+		if !ok {
+			x, _ = it.env.lookup(v)
+		}
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(x), 10)
+	}
+	return b
+}
+
+// boundIn returns the value of a slot that bindMatch binds with match m:
+// the last binding of the slot.
+func boundIn(q *isla.CompiledQuantifier, m []int32, slot int) (int32, bool) {
+	if q.Match != nil {
+		for i := len(q.Match.Binders) - 1; i >= 0; i-- {
+			if q.Match.Binders[i] == slot {
+				return m[i+1], true
+			}
+		}
+	}
+	if q.Slot == slot {
+		return m[0], true
+	}
+	return 0, false
+}
+
 // instantiate instantiates a universal quantifier with the nodes of its
-// range not done yet whose match is decided. It returns the instances, the
-// quantifier with its done list extended, and whether the quantifier is
-// eliminated: no node is left undecided and no open leaf in its range can
-// derive its type.
-func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (insts []item, next item, complete bool) {
+// range not done yet whose match is decided. It returns the matches of the
+// instances (see instance), the quantifier with its done list extended,
+// and whether the quantifier is eliminated: no node is left undecided and
+// no open leaf in its range can derive its type.
+func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (ms [][]int32, next item, complete bool) {
 	next = it
 	inID, _ := it.env.lookup(q.In)
 	in, ok := c.idx[inID]
@@ -388,21 +478,19 @@ func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (i
 			complete = false // the open root's derivation is not made yet
 			continue
 		}
-		matches, maybe := s.matchNode(c, q, id)
+		matches, maybe := s.simp.matchNode(s, c, q, id)
 		if maybe {
 			complete = false
 			continue
 		}
 		done = append(done, id)
-		for _, m := range matches {
-			insts = append(insts, item{n: q.Body, env: bindMatch(it.env, q, m), neg: it.neg})
-		}
+		ms = append(ms, matches...)
 	}
 	next.done = done
 	if complete && c.canGrow(q, in) {
 		complete = false
 	}
-	return insts, next, complete
+	return ms, next, complete
 }
 
 // canGrow reports whether open leaves in the tree of view node in can
