@@ -191,7 +191,7 @@ func (sb *solverViewBuilder) rhs(n *stree, parent int32) {
 func (sb *solverViewBuilder) one(n *stree, parent int32) {
 	switch n.g.Kind {
 	case grammar.KindRef:
-		i := sb.add(sb.lb.IDs[n.g.Name], parent, n)
+		i := sb.add(sb.lb.RefLabel(n.g), parent, n)
 		for _, k := range n.kids {
 			sb.rhs(k, i)
 		}
