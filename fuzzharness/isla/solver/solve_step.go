@@ -502,9 +502,8 @@ func (c *evalCtx) canGrow(q *isla.CompiledQuantifier, in int32) bool {
 	if q.Child > 0 {
 		return c.isOpen(in) || c.growsChild(q, in)
 	}
-	end := c.v.Nodes[in].End
-	for i := in; i < end; i++ {
-		if c.isOpen(i) && c.s.reach[c.v.Nodes[i].Label][q.Label] {
+	for _, i := range c.openLeavesIn(in) {
+		if c.s.reach[c.v.Nodes[i].Label][q.Label] {
 			return true
 		}
 	}
@@ -551,9 +550,11 @@ func (s *Solver) reuseWitness(c *evalCtx, st *state, it item, q *isla.CompiledQu
 // inside nodes whose match depends on them.
 func (s *Solver) matterLeaves(c *evalCtx, st *state) []*stree {
 	mark := map[int32]bool{}
-	addRange := func(lo, hi int32, label int32, all bool) {
-		for i := lo; i < hi; i++ {
-			if c.isOpen(i) && (all || s.reach[c.v.Nodes[i].Label][label]) {
+	// addTree marks the open leaves in the tree of view node in that can
+	// derive label (all: every open leaf).
+	addTree := func(in int32, label int32, all bool) {
+		for _, i := range c.openLeavesIn(in) {
+			if all || s.reach[c.v.Nodes[i].Label][label] {
 				mark[c.ids[i]] = true
 			}
 		}
@@ -578,14 +579,14 @@ func (s *Solver) matterLeaves(c *evalCtx, st *state) []*stree {
 				}
 			}
 		} else {
-			addRange(in, c.v.Nodes[in].End, q.Label, false)
+			addTree(in, q.Label, false)
 		}
 		for _, y := range c.rangeOf(q, in) {
 			if slices.Contains(it.done, c.ids[y]) || c.closed(y) {
 				continue
 			}
 			if _, maybe := s.matchNode(c, q, c.ids[y]); maybe {
-				addRange(y, c.v.Nodes[y].End, 0, true)
+				addTree(y, 0, true)
 			}
 		}
 	}
