@@ -58,7 +58,7 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 			case info == nil:
 				gi = 0
 			default:
-				g, ok := info.group[b.slot]
+				g, ok := info.groupOf(b.slot)
 				if !ok {
 					break // not a variable of the formula
 				}
