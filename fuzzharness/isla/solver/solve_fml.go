@@ -54,11 +54,8 @@ func (it item) exists() bool {
 
 // key identifies an instance: the formula, its polarity and the values of
 // its free variables.
-func (s *Solver) key(it item) string { return string(s.appendKey(nil, it)) }
-
-// appendKey appends the key of an instance to b.
-func (s *Solver) appendKey(b []byte, it item) []byte {
-	b = strconv.AppendInt(b, int64(s.nodeID[it.n]), 10)
+func (s *Solver) key(it item) string {
+	b := strconv.AppendInt(nil, int64(s.nodeID[it.n]), 10)
 	if it.neg {
 		b = append(b, '!')
 	}
@@ -67,7 +64,7 @@ func (s *Solver) appendKey(b []byte, it item) []byte {
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(x), 10)
 	}
-	return b
+	return string(b)
 }
 
 // tri is a three-valued truth value.

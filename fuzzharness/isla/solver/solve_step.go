@@ -4,7 +4,6 @@ import (
 	"context"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"slices"
-	"strconv"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
@@ -86,27 +85,6 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 	var keep []item
 	seen := s.simp.seenSet()
 	defer s.simp.release(seen)
-	// once reports whether the instance is new to this call, and records
-	// it; it builds the key in reused memory, and allocates the string
-	// only for a new key.
-	once := func(it item) bool {
-		s.simp.buf = s.appendKey(s.simp.buf[:0], it)
-		if seen[string(s.simp.buf)] {
-			return false
-		}
-		seen[string(s.simp.buf)] = true
-		return true
-	}
-	// onceBound is once for the instance of universal quantifier q (item
-	// it) with match m, without making it.
-	onceBound := func(it item, q *isla.CompiledQuantifier, m []int32) bool {
-		s.simp.buf = s.appendBoundKey(s.simp.buf[:0], it, q, m)
-		if seen[string(s.simp.buf)] {
-			return false
-		}
-		seen[string(s.simp.buf)] = true
-		return true
-	}
 	// fork returns the states for the disjuncts d of the formula at
 	// position k of the queue, with done the universal quantifier's item
 	// as far as it got (or nil).
@@ -133,7 +111,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 		}
 		switch n := it.n.(type) {
 		case *isla.CompiledSMT, *isla.CompiledPred:
-			if !once(it) {
+			if !seen.add(s, it, nil, nil) {
 				continue
 			}
 			switch c.decideSearch(it) {
@@ -162,11 +140,10 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			queue.push([]item{body})
 		case *isla.CompiledQuantifier:
 			if it.exists() {
-				key := s.key(it)
-				if seen[key] {
+				if !seen.add(s, it, nil, nil) {
 					continue
 				}
-				seen[key] = true
+				key := s.key(it)
 				if inst, found := s.reuseWitness(c, st, it, n, key); found {
 					d := s.normalize(c, inst)
 					switch len(d) {
@@ -186,13 +163,13 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			// A compound body without quantifiers whose free variables
 			// have the values of an instance made before in this call adds
 			// nothing: its atoms are those of that instance, which seen
-			// would drop. XML's no-redef binds the same two attributes in
+			// would drop; it is recognized before it is made. XML's no-redef binds the same two attributes in
 			// every list that holds them. (A body that is an atom is left
 			// to the atoms' own check.)
 			dedup := s.simp.compound(n.Body)
 			var added []item
 			for j, m := range ms {
-				if dedup && !onceBound(it, n, m) {
+				if dedup && !seen.add(s, it, n, m) {
 					continue
 				}
 				d := s.normalize(c, instance(it, n, m))
@@ -230,40 +207,105 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 // simplifyMemo is simplify's reused memory and what it knows of the
 // compiled formula.
 type simplifyMemo struct {
-	seen  map[string]bool // the keys of the instances of one call, reused
-	buf   []byte          // a key being built
-	canon []byte          // a canonical atom being built (contradictory)
+	seen  *instanceSet // the instances of one call, reused
+	canon []byte       // a canonical atom being built (contradictory)
 	// matches: the outcomes of matchNode in one call (its tree does not
 	// change), reused.
 	matches map[matchKey]matchOutcome
 	qfree   map[isla.Compiled]bool
 }
 
-// maxReusedSeen bounds the keys of a seen set that is cleared for reuse:
+// maxReused bounds the entries of a map that is cleared for reuse:
 // clearing costs its capacity, which a large state's call leaves large.
-const maxReusedSeen = 64
+const maxReused = 64
 
-// seenSet returns an empty set of instance keys.
-func (m *simplifyMemo) seenSet() map[string]bool {
+// seenSet returns an empty set of instances.
+func (m *simplifyMemo) seenSet() *instanceSet {
 	seen := m.seen
 	m.seen = nil
 	if seen == nil {
-		seen = map[string]bool{}
+		seen = &instanceSet{}
 	}
 	return seen
 }
 
 // release takes back a set seenSet returned, and forgets the matches.
-func (m *simplifyMemo) release(seen map[string]bool) {
-	if len(seen) <= maxReusedSeen {
-		clear(seen)
+func (m *simplifyMemo) release(seen *instanceSet) {
+	if len(seen.small) <= maxReused && len(seen.big) <= maxReused {
+		clear(seen.small)
+		clear(seen.big)
 		m.seen = seen
 	}
-	if len(m.matches) > maxReusedSeen {
+	if len(m.matches) > maxReused {
 		m.matches = nil
 	} else {
 		clear(m.matches)
 	}
+}
+
+// An instanceSet is a set of instances, by the values of their free
+// variables (as key identifies them, without a string for most).
+type instanceSet struct {
+	small map[instKey]bool // instances of up to maxKeySlots free variables
+	big   map[string]bool  // the others, by key
+}
+
+// maxKeySlots is the most free variables of an instance an instKey holds.
+const maxKeySlots = 6
+
+// An instKey identifies an instance of up to maxKeySlots free variables:
+// the formula's number, its polarity and the values of its free
+// variables, in the order of freeSlots (unused ones zero).
+type instKey struct {
+	node int32
+	neg  bool
+	v    [maxKeySlots]int32
+}
+
+// add adds the instance it, or, if q is not nil, the instance of q.Body
+// that the match m of universal quantifier q (item it) makes (see
+// instance), without making it; it reports whether the instance is new.
+func (set *instanceSet) add(s *Solver, it item, q *isla.CompiledQuantifier, m []int32) bool {
+	n := it.n
+	if q != nil {
+		n = q.Body
+	}
+	slots := s.freeSlots[n]
+	value := func(slot int) int32 {
+		if q != nil {
+			if x, ok := boundIn(q, m, slot); ok {
+				return x
+			}
+		}
+		x, _ := it.env.lookup(slot)
+		return x
+	}
+	if len(slots) <= maxKeySlots {
+		k := instKey{node: int32(s.nodeID[n]), neg: it.neg}
+		for i, v := range slots {
+			k.v[i] = value(v)
+		}
+		if set.small[k] {
+			return false
+		}
+		if set.small == nil {
+			set.small = map[instKey]bool{}
+		}
+		set.small[k] = true
+		return true
+	}
+	if q != nil {
+		it = instance(it, q, m) // rare: no need to spare the env
+	}
+	key := s.key(it)
+	if set.big[key] {
+		return false
+	}
+	if set.big == nil {
+		set.big = map[string]bool{}
+	}
+	set.big[key] = true
+	return true
 }
 
 // A matchKey names a call of matchNode in one call of simplify.
@@ -419,24 +461,6 @@ func bindMatch(e *env, q *isla.CompiledQuantifier, binds []int32) *env {
 // match m.
 func instance(it item, q *isla.CompiledQuantifier, m []int32) item {
 	return item{n: q.Body, env: bindMatch(it.env, q, m), neg: it.neg}
-}
-
-// appendBoundKey appends the key of instance(it, q, m) to b, without
-// making the instance.
-func (s *Solver) appendBoundKey(b []byte, it item, q *isla.CompiledQuantifier, m []int32) []byte {
-	b = strconv.AppendInt(b, int64(s.nodeID[q.Body]), 10)
-	if it.neg {
-		b = append(b, '!')
-	}
-	for _, v := range s.freeSlots[q.Body] {
-		x, ok := boundIn(q, m, v)
-		if !ok {
-			x, _ = it.env.lookup(v)
-		}
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(x), 10)
-	}
-	return b
 }
 
 // boundIn returns the value of a slot that bindMatch binds with match m:
