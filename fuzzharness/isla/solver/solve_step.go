@@ -209,9 +209,10 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 type simplifyMemo struct {
 	seen  *instanceSet // the instances of one call, reused
 	canon []byte       // a canonical atom being built (contradictory)
-	// matches: the outcomes of matchNode in one call (its tree does not
-	// change), reused.
-	matches map[matchKey]matchOutcome
+	// matches: per quantifier, the outcomes of matchNode in the call
+	// numbered call.
+	matches map[*isla.CompiledQuantifier]*matchMemo
+	call    uint32
 	qfree   map[isla.Compiled]bool
 }
 
@@ -219,8 +220,14 @@ type simplifyMemo struct {
 // clearing costs its capacity, which a large state's call leaves large.
 const maxReused = 64
 
-// seenSet returns an empty set of instances.
+// seenSet starts a call: it returns an empty set of instances, and
+// numbers the call for the match memos.
 func (m *simplifyMemo) seenSet() *instanceSet {
+	m.call++
+	if m.call == 0 { // wrapped around: old numbers could match
+		m.matches = nil
+		m.call = 1
+	}
 	seen := m.seen
 	m.seen = nil
 	if seen == nil {
@@ -229,17 +236,12 @@ func (m *simplifyMemo) seenSet() *instanceSet {
 	return seen
 }
 
-// release takes back a set seenSet returned, and forgets the matches.
+// release takes back a set seenSet returned.
 func (m *simplifyMemo) release(seen *instanceSet) {
 	if len(seen.small) <= maxReused && len(seen.big) <= maxReused {
 		clear(seen.small)
 		clear(seen.big)
 		m.seen = seen
-	}
-	if len(m.matches) > maxReused {
-		m.matches = nil
-	} else {
-		clear(m.matches)
 	}
 }
 
@@ -308,31 +310,47 @@ func (set *instanceSet) add(s *Solver, it item, q *isla.CompiledQuantifier, m []
 	return true
 }
 
-// A matchKey names a call of matchNode in one call of simplify.
-type matchKey struct {
-	q  *isla.CompiledQuantifier
-	id int32
-}
-
 // matchOutcome is what matchNode returns.
 type matchOutcome struct {
 	matches [][]int32
 	maybe   bool
 }
 
-// matchNode is s.matchNode, remembered until release: the nested
-// quantifiers of XML's no-redef match every attribute of a list once per
-// attribute in it.
-func (m *simplifyMemo) matchNode(s *Solver, c *evalCtx, q *isla.CompiledQuantifier, id int32) ([][]int32, bool) {
-	k := matchKey{q, id}
-	if o, ok := m.matches[k]; ok {
+// A matchMemo remembers the outcomes of matchNode for one quantifier in
+// one call of simplify (its tree does not change), by view index: the
+// nested quantifiers of XML's no-redef match every attribute of a list
+// once per attribute in it.
+type matchMemo struct {
+	call []uint32 // call[y] == the call's number: out[y] is known
+	out  []matchOutcome
+}
+
+// matchMemo returns the memo of quantifier q for a view of n nodes.
+func (m *simplifyMemo) matchMemo(q *isla.CompiledQuantifier, n int) *matchMemo {
+	mm := m.matches[q]
+	if mm == nil {
+		if m.matches == nil {
+			m.matches = map[*isla.CompiledQuantifier]*matchMemo{}
+		}
+		mm = &matchMemo{}
+		m.matches[q] = mm
+	}
+	if len(mm.call) < n {
+		mm.call = append(mm.call, make([]uint32, n-len(mm.call))...)
+		mm.out = append(mm.out, make([]matchOutcome, n-len(mm.out))...)
+	}
+	return mm
+}
+
+// matchNode is s.matchNode for view node y, remembered in mm until the end
+// of the call (call is its number).
+func (mm *matchMemo) matchNode(s *Solver, c *evalCtx, q *isla.CompiledQuantifier, y int32, call uint32) ([][]int32, bool) {
+	if mm.call[y] == call {
+		o := mm.out[y]
 		return o.matches, o.maybe
 	}
-	ms, maybe := s.matchNode(c, q, id)
-	if m.matches == nil {
-		m.matches = map[matchKey]matchOutcome{}
-	}
-	m.matches[k] = matchOutcome{ms, maybe}
+	ms, maybe := s.matchNode(c, q, c.ids[y])
+	mm.call[y], mm.out[y] = call, matchOutcome{ms, maybe}
 	return ms, maybe
 }
 
@@ -493,6 +511,7 @@ func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (m
 	}
 	complete = true
 	done := slices.Clip(it.done)
+	mm := s.simp.matchMemo(q, len(c.v.Nodes))
 	for _, y := range c.rangeOf(q, in) {
 		id := c.ids[y]
 		if slices.Contains(done, id) {
@@ -502,7 +521,7 @@ func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (m
 			complete = false // the open root's derivation is not made yet
 			continue
 		}
-		matches, maybe := s.simp.matchNode(s, c, q, id)
+		matches, maybe := mm.matchNode(s, c, q, y, s.simp.call)
 		if maybe {
 			complete = false
 			continue
