@@ -287,26 +287,24 @@ func (set *instanceSet) add(s *Solver, it item, q *isla.CompiledQuantifier, m []
 		for i, v := range slots {
 			k.v[i] = value(v)
 		}
-		if set.small[k] {
-			return false
-		}
-		if set.small == nil {
-			set.small = map[instKey]bool{}
-		}
-		set.small[k] = true
-		return true
+		return insert(&set.small, k)
 	}
 	if q != nil {
 		it = instance(it, q, m) // rare: no need to spare the env
 	}
-	key := s.key(it)
-	if set.big[key] {
+	return insert(&set.big, s.key(it))
+}
+
+// insert adds k to the set *p, making the set if it is nil; it reports
+// whether k is new.
+func insert[K comparable](p *map[K]bool, k K) bool {
+	if (*p)[k] {
 		return false
 	}
-	if set.big == nil {
-		set.big = map[string]bool{}
+	if *p == nil {
+		*p = map[K]bool{}
 	}
-	set.big[key] = true
+	(*p)[k] = true
 	return true
 }
 
