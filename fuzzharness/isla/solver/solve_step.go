@@ -163,9 +163,10 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			// A compound body without quantifiers whose free variables
 			// have the values of an instance made before in this call adds
 			// nothing: its atoms are those of that instance, which seen
-			// would drop; it is recognized before it is made. XML's no-redef binds the same two attributes in
-			// every list that holds them. (A body that is an atom is left
-			// to the atoms' own check.)
+			// would drop; it is recognized before it is made. XML's
+			// no-redef binds the same two attributes in every list that
+			// holds them. (A body that is an atom is left to the atoms'
+			// own check.)
 			dedup := s.simp.compound(n.Body)
 			var added []item
 			for j, m := range ms {
@@ -499,7 +500,8 @@ func boundIn(q *isla.CompiledQuantifier, m []int32, slot int) (int32, bool) {
 // range not done yet whose match is decided. It returns the matches of the
 // instances (see instance), the quantifier with its done list extended,
 // and whether the quantifier is eliminated: no node is left undecided and
-// no open leaf in its range can derive its type.
+// no open leaf in its range can derive its type. It runs inside simplify,
+// whose call numbers its match memo (see matchMemo).
 func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (ms [][]int32, next item, complete bool) {
 	next = it
 	inID, _ := it.env.lookup(q.In)
