@@ -84,9 +84,10 @@ func NewLabels(gr *grammar.Graph, extra ...string) *Labels {
 	return l
 }
 
-// refLabel returns the label of reference node n.
-func (l *Labels) refLabel(n *grammar.Node) int32 {
-	if l.graph != nil && n.ID < len(l.byNode) && l.graph.Nodes[n.ID] == n {
+// RefLabel returns the label of reference node n: IDs[n.Name], read
+// without a map look-up for a node of the graph the labels were made for.
+func (l *Labels) RefLabel(n *grammar.Node) int32 {
+	if l.graph != nil && n.ID >= 0 && n.ID < len(l.byNode) && l.graph.Nodes[n.ID] == n {
 		return l.byNode[n.ID]
 	}
 	return l.IDs[n.Name]
@@ -253,7 +254,7 @@ func (b *ViewBuilder) rhs(t *grammar.Tree, parent int32) {
 func (b *ViewBuilder) one(t *grammar.Tree, parent int32) {
 	switch t.Node.Kind {
 	case grammar.KindRef:
-		i := b.Add(b.lb.refLabel(t.Node), parent, t.Open, t)
+		i := b.Add(b.lb.RefLabel(t.Node), parent, t.Open, t)
 		for _, c := range t.Children {
 			b.rhs(c, i)
 		}

@@ -160,6 +160,7 @@ type cspRun struct {
 	rewrote     bool // a tree solver rewrote a node derived before the run
 	// written: the view nodes tree solvers set in this pass of propagate.
 	written []int32
+	walked  viewMarks // the bound nodes pickVar has walked in this call
 }
 
 // cspFail records why solving the atoms in Go failed; the SMT solver may

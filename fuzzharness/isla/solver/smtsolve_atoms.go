@@ -23,10 +23,20 @@ type atomInfo struct {
 	pins []pinInfo
 	lens []lenHint
 	res  []reHint
-	// group maps the slot of each variable to its group: variables in
-	// different groups occur in different conjuncts, so the value of one
-	// does not decide whether the conjuncts of the other hold.
-	group map[int]int
+	// group maps the slot of each variable to its group (-1: the slot is
+	// no variable of the atom; see groupOf): variables in different
+	// groups occur in different conjuncts, so the value of one does not
+	// decide whether the conjuncts of the other hold.
+	group []int
+}
+
+// groupOf returns the group of the variable in slot, if it is one of the
+// atom's.
+func (a *atomInfo) groupOf(slot int) (int, bool) {
+	if slot < 0 || slot >= len(a.group) || a.group[slot] < 0 {
+		return 0, false
+	}
+	return a.group[slot], true
 }
 
 // pinInfo computes the value of the variable in slot from the others.
@@ -111,8 +121,9 @@ func (s *Solver) analyzeAtom(n *isla.CompiledSMT) *atomInfo {
 }
 
 // varGroups groups the variables of an atom (but let names) by the
-// top-level conjuncts they share, transitively.
-func varGroups(n *isla.CompiledSMT) map[int]int {
+// top-level conjuncts they share, transitively: per slot, its group (-1:
+// no variable's slot).
+func varGroups(n *isla.CompiledSMT) []int {
 	slotOf := map[string]int{}
 	parent := map[int]int{}
 	for _, v := range n.Vars {
@@ -165,8 +176,11 @@ func varGroups(n *isla.CompiledSMT) map[int]int {
 			parent[find(s)] = find(slots[0])
 		}
 	}
-	group := make(map[int]int, len(parent))
+	var group []int
 	for s := range parent {
+		for len(group) <= s {
+			group = append(group, -1)
+		}
 		group[s] = find(s)
 	}
 	return group

@@ -16,6 +16,7 @@ import (
 // values of the others, whatever they are.
 func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	c := r.ctx()
+	r.walked.reset()
 	deferred := map[int32]bool{}
 	for _, it := range und {
 		if p, ok := it.n.(*isla.CompiledPred); ok {
@@ -57,7 +58,7 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 			case info == nil:
 				gi = 0
 			default:
-				g, ok := info.group[b.slot]
+				g, ok := info.groupOf(b.slot)
 				if !ok {
 					break // not a variable of the formula
 				}
@@ -98,17 +99,17 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 			if !ok {
 				continue
 			}
-			for j := i; j < c.v.Nodes[i].End; j++ {
-				if c.closed(j) {
-					j = c.v.Nodes[j].End - 1 // no open leaf below
-					continue
-				}
-				if !c.isOpen(j) {
-					continue
-				}
+			// Atoms bind the same nodes again and again (every pair of
+			// attributes of a list binds the list): the leaves of a node
+			// walked before are all seen.
+			walked := r.walked.mark(i, len(c.v.Nodes))
+			if walked && gi < 0 {
+				continue
+			}
+			for _, j := range c.openLeavesIn(i) {
 				id := c.ids[j]
 				add(id)
-				if seen[id] {
+				if walked || seen[id] {
 					continue
 				}
 				seen[id] = true
@@ -179,6 +180,34 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 		}
 	}
 	return leaf, -1, more
+}
+
+// viewMarks is a set of view indexes that empties in constant time.
+type viewMarks struct {
+	gen []uint32 // gen[i] == cur: i is in the set
+	cur uint32
+}
+
+// reset empties the set.
+func (m *viewMarks) reset() {
+	m.cur++
+	if m.cur == 0 { // wrapped around: old marks could match
+		clear(m.gen)
+		m.cur = 1
+	}
+}
+
+// mark adds view index i of a view of n nodes to the set and reports
+// whether it was in it.
+func (m *viewMarks) mark(i int32, n int) bool {
+	if len(m.gen) < n {
+		m.gen = append(m.gen, make([]uint32, n-len(m.gen))...)
+	}
+	if m.gen[i] == m.cur {
+		return true
+	}
+	m.gen[i] = m.cur
+	return false
 }
 
 // groupIndex maps a group of an atom's formula (see varGroups) to its

@@ -43,21 +43,24 @@ forall <declaration> d1="int {<id> a}[ = <expr>];":
 	for _, v := range n.Vars {
 		slot[v.Name] = v.Slot
 	}
-	g := s.atoms[n].group
+	info := s.atoms[n]
+	g := map[string]int{}
 	for _, name := range []string{"a", "b", "x"} {
-		if _, ok := g[slot[name]]; !ok {
-			t.Fatalf("variable %s has no group: %v (vars %v)", name, g, n.Vars)
+		x, ok := info.groupOf(slot[name])
+		if !ok {
+			t.Fatalf("variable %s has no group: %v (vars %v)", name, info.group, n.Vars)
 		}
+		g[name] = x
 	}
-	if g[slot["a"]] != g[slot["x"]] {
+	if g["a"] != g["x"] {
 		t.Errorf("a and x share a conjunct but not a group: %v", g)
 	}
-	if g[slot["b"]] == g[slot["a"]] {
+	if g["b"] == g["a"] {
 		t.Errorf("b shares no conjunct with a but is in its group: %v", g)
 	}
 	var groups []int
-	for _, v := range g {
-		if !slices.Contains(groups, v) {
+	for _, v := range info.group {
+		if v >= 0 && !slices.Contains(groups, v) {
 			groups = append(groups, v)
 		}
 	}

@@ -231,6 +231,7 @@ type Solver struct {
 	spareCtx2  *evalCtx                 // a second one, for the csp runs (cspRun.keep)
 	stepCtx    *evalCtx                 // the same, for the context of the state being processed
 	spareItems [2][]item                // the memory of a csp run's undecided atoms, reused
+	simp       simplifyMemo             // simplify's reused memory
 	arena      treeArena                // the memory of the trees cost reads
 	closing    map[string]float64       // estimated closing cost per nonterminal
 	universals []string                 // the nonterminals of the universal quantifiers

@@ -1,9 +1,9 @@
 package solver
 
 import (
+	"bytes"
 	"slices"
 	"strconv"
-	"strings"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 )
@@ -21,6 +21,8 @@ import (
 // (= t t).
 func (s *Solver) contradictory(atoms []item) bool {
 	var seen map[string]bool // canonical atom -> its polarity
+	b := s.simp.canon[:0]
+	defer func() { s.simp.canon = b[:0] }()
 	for _, it := range atoms {
 		n, ok := it.n.(*isla.CompiledSMT)
 		if !ok {
@@ -34,87 +36,97 @@ func (s *Solver) contradictory(atoms []item) bool {
 			}
 			t, neg = a.Args[0], !neg
 		}
-		var b strings.Builder
-		if !canonTerm(&b, t, n.Vars, it.env) {
+		var eq bool
+		b, eq, ok = appendCanon(b[:0], t, n.Vars, it.env)
+		if !ok {
 			continue
 		}
-		key := b.String()
-		if a, ok := t.(*isla.App); ok && a.Op == "=" && len(a.Args) == 2 && neg {
-			var l, r strings.Builder
-			if canonTerm(&l, a.Args[0], n.Vars, it.env) && canonTerm(&r, a.Args[1], n.Vars, it.env) && l.String() == r.String() {
-				return true
-			}
+		if eq && neg {
+			return true
 		}
 		if seen == nil {
 			seen = map[string]bool{}
 		}
-		if pol, ok := seen[key]; ok && pol != neg {
+		if pol, ok := seen[string(b)]; ok && pol != neg {
 			return true
 		}
-		seen[key] = neg
+		seen[string(b)] = neg
 	}
 	return false
 }
 
-// canonTerm writes a canonical form of the term t under env: variables as
-// the nodes (tree variables) or numeric constants (integer variables) they
-// are bound to, the two arguments of = sorted. It reports false for a term
-// it cannot write so (a let, an unbound variable).
-func canonTerm(b *strings.Builder, t isla.Term, vars []isla.Variable, e *env) bool {
+// appendCanon appends a canonical form of the term t under env to b:
+// variables as the nodes (tree variables) or numeric constants (integer
+// variables) they are bound to, the two arguments of = sorted. It reports
+// false for a term it cannot write so (a let, an unbound variable), and
+// eq: t is an = of two terms of the same canonical form.
+func appendCanon(b []byte, t isla.Term, vars []isla.Variable, e *env) (_ []byte, eq, ok bool) {
 	switch t := t.(type) {
 	case *isla.Var:
 		i := slices.IndexFunc(vars, func(v isla.Variable) bool { return v.Name == t.Name })
 		if i < 0 || slices.ContainsFunc(vars[i+1:], func(v isla.Variable) bool { return v.Name == t.Name }) {
-			return false
+			return b, false, false
 		}
 		v := vars[i]
 		x, ok := e.lookup(v.Slot)
 		if !ok {
-			return false
+			return b, false, false
 		}
 		switch v.Kind {
 		case isla.TreeVar:
-			b.WriteByte('#')
+			b = append(b, '#')
 		case isla.IntVar:
-			b.WriteByte('$')
+			b = append(b, '$')
 		default:
-			return false
+			return b, false, false
 		}
-		b.WriteString(strconv.Itoa(int(x)))
+		b = strconv.AppendInt(b, int64(x), 10)
 	case *isla.StrLit:
-		b.WriteString(strconv.Quote(t.Value))
+		b = strconv.AppendQuote(b, t.Value)
 	case *isla.IntLit:
-		b.WriteString(t.Value.String())
+		b = t.Value.Append(b, 10)
 	case *isla.BoolLit:
-		b.WriteString(strconv.FormatBool(t.Value))
+		b = strconv.AppendBool(b, t.Value)
 	case *isla.App:
-		b.WriteByte('(')
-		b.WriteString(t.Op)
+		b = append(b, '(')
+		b = append(b, t.Op...)
 		for _, x := range t.Indices {
-			b.WriteString(" ")
-			b.WriteString(strconv.Itoa(x))
+			b = append(b, ' ')
+			b = strconv.AppendInt(b, int64(x), 10)
 		}
 		if t.Op == "=" && len(t.Args) == 2 {
-			var l, r strings.Builder
-			if !canonTerm(&l, t.Args[0], vars, e) || !canonTerm(&r, t.Args[1], vars, e) {
-				return false
+			b = append(b, ' ')
+			p := len(b)
+			if b, _, ok = appendCanon(b, t.Args[0], vars, e); !ok {
+				return b, false, false
 			}
-			ls, rs := l.String(), r.String()
-			if rs < ls {
-				ls, rs = rs, ls
+			q := len(b)
+			b = append(b, ' ')
+			if b, _, ok = appendCanon(b, t.Args[1], vars, e); !ok {
+				return b, false, false
 			}
-			b.WriteString(" " + ls + " " + rs + ")")
-			return true
+			l, r := b[p:q], b[q+1:]
+			switch bytes.Compare(r, l) {
+			case 0:
+				eq = true
+			case -1:
+				// "l r" becomes "r l": reversing the whole and then
+				// each part.
+				slices.Reverse(b[p:])
+				slices.Reverse(b[p : p+len(r)])
+				slices.Reverse(b[p+len(r)+1:])
+			}
+			return append(b, ')'), eq, true
 		}
 		for _, a := range t.Args {
-			b.WriteByte(' ')
-			if !canonTerm(b, a, vars, e) {
-				return false
+			b = append(b, ' ')
+			if b, _, ok = appendCanon(b, a, vars, e); !ok {
+				return b, false, false
 			}
 		}
-		b.WriteByte(')')
+		b = append(b, ')')
 	default:
-		return false
+		return b, false, false
 	}
-	return true
+	return b, false, true
 }

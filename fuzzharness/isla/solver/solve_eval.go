@@ -17,6 +17,7 @@ type evalCtx struct {
 	idx   map[int32]int32 // node id -> view index
 	ids   []int32         // view index -> node id
 	nopen []int32         // nopen[i]: open leaves among view nodes before index i
+	opens []int32         // the view indexes of the open leaves, in pre-order
 	e     *isla.Evaluator
 }
 
@@ -51,6 +52,7 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 		clear(c.idx)
 		c.nopen = slices.Grow(old.nopen[:0], n+1)[:n+1]
 		clear(c.nopen)
+		c.opens = old.opens[:0]
 	} else {
 		c.ids = make([]int32, n)
 		c.idx = make(map[int32]int32, n)
@@ -76,6 +78,7 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 		}
 		if open {
 			c.nopen[i+1]++
+			c.opens = append(c.opens, int32(i))
 		}
 	}
 	if old != nil {
@@ -188,7 +191,7 @@ func (sb *solverViewBuilder) rhs(n *stree, parent int32) {
 func (sb *solverViewBuilder) one(n *stree, parent int32) {
 	switch n.g.Kind {
 	case grammar.KindRef:
-		i := sb.add(sb.lb.IDs[n.g.Name], parent, n)
+		i := sb.add(sb.lb.RefLabel(n.g), parent, n)
 		for _, k := range n.kids {
 			sb.rhs(k, i)
 		}
@@ -221,6 +224,12 @@ func (n *stree) toGrammarTree(m map[*stree]*grammar.Tree) *grammar.Tree {
 // closed reports whether the subtree of view node i has no open leaves.
 func (c *evalCtx) closed(i int32) bool {
 	return c.nopen[c.v.Nodes[i].End] == c.nopen[i]
+}
+
+// openLeavesIn returns the view indexes of the open leaves in the subtree
+// of view node i, in pre-order.
+func (c *evalCtx) openLeavesIn(i int32) []int32 {
+	return c.opens[c.nopen[i]:c.nopen[c.v.Nodes[i].End]]
 }
 
 // isOpen reports whether view node i is an open leaf.

@@ -3,7 +3,6 @@ package solver
 import (
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
 	"strconv"
-	"strings"
 )
 
 // The formulas of a solver state are instances of the compiled formula: a
@@ -56,17 +55,16 @@ func (it item) exists() bool {
 // key identifies an instance: the formula, its polarity and the values of
 // its free variables.
 func (s *Solver) key(it item) string {
-	var b strings.Builder
-	b.WriteString(strconv.Itoa(s.nodeID[it.n]))
+	b := strconv.AppendInt(nil, int64(s.nodeID[it.n]), 10)
 	if it.neg {
-		b.WriteByte('!')
+		b = append(b, '!')
 	}
 	for _, v := range s.freeSlots[it.n] {
 		x, _ := it.env.lookup(v)
-		b.WriteByte(',')
-		b.WriteString(strconv.Itoa(int(x)))
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(x), 10)
 	}
-	return b.String()
+	return string(b)
 }
 
 // tri is a three-valued truth value.

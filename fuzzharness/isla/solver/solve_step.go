@@ -83,7 +83,8 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 	// the rest (a stack of runs, so that adding costs no copy of the rest).
 	queue := worklist{runs: [][]item{st.forms}}
 	var keep []item
-	seen := map[string]bool{}
+	seen := s.simp.seenSet()
+	defer s.simp.release(seen)
 	// fork returns the states for the disjuncts d of the formula at
 	// position k of the queue, with done the universal quantifier's item
 	// as far as it got (or nil).
@@ -110,11 +111,9 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 		}
 		switch n := it.n.(type) {
 		case *isla.CompiledSMT, *isla.CompiledPred:
-			key := s.key(it)
-			if seen[key] {
+			if !seen.add(s, it, nil, nil) {
 				continue
 			}
-			seen[key] = true
 			switch c.decideSearch(it) {
 			case triFalse:
 				return nil, false
@@ -141,11 +140,10 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			queue.push([]item{body})
 		case *isla.CompiledQuantifier:
 			if it.exists() {
-				key := s.key(it)
-				if seen[key] {
+				if !seen.add(s, it, nil, nil) {
 					continue
 				}
-				seen[key] = true
+				key := s.key(it)
 				if inst, found := s.reuseWitness(c, st, it, n, key); found {
 					d := s.normalize(c, inst)
 					switch len(d) {
@@ -161,10 +159,21 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 				keep = append(keep, it)
 				continue
 			}
-			insts, next, complete := s.instantiate(c, it, n)
+			ms, next, complete := s.instantiate(c, it, n)
+			// A compound body without quantifiers whose free variables
+			// have the values of an instance made before in this call adds
+			// nothing: its atoms are those of that instance, which seen
+			// would drop; it is recognized before it is made. XML's
+			// no-redef binds the same two attributes in every list that
+			// holds them. (A body that is an atom is left to the atoms'
+			// own check.)
+			dedup := s.simp.compound(n.Body)
 			var added []item
-			for j, inst := range insts {
-				d := s.normalize(c, inst)
+			for j, m := range ms {
+				if dedup && !seen.add(s, it, n, m) {
+					continue
+				}
+				d := s.normalize(c, instance(it, n, m))
 				switch len(d) {
 				case 0:
 					return nil, false
@@ -172,7 +181,10 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 					added = append(added, d[0]...)
 				default:
 					// Fork; the other instances go on in every child.
-					queue.push(append(added, insts[j+1:]...))
+					for _, m := range ms[j+1:] {
+						added = append(added, instance(it, n, m))
+					}
+					queue.push(added)
 					var cont *item
 					if !complete {
 						cont = &next
@@ -191,6 +203,185 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 	}
 	st.forms = keep
 	return nil, true
+}
+
+// simplifyMemo is simplify's reused memory and what it knows of the
+// compiled formula.
+type simplifyMemo struct {
+	seen  *instanceSet // the instances of one call, reused
+	canon []byte       // a canonical atom being built (contradictory)
+	// matches: per quantifier, the outcomes of matchNode in the call
+	// numbered call.
+	matches map[*isla.CompiledQuantifier]*matchMemo
+	call    uint32
+	qfree   map[isla.Compiled]bool
+}
+
+// maxReused bounds the entries of a map that is cleared for reuse:
+// clearing costs its capacity, which a large state's call leaves large.
+const maxReused = 64
+
+// seenSet starts a call: it returns an empty set of instances, and
+// numbers the call for the match memos.
+func (m *simplifyMemo) seenSet() *instanceSet {
+	m.call++
+	if m.call == 0 { // wrapped around: old numbers could match
+		m.matches = nil
+		m.call = 1
+	}
+	seen := m.seen
+	m.seen = nil
+	if seen == nil {
+		seen = &instanceSet{}
+	}
+	return seen
+}
+
+// release takes back a set seenSet returned.
+func (m *simplifyMemo) release(seen *instanceSet) {
+	if len(seen.small) <= maxReused && len(seen.big) <= maxReused {
+		clear(seen.small)
+		clear(seen.big)
+		m.seen = seen
+	}
+}
+
+// An instanceSet is a set of instances, by the values of their free
+// variables (as key identifies them, without a string for most).
+type instanceSet struct {
+	small map[instKey]bool // instances of up to maxKeySlots free variables
+	big   map[string]bool  // the others, by key
+}
+
+// maxKeySlots is the most free variables of an instance an instKey holds.
+const maxKeySlots = 6
+
+// An instKey identifies an instance of up to maxKeySlots free variables:
+// the formula's number, its polarity and the values of its free
+// variables, in the order of freeSlots (unused ones zero).
+type instKey struct {
+	node int32
+	neg  bool
+	v    [maxKeySlots]int32
+}
+
+// add adds the instance it, or, if q is not nil, the instance of q.Body
+// that the match m of universal quantifier q (item it) makes (see
+// instance), without making it; it reports whether the instance is new.
+func (set *instanceSet) add(s *Solver, it item, q *isla.CompiledQuantifier, m []int32) bool {
+	n := it.n
+	if q != nil {
+		n = q.Body
+	}
+	slots := s.freeSlots[n]
+	value := func(slot int) int32 {
+		if q != nil {
+			if x, ok := boundIn(q, m, slot); ok {
+				return x
+			}
+		}
+		x, _ := it.env.lookup(slot)
+		return x
+	}
+	if len(slots) <= maxKeySlots {
+		k := instKey{node: int32(s.nodeID[n]), neg: it.neg}
+		for i, v := range slots {
+			k.v[i] = value(v)
+		}
+		return insert(&set.small, k)
+	}
+	if q != nil {
+		it = instance(it, q, m) // rare: no need to spare the env
+	}
+	return insert(&set.big, s.key(it))
+}
+
+// insert adds k to the set *p, making the set if it is nil; it reports
+// whether k is new.
+func insert[K comparable](p *map[K]bool, k K) bool {
+	if (*p)[k] {
+		return false
+	}
+	if *p == nil {
+		*p = map[K]bool{}
+	}
+	(*p)[k] = true
+	return true
+}
+
+// matchOutcome is what matchNode returns.
+type matchOutcome struct {
+	matches [][]int32
+	maybe   bool
+}
+
+// A matchMemo remembers the outcomes of matchNode for one quantifier in
+// one call of simplify (its tree does not change), by view index: the
+// nested quantifiers of XML's no-redef match every attribute of a list
+// once per attribute in it.
+type matchMemo struct {
+	call []uint32 // call[y] == the call's number: out[y] is known
+	out  []matchOutcome
+}
+
+// matchMemo returns the memo of quantifier q for a view of n nodes.
+func (m *simplifyMemo) matchMemo(q *isla.CompiledQuantifier, n int) *matchMemo {
+	mm := m.matches[q]
+	if mm == nil {
+		if m.matches == nil {
+			m.matches = map[*isla.CompiledQuantifier]*matchMemo{}
+		}
+		mm = &matchMemo{}
+		m.matches[q] = mm
+	}
+	if len(mm.call) < n {
+		mm.call = append(mm.call, make([]uint32, n-len(mm.call))...)
+		mm.out = append(mm.out, make([]matchOutcome, n-len(mm.out))...)
+	}
+	return mm
+}
+
+// matchNode is s.matchNode for view node y, remembered in mm until the end
+// of the call (call is its number).
+func (mm *matchMemo) matchNode(s *Solver, c *evalCtx, q *isla.CompiledQuantifier, y int32, call uint32) ([][]int32, bool) {
+	if mm.call[y] == call {
+		o := mm.out[y]
+		return o.matches, o.maybe
+	}
+	ms, maybe := s.matchNode(c, q, c.ids[y])
+	mm.call[y], mm.out[y] = call, matchOutcome{ms, maybe}
+	return ms, maybe
+}
+
+// compound reports whether a compiled formula is a negation or a binary
+// formula without quantifiers.
+func (m *simplifyMemo) compound(n isla.Compiled) bool {
+	switch n.(type) {
+	case *isla.CompiledNot, *isla.CompiledBinary:
+		return m.quantifierFree(n)
+	}
+	return false
+}
+
+// quantifierFree reports whether a compiled formula holds no quantifier.
+func (m *simplifyMemo) quantifierFree(n isla.Compiled) bool {
+	if q, ok := m.qfree[n]; ok {
+		return q
+	}
+	q := true
+	switch n := n.(type) {
+	case *isla.CompiledQuantifier, *isla.CompiledIntQuantifier:
+		q = false
+	case *isla.CompiledNot:
+		q = m.quantifierFree(n.X)
+	case *isla.CompiledBinary:
+		q = m.quantifierFree(n.X) && m.quantifierFree(n.Y)
+	}
+	if m.qfree == nil {
+		m.qfree = map[isla.Compiled]bool{}
+	}
+	m.qfree[n] = q
+	return q
 }
 
 // A worklist holds formulas to process: runs of items, the last run
@@ -283,12 +474,35 @@ func bindMatch(e *env, q *isla.CompiledQuantifier, binds []int32) *env {
 	return e
 }
 
+// instance returns the instance of universal quantifier q (item it) with
+// match m.
+func instance(it item, q *isla.CompiledQuantifier, m []int32) item {
+	return item{n: q.Body, env: bindMatch(it.env, q, m), neg: it.neg}
+}
+
+// boundIn returns the value of a slot that bindMatch binds with match m:
+// the last binding of the slot.
+func boundIn(q *isla.CompiledQuantifier, m []int32, slot int) (int32, bool) {
+	if q.Match != nil {
+		for i := len(q.Match.Binders) - 1; i >= 0; i-- {
+			if q.Match.Binders[i] == slot {
+				return m[i+1], true
+			}
+		}
+	}
+	if q.Slot == slot {
+		return m[0], true
+	}
+	return 0, false
+}
+
 // instantiate instantiates a universal quantifier with the nodes of its
-// range not done yet whose match is decided. It returns the instances, the
-// quantifier with its done list extended, and whether the quantifier is
-// eliminated: no node is left undecided and no open leaf in its range can
-// derive its type.
-func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (insts []item, next item, complete bool) {
+// range not done yet whose match is decided. It returns the matches of the
+// instances (see instance), the quantifier with its done list extended,
+// and whether the quantifier is eliminated: no node is left undecided and
+// no open leaf in its range can derive its type. It runs inside simplify,
+// whose call numbers its match memo (see matchMemo).
+func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (ms [][]int32, next item, complete bool) {
 	next = it
 	inID, _ := it.env.lookup(q.In)
 	in, ok := c.idx[inID]
@@ -297,6 +511,7 @@ func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (i
 	}
 	complete = true
 	done := slices.Clip(it.done)
+	mm := s.simp.matchMemo(q, len(c.v.Nodes))
 	for _, y := range c.rangeOf(q, in) {
 		id := c.ids[y]
 		if slices.Contains(done, id) {
@@ -306,21 +521,19 @@ func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (i
 			complete = false // the open root's derivation is not made yet
 			continue
 		}
-		matches, maybe := s.matchNode(c, q, id)
+		matches, maybe := mm.matchNode(s, c, q, y, s.simp.call)
 		if maybe {
 			complete = false
 			continue
 		}
 		done = append(done, id)
-		for _, m := range matches {
-			insts = append(insts, item{n: q.Body, env: bindMatch(it.env, q, m), neg: it.neg})
-		}
+		ms = append(ms, matches...)
 	}
 	next.done = done
 	if complete && c.canGrow(q, in) {
 		complete = false
 	}
-	return insts, next, complete
+	return ms, next, complete
 }
 
 // canGrow reports whether open leaves in the tree of view node in can
@@ -332,9 +545,8 @@ func (c *evalCtx) canGrow(q *isla.CompiledQuantifier, in int32) bool {
 	if q.Child > 0 {
 		return c.isOpen(in) || c.growsChild(q, in)
 	}
-	end := c.v.Nodes[in].End
-	for i := in; i < end; i++ {
-		if c.isOpen(i) && c.s.reach[c.v.Nodes[i].Label][q.Label] {
+	for _, i := range c.openLeavesIn(in) {
+		if c.s.reach[c.v.Nodes[i].Label][q.Label] {
 			return true
 		}
 	}
@@ -381,9 +593,11 @@ func (s *Solver) reuseWitness(c *evalCtx, st *state, it item, q *isla.CompiledQu
 // inside nodes whose match depends on them.
 func (s *Solver) matterLeaves(c *evalCtx, st *state) []*stree {
 	mark := map[int32]bool{}
-	addRange := func(lo, hi int32, label int32, all bool) {
-		for i := lo; i < hi; i++ {
-			if c.isOpen(i) && (all || s.reach[c.v.Nodes[i].Label][label]) {
+	// addTree marks the open leaves in the tree of view node in that can
+	// derive label (all: every open leaf).
+	addTree := func(in int32, label int32, all bool) {
+		for _, i := range c.openLeavesIn(in) {
+			if all || s.reach[c.v.Nodes[i].Label][label] {
 				mark[c.ids[i]] = true
 			}
 		}
@@ -408,14 +622,14 @@ func (s *Solver) matterLeaves(c *evalCtx, st *state) []*stree {
 				}
 			}
 		} else {
-			addRange(in, c.v.Nodes[in].End, q.Label, false)
+			addTree(in, q.Label, false)
 		}
 		for _, y := range c.rangeOf(q, in) {
 			if slices.Contains(it.done, c.ids[y]) || c.closed(y) {
 				continue
 			}
 			if _, maybe := s.matchNode(c, q, c.ids[y]); maybe {
-				addRange(y, c.v.Nodes[y].End, 0, true)
+				addTree(y, 0, true)
 			}
 		}
 	}
