@@ -21,7 +21,16 @@ func wrapSetup(t *testing.T, bnf, constraint, text string) (*Solver, *evalCtx, *
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(spec, Seed(3), NonVacuous(1))
+	s, c, st, i := existsSetup(t, spec, text, Seed(3), NonVacuous(1))
+	return s, c, st, st.forms[i]
+}
+
+// existsSetup parses text as the tree of a solver of spec with options
+// opts, instantiates the universal quantifiers on it and returns the
+// solver, the state and the position of its first existential quantifier.
+func existsSetup(t *testing.T, spec *isla.Spec, text string, opts ...Option) (*Solver, *evalCtx, *state, int) {
+	t.Helper()
+	s, err := New(spec, opts...)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -35,13 +44,13 @@ func wrapSetup(t *testing.T, bnf, constraint, text string) (*Solver, *evalCtx, *
 	if children, ok := s.simplify(c, st); !ok || children != nil {
 		t.Fatalf("simplify: %d children, ok %v", len(children), ok)
 	}
-	for _, it := range st.forms {
+	for i, it := range st.forms {
 		if _, ok := it.n.(*isla.CompiledQuantifier); ok && it.exists() {
-			return s, c, st, it
+			return s, c, st, i
 		}
 	}
 	t.Fatalf("no existential quantifier among %d formulas", len(st.forms))
-	return nil, nil, nil, item{}
+	return nil, nil, nil, 0
 }
 
 // idOf returns the id of the first node of the tree labeled name.

@@ -185,7 +185,8 @@ const MaxRestartsPerSolution = 8
 //     (several expansions per state), leaving open the leaves whose text the
 //     atoms constrain;
 //   - an existential quantifier is eliminated by matching (one state per
-//     match) or by tree insertion: a new subtree of its type, built from its
+//     match) or, where nothing matches (or with NonVacuous), by tree
+//     insertion: a new subtree of its type, built from its
 //     match expression, inserted into a repetition inside its range (and,
 //     with NonVacuous, beside or around an existing node where the grammar
 //     nests by recursion, or into an open leaf); after an insertion the
@@ -490,9 +491,7 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 			e.Part = partOf(st)
 			return nil, s.gaveUp(*e)
 		}
-		for _, c := range children {
-			s.push(c)
-		}
+		s.pushChildren(st, children)
 		for _, t := range outs {
 			if err := s.emit(t); err != nil {
 				return nil, err
@@ -553,6 +552,41 @@ func (s *Solver) emit(t *grammar.Tree) error {
 	}
 	s.pending = append(s.pending, t)
 	return nil
+}
+
+// siblingPenalty raises the cost of a state for each earlier successor of
+// the same state with the same cost (see pushChildren).
+const siblingPenalty = 0.2
+
+// pushChildren queues the successors of state st. Where st eliminated an
+// existential quantifier, a successor whose cost equals that of an earlier
+// one costs siblingPenalty more per such sibling: they are mostly matches
+// of the quantifier that leave trees of the same shape, and as the cost
+// grows a little with each step, a search would otherwise take every
+// combination of them, level by level, before completing one (on
+// Scriptsize-C's def-use constraint, with a quantifier per variable use, a
+// search stalled on them now and then). With the penalty, the search
+// completes the first one before it tries the others.
+func (s *Solver) pushChildren(st *state, children []*state) {
+	var buf [8]float64
+	costs := buf[:0]
+	for _, c := range children {
+		cost := s.cost(c)
+		if len(c.resolved) > len(st.resolved) {
+			same := 0
+			for _, b := range costs {
+				if b == cost {
+					same++
+				}
+			}
+			costs = append(costs, cost)
+			cost += float64(same) * siblingPenalty
+		}
+		s.seq++
+		c.seq = s.seq
+		c.cost = cost
+		heap.Push(&s.queue, c)
+	}
 }
 
 func (s *Solver) push(st *state) {

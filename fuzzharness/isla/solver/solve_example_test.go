@@ -41,7 +41,7 @@ forall <term> use_ctx="{<id> use}":
 	// Output:
 	// "int q;;int l;" valid=true
 	// "int n;;int w;" valid=true
-	// "int c;g = c + (7) + (y = c) + (w = o = c - 5776);int j;;int h = t = (l = l = t = p = u = h = o = x = c < 0) - (v = n = o = (84706) + 3 < (j) + j) + 8571 - j;" valid=true
+	// "int c;g = c + (7) + (y = c) + (w = l = c - 5776);int o;;int j = h = (t = l = t = p = u = h = o = x = c < 0) - (v = n = o = (84706) + 3 < (o) + o) + 8571 - o;" valid=true
 }
 
 // The same seed gives the same solutions.

@@ -42,5 +42,5 @@ forall <term> use_ctx="{<id> use}":
 	}
 	// Output:
 	// factor 10: 1 stalls, at most 12 states for one program
-	// factor 0: 0 stalls, at most 327 states for one program
+	// factor 0: 0 stalls, at most 102 states for one program
 }

@@ -14,12 +14,12 @@ import (
 // detection counts states, not time.
 func TestStallFactor(t *testing.T) {
 	spec := compileAll(t, "scriptsizec", []string{"scriptsizec-def-use.isla", "scriptsizec-no-redef.isla"})
+	// Seed 3: since equal-cost matches are taken one after the other
+	// (pushChildren), the first 300 programs of seed 1 no longer include
+	// a search that takes long without the detection.
 	n := 300
-	if testing.Short() {
-		n = 100
-	}
 	run := func(opts ...solver.Option) (outs []string, maxStates int, stats solver.Stats) {
-		opts = append([]solver.Option{solver.Seed(1), solver.RestartEvery(1500), solver.MaxStates(1000)}, opts...)
+		opts = append([]solver.Option{solver.Seed(3), solver.RestartEvery(1500), solver.MaxStates(1000)}, opts...)
 		s, err := solver.New(spec, opts...)
 		if err != nil {
 			t.Fatal(err)
