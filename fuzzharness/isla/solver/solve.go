@@ -254,7 +254,7 @@ type Solver struct {
 	fin       *finishing      // the state whose atoms are solved again for more solutions
 	held      []*grammar.Tree // vacuous solutions held back (NonVacuous)
 	heldFor   int             // states processed while a solution was held
-	seen      map[string]bool
+	seen      outputSet
 	reserve   []*state     // finished states whose solutions were samples
 	found     int          // solutions returned since the search (re)started
 	dropped   bool         // possibilities were dropped: no proof of unsatisfiability
@@ -306,7 +306,7 @@ func New(spec *isla.Spec, opts ...Option) (*Solver, error) {
 	}
 	cfg.expansions = max(cfg.expansions, 1)
 	cfg.branches = max(cfg.branches, 1)
-	s := &Solver{spec: spec, cfg: cfg, seen: map[string]bool{},
+	s := &Solver{spec: spec, cfg: cfg, seen: outputSet{},
 		nodeID: map[isla.Compiled]int{}, freeSlots: map[isla.Compiled][]int{}, patterns: map[*isla.CompiledQuantifier][]*pattern.Tree{},
 		atoms: map[*isla.CompiledSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{},
 		parsed: map[string]*grammar.Tree{}, counts: map[countKey]*countTable{}}
@@ -530,14 +530,12 @@ func (s *Solver) Solve(ctx context.Context, n int) ([]*grammar.Tree, error) {
 // emit validates a solution and queues it unless it was seen before.
 func (s *Solver) emit(t *grammar.Tree) error {
 	input := t.Bytes()
-	text := string(input)
-	if s.seen[text] {
+	if !s.seen.add(input) {
 		s.stats.Duplicates++
 		return nil
 	}
-	s.seen[text] = true
 	if !s.valid(t, input) {
-		return fmt.Errorf("%w: %q\n%s", ErrInvalidOutput, text, s.spec.EvalTree(t))
+		return fmt.Errorf("%w: %q\n%s", ErrInvalidOutput, input, s.spec.EvalTree(t))
 	}
 	if s.pathTable != nil {
 		s.pathTable.AddPaths(s.covered, t)
