@@ -311,7 +311,7 @@ func (r *Repairer) fresh(seed uint64) *Solver {
 	s.ids = idSource{}
 	s.queue, s.seq, s.started, s.pending = nil, 0, true, nil
 	s.seen = outputSet{}
-	s.dropped, s.dropWhy, s.cur, s.reserve = false, nil, nil, nil
+	s.dropped, s.dropWhy, s.cur, s.reserve = false, nil, nil, reserve{}
 	s.predErr, s.predSrc = nil, nil
 	s.stats = Stats{}
 	return &s

@@ -255,7 +255,7 @@ type Solver struct {
 	held      []*grammar.Tree // vacuous solutions held back (NonVacuous)
 	heldFor   int             // states processed while a solution was held
 	seen      outputSet
-	reserve   []*state     // finished states whose solutions were samples
+	reserve   reserve      // finished states whose solutions were samples
 	found     int          // solutions returned since the search (re)started
 	dropped   bool         // possibilities were dropped: no proof of unsatisfiability
 	dropWhy   *GaveUpError // the first reason
@@ -287,6 +287,10 @@ type Stats struct {
 	// whose values contradicted the atoms (the step went back and gave
 	// one leaf a value).
 	Batches, BatchesFailed int
+	// Unreserved counts the states whose solutions were random samples
+	// that the solver dropped, rather than keep them for more samples,
+	// to bound the memory of the states it keeps (see LimitReserve).
+	Unreserved int
 }
 
 // New returns a solver for the constraint of spec. It fails if the
@@ -360,6 +364,8 @@ func (s *Solver) limitValue(l Limit) string {
 		return fmt.Sprintf("%d runs of %d values", s.cfg.attempts, choiceTries)
 	case LimitItems:
 		return fmt.Sprint(s.cfg.maxItems)
+	case LimitReserve:
+		return fmt.Sprint(reserveNodes, " tree nodes")
 	}
 	return ""
 }
@@ -427,7 +433,7 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 			continue
 		}
 		if len(s.held) > 0 && (s.heldFor >= s.cfg.nonVacuous || budget == 0 ||
-			s.queue.Len() == 0 && len(s.reserve) == 0 || ctx.Err() != nil) {
+			s.queue.Len() == 0 && len(s.reserve.states) == 0 || ctx.Err() != nil) {
 			t := s.held[0]
 			s.held = s.held[1:]
 			s.heldFor = 0
@@ -438,13 +444,13 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 		if ctx.Err() != nil {
 			return nil, s.deadline(ctx)
 		}
-		if s.queue.Len() == 0 && len(s.reserve) > 0 {
+		if s.queue.Len() == 0 && len(s.reserve.states) > 0 {
 			// More samples of the states finished at random.
-			for _, st := range s.reserve {
+			for _, st := range s.reserve.states {
 				st.steps++
 				s.push(st)
 			}
-			s.reserve = s.reserve[:0]
+			s.reserve.reset()
 		}
 		if s.queue.Len() == 0 {
 			if s.dropped {
@@ -504,8 +510,7 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 func (s *Solver) restart() {
 	clear(s.queue)
 	s.queue = s.queue[:0]
-	clear(s.reserve)
-	s.reserve = s.reserve[:0]
+	s.reserve.reset()
 	s.fin = nil
 	s.push(s.initial())
 	s.found = 0
