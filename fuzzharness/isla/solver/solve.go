@@ -225,7 +225,7 @@ type Solver struct {
 	semWrites  map[int32]bool           // labels of the nodes tree solvers write
 	atoms      map[*isla.CompiledSMT]*atomInfo
 	parsers    map[string]*grammar.Parser
-	parsed     map[string]*grammar.Tree // nonterminal NUL text -> parse tree (nil: none)
+	parsed     map[string]packedSubtree // nonterminal NUL text -> parse tree (nil: none)
 	itemErr    *GaveUpError             // the first parse of the state being processed that hit MaxItems
 	spareCtx   *evalCtx                 // an evaluation context whose memory is reused
 	spareCtx2  *evalCtx                 // a second one, for the csp runs (cspRun.keep)
@@ -313,7 +313,7 @@ func New(spec *isla.Spec, opts ...Option) (*Solver, error) {
 	s := &Solver{spec: spec, cfg: cfg, seen: outputSet{},
 		nodeID: map[isla.Compiled]int{}, freeSlots: map[isla.Compiled][]int{}, patterns: map[*isla.CompiledQuantifier][]*pattern.Tree{},
 		atoms: map[*isla.CompiledSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{},
-		parsed: map[string]*grammar.Tree{}, counts: map[countKey]*countTable{}}
+		parsed: map[string]packedSubtree{}, counts: map[countKey]*countTable{}}
 	s.tc = spec.NewTermCompiler()
 	s.rng = rand.New(rand.NewPCG(cfg.seed, 0x69736c61))
 	gr := spec.Graph()
