@@ -22,6 +22,10 @@ const (
 	LimitSMTTimeout              // SMTTimeout
 	LimitAttempts                // the random values tried for the atoms' variables
 	LimitItems                   // MaxItems, of the parses of solved texts
+	// LimitReserve is the memory bound of the states the solver keeps
+	// for more random samples of their atoms' values (16,384 tree nodes):
+	// past it, it drops the costliest.
+	LimitReserve
 )
 
 // String returns the name of the Option that sets the limit.
@@ -41,6 +45,8 @@ func (l Limit) String() string {
 		return "the random values tried per variable"
 	case LimitItems:
 		return "MaxItems"
+	case LimitReserve:
+		return "the bound of the states kept for more samples"
 	}
 	return "no limit"
 }

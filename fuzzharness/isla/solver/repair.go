@@ -310,8 +310,8 @@ func (r *Repairer) fresh(seed uint64) *Solver {
 	s.gen.MaxSize = r.base.gen.MaxSize
 	s.ids = idSource{}
 	s.queue, s.seq, s.started, s.pending = nil, 0, true, nil
-	s.seen = map[string]bool{}
-	s.dropped, s.dropWhy, s.cur, s.reserve = false, nil, nil, nil
+	s.seen = outputSet{}
+	s.dropped, s.dropWhy, s.cur, s.reserve = false, nil, nil, reserve{}
 	s.predErr, s.predSrc = nil, nil
 	s.stats = Stats{}
 	return &s

@@ -83,6 +83,7 @@ func (s *Solver) closeTree(root *stree, check bool) (*grammar.Tree, bool, bool) 
 // returns the open leaf l derived: a node with l's id.
 func (s *Solver) parseLeaf(l *stree, text string) (*stree, bool) {
 	key := l.g.Name + "\x00" + text
+	nodes := s.spec.Graph().Nodes
 	t, ok := s.parsed[key]
 	if !ok {
 		p, err := s.parser(l.g.Name)
@@ -92,7 +93,11 @@ func (s *Solver) parseLeaf(l *stree, text string) (*stree, bool) {
 		f, err := p.Parse([]byte(text))
 		switch {
 		case err == nil:
-			t = f.Tree()
+			tree := f.Tree()
+			if t, ok = pack(tree, text, nodes); !ok {
+				// Not kept: the packed form cannot hold it.
+				return mkNode(l.id, l.g, []*stree{s.ids.fromTree(tree, nil)}, "", false), true
+			}
 		case errors.Is(err, grammar.ErrItemLimit):
 			// Not a rejection: the search stops (see Next), and the
 			// text is not cached as unparsable.
@@ -110,7 +115,7 @@ func (s *Solver) parseLeaf(l *stree, text string) (*stree, bool) {
 	if t == nil {
 		return nil, false
 	}
-	return mkNode(l.id, l.g, []*stree{s.ids.fromTree(t, nil)}, "", false), true
+	return mkNode(l.id, l.g, []*stree{s.ids.fromPacked(t, key[len(l.g.Name)+1:], nodes)}, "", false), true
 }
 
 // maxParsed bounds the parse trees parseLeaf keeps: the same values (an

@@ -226,7 +226,7 @@ type Solver struct {
 	semWrites  map[int32]bool           // labels of the nodes tree solvers write
 	atoms      map[*isla.CompiledSMT]*atomInfo
 	parsers    map[string]*grammar.Parser
-	parsed     map[string]*grammar.Tree // nonterminal NUL text -> parse tree (nil: none)
+	parsed     map[string]packedSubtree // nonterminal NUL text -> parse tree (nil: none)
 	itemErr    *GaveUpError             // the first parse of the state being processed that hit MaxItems
 	spareCtx   *evalCtx                 // an evaluation context whose memory is reused
 	spareCtx2  *evalCtx                 // a second one, for the csp runs (cspRun.keep)
@@ -256,8 +256,8 @@ type Solver struct {
 	fin       *finishing      // the state whose atoms are solved again for more solutions
 	held      []*grammar.Tree // vacuous solutions held back (NonVacuous)
 	heldFor   int             // states processed while a solution was held
-	seen      map[string]bool
-	reserve   []*state     // finished states whose solutions were samples
+	seen      outputSet
+	reserve   reserve      // finished states whose solutions were samples
 	found     int          // solutions returned since the search (re)started
 	dropped   bool         // possibilities were dropped: no proof of unsatisfiability
 	dropWhy   *GaveUpError // the first reason
@@ -289,6 +289,10 @@ type Stats struct {
 	// whose values contradicted the atoms (the step went back and gave
 	// one leaf a value).
 	Batches, BatchesFailed int
+	// Unreserved counts the states whose solutions were random samples
+	// that the solver dropped, rather than keep them for more samples,
+	// to bound the memory of the states it keeps (see LimitReserve).
+	Unreserved int
 }
 
 // New returns a solver for the constraint of spec. It fails if the
@@ -308,10 +312,10 @@ func New(spec *isla.Spec, opts ...Option) (*Solver, error) {
 	}
 	cfg.expansions = max(cfg.expansions, 1)
 	cfg.branches = max(cfg.branches, 1)
-	s := &Solver{spec: spec, cfg: cfg, seen: map[string]bool{},
+	s := &Solver{spec: spec, cfg: cfg, seen: outputSet{},
 		nodeID: map[isla.Compiled]int{}, freeSlots: map[isla.Compiled][]int{}, patterns: map[*isla.CompiledQuantifier][]*pattern.Tree{},
 		atoms: map[*isla.CompiledSMT]*atomInfo{}, parsers: map[string]*grammar.Parser{},
-		parsed: map[string]*grammar.Tree{}, counts: map[countKey]*countTable{}}
+		parsed: map[string]packedSubtree{}, counts: map[countKey]*countTable{}}
 	s.tc = spec.NewTermCompiler()
 	s.rng = rand.New(rand.NewPCG(cfg.seed, 0x69736c61))
 	gr := spec.Graph()
@@ -362,6 +366,8 @@ func (s *Solver) limitValue(l Limit) string {
 		return fmt.Sprintf("%d runs of %d values", s.cfg.attempts, choiceTries)
 	case LimitItems:
 		return fmt.Sprint(s.cfg.maxItems)
+	case LimitReserve:
+		return fmt.Sprint(reserveNodes, " tree nodes")
 	}
 	return ""
 }
@@ -429,7 +435,7 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 			continue
 		}
 		if len(s.held) > 0 && (s.heldFor >= s.cfg.nonVacuous || budget == 0 ||
-			s.queue.Len() == 0 && len(s.reserve) == 0 || ctx.Err() != nil) {
+			s.queue.Len() == 0 && len(s.reserve.states) == 0 || ctx.Err() != nil) {
 			t := s.held[0]
 			s.held = s.held[1:]
 			s.heldFor = 0
@@ -440,13 +446,13 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 		if ctx.Err() != nil {
 			return nil, s.deadline(ctx)
 		}
-		if s.queue.Len() == 0 && len(s.reserve) > 0 {
+		if s.queue.Len() == 0 && len(s.reserve.states) > 0 {
 			// More samples of the states finished at random.
-			for _, st := range s.reserve {
+			for _, st := range s.reserve.states {
 				st.steps++
 				s.push(st)
 			}
-			s.reserve = s.reserve[:0]
+			s.reserve.reset()
 		}
 		if s.queue.Len() == 0 {
 			if s.dropped {
@@ -504,8 +510,7 @@ func (s *Solver) Next(ctx context.Context) (*grammar.Tree, error) {
 func (s *Solver) restart() {
 	clear(s.queue)
 	s.queue = s.queue[:0]
-	clear(s.reserve)
-	s.reserve = s.reserve[:0]
+	s.reserve.reset()
 	s.fin = nil
 	s.push(s.initial())
 	s.found = 0
@@ -530,14 +535,12 @@ func (s *Solver) Solve(ctx context.Context, n int) ([]*grammar.Tree, error) {
 // emit validates a solution and queues it unless it was seen before.
 func (s *Solver) emit(t *grammar.Tree) error {
 	input := t.Bytes()
-	text := string(input)
-	if s.seen[text] {
+	if !s.seen.add(input) {
 		s.stats.Duplicates++
 		return nil
 	}
-	s.seen[text] = true
 	if !s.valid(t, input) {
-		return fmt.Errorf("%w: %q\n%s", ErrInvalidOutput, text, s.spec.EvalTree(t))
+		return fmt.Errorf("%w: %q\n%s", ErrInvalidOutput, input, s.spec.EvalTree(t))
 	}
 	if s.pathTable != nil {
 		s.pathTable.AddPaths(s.covered, t)

@@ -1,6 +1,10 @@
 package solver
 
-import "github.com/seed72891827/kfuzz/fuzzharness/grammar"
+import (
+	"slices"
+
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+)
 
 // A finishing is a state without quantifiers whose atoms the solver solves
 // in Go once per model (Models), each solve a solution. Next takes one
@@ -68,8 +72,55 @@ func (s *Solver) finished(f *finishing) {
 		return
 	}
 	if f.fresh {
-		s.reserve = append(s.reserve, f.st)
+		if n := s.reserve.add(f.st); n > 0 {
+			s.stats.Unreserved += n
+			s.incomplete(LimitReserve, "the states kept for more random samples outgrew their memory bound")
+		}
 		return
 	}
 	s.incomplete(NoLimit, "the random completions of a state repeated earlier solutions")
+}
+
+// reserveNodes bounds the tree nodes of the states in reserve: the sum
+// of their trees' sizes (nodes two trees share count twice), about 1.3
+// MB of nodes. The solver samples the reserve only once its queue is
+// empty, which a search rarely reaches before it restarts (RestartEvery
+// clears the reserve): in the evaluation's searches (kfuzz eval isla) the
+// reserve grew to 150-800 states between restarts, up to 80,000 nodes
+// for reST and 440,000 for TAR, and was never sampled. That memory was
+// live, so every garbage collection cycle scanned it.
+const reserveNodes = 1 << 14
+
+// A reserve holds the states whose solutions were random samples, for
+// more samples once the queue is empty. Past reserveNodes, it drops the
+// costliest states (the newest of equal cost): their further solutions
+// are lost, so the search is incomplete.
+type reserve struct {
+	states []*state
+	nodes  int // the sum of the states' tree sizes
+}
+
+// add adds a state and returns the number of states it dropped to stay
+// within reserveNodes. It keeps at least the state added last.
+func (r *reserve) add(st *state) (dropped int) {
+	r.states = append(r.states, st)
+	r.nodes += int(st.root.size)
+	for r.nodes > reserveNodes && len(r.states) > 1 {
+		worst := 0
+		for i, c := range r.states {
+			if w := r.states[worst]; c.cost > w.cost || c.cost == w.cost && c.seq > w.seq {
+				worst = i
+			}
+		}
+		r.nodes -= int(r.states[worst].root.size)
+		r.states = slices.Delete(r.states, worst, worst+1)
+		dropped++
+	}
+	return dropped
+}
+
+// reset empties the reserve, keeping its memory.
+func (r *reserve) reset() {
+	clear(r.states)
+	r.states, r.nodes = r.states[:0], 0
 }

@@ -65,7 +65,7 @@ func (s *Solver) step(ctx context.Context, st *state) ([]*state, []*grammar.Tree
 // anyNew reports whether a solution is not one returned before.
 func (s *Solver) anyNew(outs []*grammar.Tree) bool {
 	for _, t := range outs {
-		if !s.seen[string(t.Bytes())] {
+		if !s.seen.has(t.Bytes()) {
 			return true
 		}
 	}

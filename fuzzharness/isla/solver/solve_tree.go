@@ -1,6 +1,9 @@
 package solver
 
 import (
+	"slices"
+	"strings"
+
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
 
@@ -12,13 +15,16 @@ import (
 // not been derived yet: an open leaf of the nonterminal Node.Name.
 
 type stree struct {
-	id    int32
 	g     *grammar.Node
 	kids  []*stree
 	val   string // a literal's or class's text
-	open  bool
+	id    int32
 	nopen int32 // open nodes in the subtree
 	size  int32 // nodes in the subtree
+	open  bool
+	// The fields are ordered to fit 64 bytes (72 with id first), the
+	// size class below 80: the trees of the states in the queue are
+	// most of the solver's live memory.
 }
 
 // idSource hands out node ids.
@@ -217,4 +223,77 @@ func (n *stree) label() string {
 		return n.g.Name
 	}
 	return ""
+}
+
+// A packedSubtree is a complete derivation tree without pointers, the form
+// of the parse trees the solver keeps (Solver.parsed): per node, in
+// pre-order, its graph node's id, its number of children and, for a
+// leaf, the length of its text; the leaves' texts are the bytes of the
+// parsed text in order. It takes 12 bytes a node, where a parse's
+// grammar.Tree takes 90 or more in the blocks it is built in, and the
+// garbage collector does not scan it: the solver keeps thousands of
+// parses, and as trees they were most of its live memory on XML.
+type packedSubtree []packedNode
+
+type packedNode struct{ node, kids, len int32 }
+
+// pack returns the packed form of t, a complete tree of the graph nodes
+// nodes that derives text; ok is false if t does not fit the form (an
+// open node, a node not in nodes, a leaf text that is not the next bytes
+// of text, or text of an inner node).
+func pack(t *grammar.Tree, text string, nodes []*grammar.Node) (p packedSubtree, ok bool) {
+	pos := 0
+	var walk func(t *grammar.Tree) bool
+	walk = func(t *grammar.Tree) bool {
+		id := t.Node.ID
+		if t.Open || id < 0 || id >= len(nodes) || nodes[id] != t.Node {
+			return false
+		}
+		n := packedNode{node: int32(id), kids: int32(len(t.Children))}
+		if len(t.Children) == 0 {
+			if !strings.HasPrefix(text[pos:], t.Value) {
+				return false
+			}
+			n.len = int32(len(t.Value))
+			pos += len(t.Value)
+		} else if t.Value != "" {
+			return false
+		}
+		p = append(p, n)
+		for _, c := range t.Children {
+			if !walk(c) {
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(t) || pos != len(text) {
+		return nil, false
+	}
+	return slices.Clip(p), true
+}
+
+// fromPacked is fromTree, without keepOpen, of the tree p packs: the
+// same nodes with fresh ids given in the same order. The leaves' texts
+// are substrings of text.
+func (s *idSource) fromPacked(p packedSubtree, text string, nodes []*grammar.Node) *stree {
+	i, pos := 0, 0
+	var build func() *stree
+	build = func() *stree {
+		n := p[i]
+		i++
+		var kids []*stree
+		val := ""
+		if n.kids > 0 {
+			kids = make([]*stree, n.kids)
+			for k := range kids {
+				kids[k] = build()
+			}
+		} else {
+			val = text[pos : pos+int(n.len)]
+			pos += int(n.len)
+		}
+		return mkNode(s.id(), nodes[n.node], kids, val, false)
+	}
+	return build()
 }
