@@ -161,6 +161,7 @@ type cspRun struct {
 	// written: the view nodes tree solvers set in this pass of propagate.
 	written []int32
 	walked  viewMarks // the bound nodes pickVar has walked in this call
+	picked  viewMarks // the open leaves pickVar has taken in this call
 }
 
 // cspFail records why solving the atoms in Go failed; the SMT solver may

@@ -17,6 +17,7 @@ import (
 func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	c := r.ctx()
 	r.walked.reset()
+	r.picked.reset()
 	deferred := map[int32]bool{}
 	for _, it := range und {
 		if p, ok := it.n.(*isla.CompiledPred); ok {
@@ -33,7 +34,7 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	}
 	var leaves, later []*stree
 	var ints []int32
-	seen := map[int32]bool{}
+	seen := map[int32]bool{} // numbers taken (leaves: r.picked)
 	// The variables of each group of an undecided atom (a predicate but a
 	// tree solver: all its variables; an SMT-LIB formula: those of
 	// conjuncts that share variables, see varGroups), as keys: a leaf's
@@ -109,17 +110,19 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 			for _, j := range c.openLeavesIn(i) {
 				id := c.ids[j]
 				add(id)
-				if walked || seen[id] {
+				if walked || r.picked.mark(j, len(c.v.Nodes)) {
 					continue
 				}
-				seen[id] = true
 				l := c.node(id)
 				if l == nil {
 					continue
 				}
-				under := deferred[id]
-				for k := c.v.Nodes[j].Parent; k >= i && k >= 0 && !under; k = c.v.Nodes[k].Parent {
-					under = deferred[c.ids[k]]
+				under := false
+				if len(deferred) > 0 {
+					under = deferred[id]
+					for k := c.v.Nodes[j].Parent; k >= i && k >= 0 && !under; k = c.v.Nodes[k].Parent {
+						under = deferred[c.ids[k]]
+					}
 				}
 				if under {
 					later = append(later, l)
