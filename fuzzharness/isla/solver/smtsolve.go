@@ -162,6 +162,8 @@ type cspRun struct {
 	written []int32
 	walked  viewMarks // the bound nodes pickVar has walked in this call
 	picked  viewMarks // the open leaves pickVar has taken in this call
+	// groupBuf: the memory of pickVar's groups, reused across calls
+	groupBuf []int32
 }
 
 // cspFail records why solving the atoms in Go failed; the SMT solver may

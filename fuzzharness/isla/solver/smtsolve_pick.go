@@ -39,7 +39,11 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	// tree solver: all its variables; an SMT-LIB formula: those of
 	// conjuncts that share variables, see varGroups), as keys: a leaf's
 	// id, or -1-i for number i.
+	// The group made last grows at the end of one buffer (most atoms have
+	// one group); a group that grows after another was made moves out.
 	var groups [][]int32
+	buf, last := r.groupBuf[:0], -1
+	defer func() { r.groupBuf = buf[:0] }()
 	var pinned []bool     // per group: its atom has pins (an equation)
 	var mine []groupIndex // the groups of the atom, by its formula's group
 	for _, it := range und {
@@ -79,11 +83,17 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 				if x < 0 {
 					x = len(groups)
 					mine = append(mine, groupIndex{gi, x})
-					groups = append(groups, nil)
+					groups = append(groups, buf[len(buf):len(buf)])
 					pinned = append(pinned, info != nil && !it.neg && len(info.pins) > 0)
+					last = x
 				}
-				if !contains(groups[x], k) {
-					groups[x] = append(groups[x], k)
+				switch g := groups[x]; {
+				case contains(g, k):
+				case x == last:
+					buf = append(buf, k)
+					groups[x] = buf[len(buf)-len(g)-1 : len(buf) : len(buf)]
+				default:
+					groups[x] = append(g[:len(g):len(g)], k)
 				}
 			}
 			if r.s.slotKind[b.slot] == isla.IntVar {
