@@ -45,6 +45,7 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	buf, last := r.groupBuf[:0], -1
 	defer func() { r.groupBuf = buf[:0] }()
 	var pinned []bool     // per group: its atom has pins (an equation)
+	var lookup idxCache   // the atoms bind the same nodes again and again
 	var mine []groupIndex // the groups of the atom, by its formula's group
 	for _, it := range und {
 		var info *atomInfo
@@ -106,7 +107,7 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 				}
 				continue
 			}
-			i, ok := c.idx[b.val]
+			i, ok := lookup.index(c, b.val)
 			if !ok {
 				continue
 			}
@@ -193,6 +194,26 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 		}
 	}
 	return leaf, -1, more
+}
+
+// idxCache remembers the view indexes of node ids one evalCtx's idx gave,
+// direct-mapped by the id's low bits; the zero value is empty.
+type idxCache struct {
+	id [256]int32 // the id + 1 of the entry, 0 if none
+	i  [256]int32
+}
+
+// index returns c.idx[id].
+func (m *idxCache) index(c *evalCtx, id int32) (int32, bool) {
+	h := uint8(id)
+	if m.id[h] == id+1 {
+		return m.i[h], true
+	}
+	i, ok := c.idx[id]
+	if ok {
+		m.id[h], m.i[h] = id+1, i
+	}
+	return i, ok
 }
 
 // viewMarks is a set of view indexes that empties in constant time.
