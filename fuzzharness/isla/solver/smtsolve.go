@@ -166,6 +166,12 @@ type cspRun struct {
 	// written: the view nodes tree solvers set in this pass of propagate.
 	written []int32
 	walked  viewMarks // the bound nodes pickVar has walked in this call
+	picked  viewMarks // the open leaves pickVar has taken in this call
+	// watch: per atom of items that check found undecided, the id of an
+	// open leaf of one of its variables (see openLeafOf), or -1
+	watch []int32
+	// groupBuf: the memory of pickVar's groups, reused across calls
+	groupBuf []int32
 }
 
 // cspFail records why solving the atoms in Go failed; the SMT solver may
@@ -295,6 +301,7 @@ func (r *cspRun) restore(sn snapshot) {
 	r.freshClosed = false
 	r.ints = slices.Clone(sn.ints)
 	copy(r.holds, sn.holds)
+	r.unwatch()
 	r.dirty = true
 	if sn.c != nil {
 		// The snapshot's view is intact (see ctx).
@@ -392,8 +399,16 @@ func (r *cspRun) settle(held []item) ([]item, bool) {
 func (r *cspRun) check() ([]item, bool) {
 	c := r.ctx()
 	und := r.spare[:0]
+	if r.watch == nil {
+		r.watch = make([]int32, len(r.items))
+		r.unwatch()
+	}
 	for i, it := range r.items {
 		if r.holds[i] {
+			continue
+		}
+		if w := r.watch[i]; w >= 0 && r.vals[w] == nil {
+			und = append(und, it) // an open leaf of one of its variables is still open
 			continue
 		}
 		switch c.decide(it) {
@@ -408,10 +423,47 @@ func (r *cspRun) check() ([]item, bool) {
 			return nil, false
 		case triUnknown:
 			und = append(und, it)
+			r.watch[i] = c.openLeafOf(it)
 		}
 	}
 	r.spare = und[:0] // settle decides whether und is kept
 	return und, true
+}
+
+// unwatch forgets the leaves check watches: a tree solver rewrote a node,
+// or the run went back to a snapshot, whose tree may not hold them.
+func (r *cspRun) unwatch() {
+	for i := range r.watch {
+		r.watch[i] = -1
+	}
+}
+
+// openLeafOf returns the id of an open leaf of a tree variable of the
+// SMT-LIB atom it, one decide found undecided, or -1 if it is not such an
+// atom or has no such leaf. While no value is assigned to that leaf, the
+// variable is not closed, so the atom stays undecided: check need not ask
+// decide (a leaf takes a value only through assignLeaf; tree solvers that
+// rewrite nodes call unwatch).
+func (c *evalCtx) openLeafOf(it item) int32 {
+	n, ok := it.n.(*isla.CompiledSMT)
+	if !ok {
+		return -1
+	}
+	for _, v := range n.Vars {
+		if v.Kind == isla.IntVar || v.Kind == isla.LetVar {
+			continue
+		}
+		x, ok := it.env.lookup(v.Slot)
+		if !ok {
+			continue
+		}
+		if i, ok := c.idx[x]; ok {
+			if open := c.openLeavesIn(i); len(open) > 0 {
+				return c.ids[open[0]]
+			}
+		}
+	}
+	return -1
 }
 
 // fixable reports whether a false semantic predicate may still be solved:
@@ -683,6 +735,7 @@ func (r *cspRun) solveTree(c *evalCtx, it item, n *isla.CompiledPred, ts isla.Tr
 			r.rewrote = r.rewrote || r.vals[node.id] == nil
 			// Atoms over the rewritten node may change: decide all again.
 			clear(r.holds)
+			r.unwatch()
 			r.freshClosed = true
 		}
 		sub, ok := r.s.parseLeaf(leaf, text)

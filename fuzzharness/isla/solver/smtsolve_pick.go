@@ -17,6 +17,7 @@ import (
 func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	c := r.ctx()
 	r.walked.reset()
+	r.picked.reset()
 	deferred := map[int32]bool{}
 	for _, it := range und {
 		if p, ok := it.n.(*isla.CompiledPred); ok {
@@ -33,13 +34,18 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	}
 	var leaves, later []*stree
 	var ints []int32
-	seen := map[int32]bool{}
+	seen := map[int32]bool{} // numbers taken (leaves: r.picked)
 	// The variables of each group of an undecided atom (a predicate but a
 	// tree solver: all its variables; an SMT-LIB formula: those of
 	// conjuncts that share variables, see varGroups), as keys: a leaf's
 	// id, or -1-i for number i.
+	// The group made last grows at the end of one buffer (most atoms have
+	// one group); a group that grows after another was made moves out.
 	var groups [][]int32
+	buf, last := r.groupBuf[:0], -1
+	defer func() { r.groupBuf = buf[:0] }()
 	var pinned []bool     // per group: its atom has pins (an equation)
+	var lookup idxCache   // the atoms bind the same nodes again and again
 	var mine []groupIndex // the groups of the atom, by its formula's group
 	for _, it := range und {
 		var info *atomInfo
@@ -78,11 +84,17 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 				if x < 0 {
 					x = len(groups)
 					mine = append(mine, groupIndex{gi, x})
-					groups = append(groups, nil)
+					groups = append(groups, buf[len(buf):len(buf)])
 					pinned = append(pinned, info != nil && !it.neg && len(info.pins) > 0)
+					last = x
 				}
-				if !contains(groups[x], k) {
-					groups[x] = append(groups[x], k)
+				switch g := groups[x]; {
+				case contains(g, k):
+				case x == last:
+					buf = append(buf, k)
+					groups[x] = buf[len(buf)-len(g)-1 : len(buf) : len(buf)]
+				default:
+					groups[x] = append(g[:len(g):len(g)], k)
 				}
 			}
 			if r.s.slotKind[b.slot] == isla.IntVar {
@@ -95,7 +107,7 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 				}
 				continue
 			}
-			i, ok := c.idx[b.val]
+			i, ok := lookup.index(c, b.val)
 			if !ok {
 				continue
 			}
@@ -109,17 +121,19 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 			for _, j := range c.openLeavesIn(i) {
 				id := c.ids[j]
 				add(id)
-				if walked || seen[id] {
+				if walked || r.picked.mark(j, len(c.v.Nodes)) {
 					continue
 				}
-				seen[id] = true
 				l := c.node(id)
 				if l == nil {
 					continue
 				}
-				under := deferred[id]
-				for k := c.v.Nodes[j].Parent; k >= i && k >= 0 && !under; k = c.v.Nodes[k].Parent {
-					under = deferred[c.ids[k]]
+				under := false
+				if len(deferred) > 0 {
+					under = deferred[id]
+					for k := c.v.Nodes[j].Parent; k >= i && k >= 0 && !under; k = c.v.Nodes[k].Parent {
+						under = deferred[c.ids[k]]
+					}
 				}
 				if under {
 					later = append(later, l)
@@ -180,6 +194,26 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 		}
 	}
 	return leaf, -1, more
+}
+
+// idxCache remembers the view indexes of node ids one evalCtx's idx gave,
+// direct-mapped by the id's low bits; the zero value is empty.
+type idxCache struct {
+	id [256]int32 // the id + 1 of the entry, 0 if none
+	i  [256]int32
+}
+
+// index returns c.idx[id].
+func (m *idxCache) index(c *evalCtx, id int32) (int32, bool) {
+	h := uint8(id)
+	if m.id[h] == id+1 {
+		return m.i[h], true
+	}
+	i, ok := c.idx[id]
+	if ok {
+		m.id[h], m.i[h] = id+1, i
+	}
+	return i, ok
 }
 
 // viewMarks is a set of view indexes that empties in constant time.

@@ -159,7 +159,6 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 				keep = append(keep, it)
 				continue
 			}
-			ms, next, complete := s.instantiate(c, it, n)
 			// A compound body without quantifiers whose free variables
 			// have the values of an instance made before in this call adds
 			// nothing: its atoms are those of that instance, which seen
@@ -168,6 +167,14 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			// holds them. (A body that is an atom is left to the atoms'
 			// own check.)
 			dedup := s.simp.compound(n.Body)
+			cover, covers := instKey{}, false
+			if dedup {
+				cover, covers = s.coverKey(it, n)
+				if covers && seen.covered(c, it, n, cover) {
+					continue
+				}
+			}
+			ms, next, complete := s.instantiate(c, it, n)
 			var added []item
 			for j, m := range ms {
 				if dedup && !seen.add(s, it, n, m) {
@@ -194,6 +201,8 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			}
 			if !complete {
 				keep = append(keep, next)
+			} else if covers && len(it.done) == 0 {
+				seen.cover(c, it, n, cover)
 			}
 			queue.push(added)
 		}
@@ -239,9 +248,10 @@ func (m *simplifyMemo) seenSet() *instanceSet {
 
 // release takes back a set seenSet returned.
 func (m *simplifyMemo) release(seen *instanceSet) {
-	if len(seen.small) <= maxReused && len(seen.big) <= maxReused {
+	if len(seen.small) <= maxReused && len(seen.big) <= maxReused && len(seen.covers) <= maxReused {
 		clear(seen.small)
 		clear(seen.big)
+		clear(seen.covers)
 		m.seen = seen
 	}
 }
@@ -251,6 +261,69 @@ func (m *simplifyMemo) release(seen *instanceSet) {
 type instanceSet struct {
 	small map[instKey]bool // instances of up to maxKeySlots free variables
 	big   map[string]bool  // the others, by key
+	// covers: for a universal quantifier and the values of its free
+	// variables but the one it ranges in (see coverKey), the view node
+	// of a complete instantiation in this call with no node done
+	// before: every instance of its body for a node in that node's
+	// tree is in the set.
+	covers map[instKey]int32
+}
+
+// coverKey returns the key of covers for the universal quantifier q (item
+// it) whose body is compound: q, the polarity and the values of q's free
+// variables, the one it ranges in set to -1. It reports false if q ranges
+// over children (a node's children are not its descendants' children), if
+// its body uses the variable it ranges in, or if q has too many free
+// variables for a key.
+func (s *Solver) coverKey(it item, q *isla.CompiledQuantifier) (instKey, bool) {
+	slots := s.freeSlots[q]
+	if q.Child > 0 || len(slots) > maxKeySlots || slices.Contains(s.freeSlots[q.Body], q.In) {
+		return instKey{}, false
+	}
+	k := instKey{node: int32(s.nodeID[q]), neg: it.neg}
+	for i, slot := range slots {
+		k.v[i] = -1
+		if slot != q.In {
+			k.v[i], _ = it.env.lookup(slot)
+		}
+	}
+	return k, true
+}
+
+// covered reports whether instantiating the universal quantifier q (item
+// it, cover key k) would add nothing: it ranges in a node inside the tree
+// of a node for which the same quantifier, with the same values of the
+// other free variables, was instantiated completely in this call. Its
+// nodes are among that node's (the descendants of a descendant), each with
+// the same matches and so the same instances, all in the set; that node
+// had no node that could still match or grow, so neither has this one,
+// and the quantifier is done.
+func (set *instanceSet) covered(c *evalCtx, it item, q *isla.CompiledQuantifier, k instKey) bool {
+	p, ok := set.covers[k]
+	if !ok {
+		return false
+	}
+	inID, _ := it.env.lookup(q.In)
+	in, ok := c.idx[inID]
+	return ok && p <= in && in < c.v.Nodes[p].End
+}
+
+// cover records that the universal quantifier q (item it, cover key k,
+// no node done before) was instantiated completely: every instance of
+// its body is in the set. Of two nested nodes, the outer one is kept.
+func (set *instanceSet) cover(c *evalCtx, it item, q *isla.CompiledQuantifier, k instKey) {
+	inID, _ := it.env.lookup(q.In)
+	in, ok := c.idx[inID]
+	if !ok {
+		return
+	}
+	if p, had := set.covers[k]; had && p <= in && in < c.v.Nodes[p].End {
+		return
+	}
+	if set.covers == nil {
+		set.covers = map[instKey]int32{}
+	}
+	set.covers[k] = in
 }
 
 // maxKeySlots is the most free variables of an instance an instKey holds.
