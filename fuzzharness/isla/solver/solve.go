@@ -585,17 +585,17 @@ func (s *Solver) pushChildren(st *state, children []*state) {
 			costs = append(costs, cost)
 			cost += float64(same) * siblingPenalty
 		}
-		s.seq++
-		c.seq = s.seq
-		c.cost = cost
-		heap.Push(&s.queue, c)
+		s.pushAt(c, cost)
 	}
 }
 
-func (s *Solver) push(st *state) {
+func (s *Solver) push(st *state) { s.pushAt(st, s.cost(st)) }
+
+// pushAt queues a state with the given cost.
+func (s *Solver) pushAt(st *state, cost float64) {
 	s.seq++
 	st.seq = s.seq
-	st.cost = s.cost(st)
+	st.cost = cost
 	heap.Push(&s.queue, st)
 }
 

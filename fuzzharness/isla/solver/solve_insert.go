@@ -17,19 +17,8 @@ const maxInsertTries = 24
 // existing node (wraps), the two kinds taking turns. Insertion points are tried in
 // random order; those where the quantifier's body is false at once are
 // dropped.
-//
-// Without NonVacuous, a quantifier with matches (n is then less than
-// Branches) gets no insertion: the states of insertions cost more than
-// those of matches (a larger tree, the whole constraint to check again),
-// so the search seldom took one, and building each cost as much as a
-// state (on Scriptsize-C, half the time of its slowest outputs).
 func (s *Solver) insertions(c *evalCtx, st *state, it item, q *isla.CompiledQuantifier, key string, n int) []option {
 	if n <= 0 {
-		return nil
-	}
-	if n < s.cfg.branches && !s.embeds() {
-		// The quantifier has matches (branchExists took them first).
-		s.incomplete(LimitBranches, "no tree insertion for an existential quantifier that has matches")
 		return nil
 	}
 	inID, _ := it.env.lookup(q.In)
