@@ -95,9 +95,12 @@ type islaEvalRow struct {
 	PaperRate   float64 `json:"isla_valid_per_min"`
 	PaperDiv    float64 `json:"isla_kpath_percent"`
 	Speedup     float64 `json:"speedup"`
-	// The time the solver took per output (CPU time of the process where
-	// it can be read, else wall time), in milliseconds: median, 99th
-	// percentile and maximum, and whether it is CPU time.
+	// The time the solver took per output (CPU time of the process, all
+	// its threads, where it can be read, else wall time), in
+	// milliseconds: median, 99th percentile and maximum, and whether it
+	// is CPU time. It is read with cputime.Process, which sums the
+	// threads' own clocks: the process clock would charge an output with
+	// up to a scheduler tick of the collector's work on another core.
 	LatencyP50 float64 `json:"latency_p50_ms"`
 	LatencyP99 float64 `json:"latency_p99_ms"`
 	LatencyMax float64 `json:"latency_max_ms"`
@@ -276,15 +279,16 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 	cpuOK, threadOK := true, cputime.ThreadCPU()
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
+	var proc cputime.Process // all threads' CPU per output, the collector's included
 	for maxOut == 0 || row.Outputs < maxOut {
+		ok0 := proc.Start()
 		start := time.Now()
-		c0, ok0 := processCPU()
 		timer := cputime.Start()
 		t, err := s.Next(ctx)
 		thread := timer.Stop()
 		solving += time.Since(start)
-		c1, ok1 := processCPU()
-		cpu += c1 - c0
+		used, ok1 := proc.Stop()
+		cpu += used
 		cpuOK = cpuOK && ok0 && ok1
 		if err != nil {
 			if ctx.Err() != nil {
@@ -299,7 +303,7 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 			break
 		}
 		row.Outputs++
-		wallEach, cpuEach, threadEach = append(wallEach, time.Since(start)), append(cpuEach, c1-c0), append(threadEach, thread)
+		wallEach, cpuEach, threadEach = append(wallEach, time.Since(start)), append(cpuEach, used), append(threadEach, thread)
 		in := t.Bytes()
 		ok := true
 		var r *isla.Result
