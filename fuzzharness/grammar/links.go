@@ -1,10 +1,11 @@
 package grammar
 
 // linkStore holds the further links of a parse (xlinks, sorted by item) in
-// chunks of a fixed size. Growing it never copies links: a slice grown by
-// append would hold the old and the new array at once, and on an ambiguous
-// grammar, where links are most of the forest, that would double the peak
-// memory of a parse.
+// chunks of a fixed size. Past the first chunk, growing it never copies
+// links: a slice grown by append would hold the old and the new array at
+// once, and on an ambiguous grammar, where links are most of the forest,
+// that would double the peak memory of a parse. The first chunk starts
+// small and doubles up to the fixed size, a copy of at most one chunk.
 type linkStore struct {
 	chunks [][]xlink
 	n      int
@@ -13,6 +14,10 @@ type linkStore struct {
 const (
 	linkChunkBits = 16
 	linkChunk     = 1 << linkChunkBits
+	// firstLinks is the first chunk's first size. The first chunk grows
+	// by doubling up to linkChunk, so that a short parse, which has a few
+	// dozen links, does not allocate a whole chunk (768 KiB).
+	firstLinks = 64
 )
 
 // len returns the number of links.
@@ -23,13 +28,11 @@ func (ls *linkStore) at(k int) *xlink { return &ls.chunks[k>>linkChunkBits][k&(l
 
 // append appends xs.
 func (ls *linkStore) append(xs []xlink) {
+	base := ls.n
+	ls.extend(len(xs))
 	for len(xs) > 0 {
-		if ls.n == len(ls.chunks)*linkChunk {
-			ls.chunks = append(ls.chunks, make([]xlink, linkChunk))
-		}
-		c := ls.chunks[ls.n>>linkChunkBits][ls.n&(linkChunk-1):]
-		k := copy(c, xs)
-		ls.n += k
+		k := copy(ls.chunks[base>>linkChunkBits][base&(linkChunk-1):], xs)
+		base += k
 		xs = xs[k:]
 	}
 }
@@ -37,13 +40,31 @@ func (ls *linkStore) append(xs []xlink) {
 // extend adds n links, to be set with at.
 func (ls *linkStore) extend(n int) {
 	ls.n += n
+	if len(ls.chunks) == 0 {
+		ls.chunks = append(ls.chunks, nil)
+	}
+	if first := ls.chunks[0]; len(ls.chunks) == 1 && len(first) < min(ls.n, linkChunk) {
+		size := max(len(first), firstLinks)
+		for size < ls.n {
+			size *= 2
+		}
+		grown := make([]xlink, min(size, linkChunk))
+		copy(grown, first)
+		ls.chunks[0] = grown
+	}
 	for len(ls.chunks)*linkChunk < ls.n {
 		ls.chunks = append(ls.chunks, make([]xlink, linkChunk))
 	}
 }
 
 // bytes returns the memory the store holds.
-func (ls *linkStore) bytes() int { return len(ls.chunks) * linkChunk * 12 }
+func (ls *linkStore) bytes() int {
+	n := 0
+	for _, c := range ls.chunks {
+		n += len(c)
+	}
+	return n * 12
+}
 
 // find returns the range lo..hi of the links of item i.
 func (ls *linkStore) find(i int32) (lo, hi int) {
