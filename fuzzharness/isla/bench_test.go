@@ -116,6 +116,26 @@ func BenchmarkCheckXML(b *testing.B) {
 		}
 		benchCheck(b, s, docs)
 	})
+	// Short documents, about the size of the solver's outputs (50 to 160 bytes),
+	// where the parse's fixed costs count most.
+	b.Run("all-short", func(b *testing.B) {
+		var parts []string
+		for _, c := range []string{"xml-balance.isla", "xml-namespace.isla", "xml-no-redef.isla"} {
+			parts = append(parts, "("+loadConstraint(b, c).String()+")")
+		}
+		s, err := isla.Compile(isla.MustParse(strings.Join(parts, " and ")), loadGraph(b, "xml"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(42, 2))
+		var short [][]byte
+		for len(short) < 32 {
+			if d := xmlDocument(rng, 100); len(d) >= 50 && len(d) <= 160 {
+				short = append(short, []byte(d))
+			}
+		}
+		benchCheck(b, s, short)
+	})
 	// Invalid inputs: every document with one closing tag changed, so that
 	// all derivations of the (ambiguous) input are evaluated.
 	b.Run("balance-invalid", func(b *testing.B) {
