@@ -2,10 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+	"github.com/seed72891827/kfuzz/fuzzharness/isla/solver"
 	"github.com/seed72891827/kfuzz/internal/cputime"
 )
 
@@ -118,4 +126,100 @@ func FuzzEvalIslaScriptsizeCOracle(f *testing.F) {
 			t.Errorf("%q: %v, then %v", in, err1, err2)
 		}
 	})
+}
+
+// -retime solves every output a second time alike, and each output's
+// retimed figure is the lesser of its two timings, so no quantile can
+// exceed the first run's. The wall-clock figures come with the CPU ones.
+func TestEvalIslaRetime(t *testing.T) {
+	if !cputime.ThreadCPU() {
+		t.Skip("no thread CPU clock on this system")
+	}
+	out, errOut, code := runEval(t, "-n", "300", "-subjects", "rest,csv", "-retime", "-json", "-z3=false")
+	if code != 0 {
+		t.Fatalf("code %d: %s", code, errOut)
+	}
+	var rows []islaEvalRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatalf("%v:\n%s", err, out)
+	}
+	for _, r := range rows {
+		if r.Outputs != 300 || r.Retimed != 300 {
+			t.Errorf("%s: %d outputs, %d solved again alike", r.Subject, r.Outputs, r.Retimed)
+		}
+		if !(0 < r.RetimedP50 && r.RetimedP50 <= r.RetimedP99 && r.RetimedP99 <= r.RetimedMax) {
+			t.Errorf("%s: retimed p50 %v, p99 %v, max %v ms", r.Subject, r.RetimedP50, r.RetimedP99, r.RetimedMax)
+		}
+		if r.RetimedP50 > r.ThreadP50 || r.RetimedP99 > r.ThreadP99 || r.RetimedMax > r.ThreadMax {
+			t.Errorf("%s: retimed %v/%v/%v ms above the first timings %v/%v/%v", r.Subject, r.RetimedP50, r.RetimedP99, r.RetimedMax, r.ThreadP50, r.ThreadP99, r.ThreadMax)
+		}
+		if !(0 < r.WallP50 && r.WallP50 <= r.WallP99 && r.WallP99 <= r.WallMax) {
+			t.Errorf("%s: wall-clock p50 %v, p99 %v, max %v ms", r.Subject, r.WallP50, r.WallP99, r.WallMax)
+		}
+	}
+	if !strings.Contains(errOut, "solving the 300 outputs again (-retime)") {
+		t.Errorf("no progress line for the second run:\n%s", errOut)
+	}
+}
+
+// timeAgain stops at the first output a second solver does not solve
+// alike: a solver with another seed is not retimed.
+func TestTimeAgainStopsWhereRunsDiffer(t *testing.T) {
+	spec := evalSpec(t, "csv")
+	first, err := solver.New(spec, solver.Seed(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls []bool
+	var sums []uint64
+	for range 50 {
+		tr, err := first.Next(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		calls, sums = append(calls, true), append(sums, outputSum(tr.Bytes()))
+	}
+	validated := 0
+	count := func(*grammar.Tree) { validated++ }
+	same, _ := solver.New(spec, solver.Seed(1))
+	if _, n := timeAgain(same, calls, sums, count); n != 50 || validated != 50 {
+		t.Errorf("the same seed: %d of 50 alike, %d validated", n, validated)
+	}
+	other, _ := solver.New(spec, solver.Seed(2))
+	if _, n := timeAgain(other, calls, sums, count); n == 50 {
+		t.Error("another seed solved all 50 outputs alike")
+	}
+}
+
+// evalSpec compiles the constraints of eval isla's subject name.
+func evalSpec(t *testing.T, name string) *isla.Spec {
+	t.Helper()
+	i := slices.IndexFunc(islaSubjects, func(s islaSubject) bool { return s.name == name })
+	root, err := kfuzzModuleRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, dir := islaSubjects[i], filepath.Join(root, "fuzzharness", "isla", "testdata")
+	e := &env{stdout: io.Discard, stderr: io.Discard, stdin: strings.NewReader("")}
+	gr, err := e.loadGraph(sub.grammar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cs []*isla.Constraint
+	for _, f := range sub.files {
+		src, err := os.ReadFile(filepath.Join(dir, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs = append(cs, isla.MustParse(string(src)))
+	}
+	con, err := isla.Conjoin(cs...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec, err := isla.Compile(con, gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return spec
 }
