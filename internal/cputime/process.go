@@ -15,8 +15,8 @@ import (
 // which the garbage collector marks on the other core then reads either
 // the caller's work alone or that plus up to a tick of the collector's.
 // On Linux a Process reads each thread's own clock instead, which the
-// kernel brings up to date when it is read, and sums them. Elsewhere it
-// and where /proc cannot be read it reads the process clock.
+// kernel brings up to date when it is read, and sums them. Elsewhere, and
+// where /proc cannot be read, it reads the process clock.
 //
 // A Process is reused from one interval to the next; it must be used by
 // one goroutine at a time. The zero value is ready to use.
@@ -25,7 +25,6 @@ type Process struct {
 	tids   []int         // the threads known at Start
 	base   []time.Duration
 	self   int // the calling thread
-	seen   map[int]bool
 	ms     int // the runtime's thread count when tids was read
 	locked bool
 	each   bool // this interval reads the threads' clocks

@@ -5,6 +5,7 @@ package cputime
 import (
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"time"
 
@@ -46,19 +47,15 @@ func runtimeThreads() int {
 // startThreads reads every thread's clock; it reports false if it
 // cannot.
 func (p *Process) startThreads() bool {
-	if ms := runtimeThreads(); ms != p.ms || len(p.tids) == 0 {
+	p.self = unix.Gettid()
+	if ms := runtimeThreads(); ms != p.ms || !slices.Contains(p.tids, p.self) {
 		p.tids, p.ms = threads(p.tids), ms
 	}
-	if len(p.tids) == 0 {
+	if !slices.Contains(p.tids, p.self) {
 		return false
 	}
-	p.self = unix.Gettid()
 	p.base = p.base[:0]
 	for _, t := range p.tids {
-		if t == p.self {
-			p.base = append(p.base, 0)
-			continue
-		}
 		d, ok := threadClock(t)
 		if !ok {
 			d = -1 // gone: not counted at Stop
@@ -71,11 +68,7 @@ func (p *Process) startThreads() bool {
 	if !ok {
 		return false
 	}
-	for i, t := range p.tids {
-		if t == p.self {
-			p.base[i] = own
-		}
-	}
+	p.base[slices.Index(p.tids, p.self)] = own
 	return true
 }
 
@@ -99,15 +92,8 @@ func (p *Process) stopThreads() (time.Duration, bool) {
 	}
 	if ms := runtimeThreads(); ms != p.ms {
 		// Threads started during the interval count whole.
-		if p.seen == nil {
-			p.seen = map[int]bool{}
-		}
-		clear(p.seen)
-		for _, t := range p.tids {
-			p.seen[t] = true
-		}
 		for _, t := range threads(nil) {
-			if !p.seen[t] {
+			if !slices.Contains(p.tids, t) {
 				if d, ok := threadClock(t); ok {
 					sum += d
 				}
