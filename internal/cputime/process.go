@@ -1,6 +1,7 @@
 package cputime
 
 import (
+	"os"
 	"runtime"
 	"time"
 )
@@ -22,10 +23,10 @@ import (
 // one goroutine at a time. The zero value is ready to use.
 type Process struct {
 	start  time.Duration // the process clock at Start, where there are no thread clocks
-	tids   []int         // the threads known at Start
+	tids   []int         // the threads at Start
 	base   []time.Duration
-	self   int // the calling thread
-	ms     int // the runtime's thread count when tids was read
+	self   int      // the calling thread
+	dir    *os.File // /proc/self/task, kept open
 	locked bool
 	each   bool // this interval reads the threads' clocks
 }
@@ -46,7 +47,8 @@ func (p *Process) Start() bool {
 
 // Stop ends the interval begun by Start and returns the CPU time all of
 // the process's threads used during it. A thread that exits within the
-// interval loses its last part; one that starts within it counts whole.
+// interval loses its last part; one that starts within it is not
+// counted (it is at the next Start).
 func (p *Process) Stop() (time.Duration, bool) {
 	var d time.Duration
 	var ok bool

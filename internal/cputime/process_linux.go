@@ -3,8 +3,8 @@
 package cputime
 
 import (
+	"io"
 	"os"
-	"runtime"
 	"slices"
 	"strconv"
 	"time"
@@ -22,35 +22,37 @@ func threadClock(tid int) (time.Duration, bool) {
 	return time.Duration(ts.Nano()), true
 }
 
-// threads lists the process's threads, or returns nil.
-func threads(buf []int) []int {
-	es, err := os.ReadDir("/proc/self/task")
+// threads lists the process's threads into buf, reading the directory
+// *dir (opened on first use and kept open); it returns nil if it cannot.
+func threads(dir **os.File, buf []int) []int {
+	if *dir == nil {
+		f, err := os.Open("/proc/self/task")
+		if err != nil {
+			return nil
+		}
+		*dir = f
+	} else if _, err := (*dir).Seek(0, io.SeekStart); err != nil {
+		return nil
+	}
+	names, err := (*dir).Readdirnames(-1)
 	if err != nil {
 		return nil
 	}
 	buf = buf[:0]
-	for _, e := range es {
-		if n, err := strconv.Atoi(e.Name()); err == nil {
+	for _, name := range names {
+		if n, err := strconv.Atoi(name); err == nil {
 			buf = append(buf, n)
 		}
 	}
 	return buf
 }
 
-// runtimeThreads is the number of threads the Go runtime has; it changes
-// when a thread starts or exits, which is when tids is read again.
-func runtimeThreads() int {
-	n, _ := runtime.ThreadCreateProfile(nil)
-	return n
-}
-
-// startThreads reads every thread's clock; it reports false if it
-// cannot.
+// startThreads reads the clock of every thread of the process; it reports
+// false if it cannot. The threads are listed anew each time (a thread
+// that started since the last interval counts from this one on).
 func (p *Process) startThreads() bool {
 	p.self = unix.Gettid()
-	if ms := runtimeThreads(); ms != p.ms || !slices.Contains(p.tids, p.self) {
-		p.tids, p.ms = threads(p.tids), ms
-	}
+	p.tids = threads(&p.dir, p.tids)
 	if !slices.Contains(p.tids, p.self) {
 		return false
 	}
@@ -72,8 +74,8 @@ func (p *Process) startThreads() bool {
 	return true
 }
 
-// stopThreads reads the clocks startThreads read, and those of threads
-// started since, and returns the sum of the differences.
+// stopThreads reads the clocks startThreads read and returns the sum of
+// the differences.
 func (p *Process) stopThreads() (time.Duration, bool) {
 	own, ok := threadTime() // first, for the same reason
 	if !ok || len(p.base) != len(p.tids) {
@@ -87,16 +89,6 @@ func (p *Process) stopThreads() (time.Duration, bool) {
 		case p.base[i] >= 0:
 			if d, ok := threadClock(t); ok {
 				sum += d - p.base[i]
-			}
-		}
-	}
-	if ms := runtimeThreads(); ms != p.ms {
-		// Threads started during the interval count whole.
-		for _, t := range threads(nil) {
-			if !slices.Contains(p.tids, t) {
-				if d, ok := threadClock(t); ok {
-					sum += d
-				}
 			}
 		}
 	}
