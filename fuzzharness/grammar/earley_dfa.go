@@ -34,6 +34,9 @@ type tokenDFA struct {
 	trans   []int32
 	follow  byteSet // the bytes that can follow the nonterminal
 	eofNext bool    // the end of the input can follow it
+	// unambiguous is set if every word the automaton accepts has exactly
+	// one derivation (see tokenBuilder.unambiguous).
+	unambiguous bool
 }
 
 // Bounds on the automata, which keep compiling a large grammar linear.
@@ -228,7 +231,7 @@ func (b *tokenBuilder) compile(a int32) *tokenDFA {
 		return nil
 	}
 	g := b.g
-	d := &tokenDFA{}
+	d := &tokenDFA{unambiguous: b.unambiguous(s, t)}
 	// Byte classes: bytes that every terminal of the NFA treats alike.
 	var used []int32
 	for _, es := range b.edges {

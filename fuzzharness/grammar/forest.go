@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // A Forest is a shared packed parse forest: all derivations of one input,
@@ -24,8 +25,10 @@ type Forest struct {
 
 	size       int       // Size, before expansion
 	maxItems   int       // the parser's item limit
-	toks       []tokSpan // the spans scanned by automata, until expanded
+	toks       []tokSpan // the spans scanned by automata (nil in an expanded forest)
 	expandOnce sync.Once
+	exp        atomic.Pointer[Forest] // the expanded forest, once made (see expanded)
+	first      atomic.Pointer[Forest] // the forest Tree made, if exp was not made before
 
 	countOnce sync.Once
 	count     uint64
@@ -126,8 +129,31 @@ func (f *Forest) single() bool {
 	return true
 }
 
+// tokensUnambiguous reports whether every span of f scanned by an
+// automaton has exactly one derivation (see tokenDFA.unambiguous): then f
+// need not be expanded to be counted.
+func (f *Forest) tokensUnambiguous() bool {
+	tok := f.g.tok
+	for _, tk := range f.toks {
+		if !tok[tk.sym].unambiguous {
+			return false
+		}
+	}
+	return true
+}
+
 func (f *Forest) computeCount() {
-	f.expand()
+	x := f
+	if !f.tokensUnambiguous() {
+		x = f.expanded()
+	}
+	f.count, f.infinite = x.countTrees()
+}
+
+// countTrees counts the derivation trees of f, as Count and Infinite
+// report them. A span scanned by an automaton (if f is not expanded) counts
+// as one derivation: f must have only unambiguous tokens.
+func (f *Forest) countTrees() (n uint64, inf bool) {
 	const (
 		white = iota
 		gray
@@ -135,8 +161,7 @@ func (f *Forest) computeCount() {
 	)
 	g := f.g
 	if f.single() {
-		f.count = 1
-		return
+		return 1, false
 	}
 	state := make([]uint8, len(f.items))
 	cnt := make([]uint64, len(f.items))
@@ -149,7 +174,7 @@ func (f *Forest) computeCount() {
 			state[i] = gray
 			f.forEachLink(i, func(pred, child int32) {
 				for _, x := range [2]int32{pred, child} {
-					if x < 0 {
+					if x < 0 || x >= childSpan {
 						continue
 					}
 					switch state[x] {
@@ -171,7 +196,7 @@ func (f *Forest) computeCount() {
 					c = cnt[pred]
 				}
 				switch {
-				case child >= 0:
+				case child >= 0 && child < childSpan:
 					c = satMul64(c, cnt[child])
 				case child <= childEps:
 					c = satMul64(c, g.epsCount[childEps-child])
@@ -186,10 +211,9 @@ func (f *Forest) computeCount() {
 		}
 	}
 	if infinite {
-		f.count, f.infinite = math.MaxUint64, true
-		return
+		return math.MaxUint64, true
 	}
-	f.count = cnt[f.root]
+	return cnt[f.root], false
 }
 
 // Tree returns one derivation tree of the input, in grammar-graph terms:
@@ -202,10 +226,51 @@ func (f *Forest) Tree() *Tree {
 	// uses nonterminals that were known to be nullable before: following
 	// first choices never meets a cycle, so the builder need not look for
 	// one.
-	f.expand()
-	b := &treeBuilder{f: f}
+	x := f.exp.Load()
+	if x == nil {
+		x = f.first.Load()
+	}
+	if x == nil {
+		// Two calls at once may both expand; the forests are the same.
+		x = f.expandFirst()
+		f.first.Store(x)
+	}
+	b := &treeBuilder{f: x}
 	t, _ := b.build()
 	return t
+}
+
+// expandFirst returns f if it has no spans scanned by automata, and
+// otherwise f with only the spans expanded that its first derivation (the
+// first link of every item) uses: enough for Tree, and cheaper than the
+// whole expansion when many spans are in no derivation or in others (an
+// ambiguous grammar's tokens end at many places).
+func (f *Forest) expandFirst() *Forest {
+	if len(f.toks) == 0 {
+		return f
+	}
+	sel := make([]bool, len(f.toks))
+	seen := make([]bool, len(f.items))
+	stack := []int32{f.root}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[i] {
+			continue
+		}
+		seen[i] = true
+		it := &f.items[i]
+		if it.pred >= 0 {
+			stack = append(stack, it.pred)
+		}
+		switch c := it.child; {
+		case c >= childSpan:
+			sel[c-childSpan] = true
+		case c >= 0:
+			stack = append(stack, c)
+		}
+	}
+	return f.expandTokens(sel)
 }
 
 // maxTreeAttempts bounds the derivations Trees tries per tree it returns;
@@ -219,7 +284,7 @@ const maxTreeAttempts = 64
 // up after trying 64 derivations per tree asked for. The trees share no
 // nodes. Trees takes time proportional to limit times the size of a tree.
 func (f *Forest) Trees(limit int) []*Tree {
-	f.expand()
+	f = f.expanded()
 	var out []*Tree
 	b := f.newBuilder()
 	budget := maxTreeAttempts*limit + 1024
