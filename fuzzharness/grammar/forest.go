@@ -165,32 +165,71 @@ func (f *Forest) countTrees() (n uint64, inf bool) {
 	}
 	state := make([]uint8, len(f.items))
 	cnt := make([]uint64, len(f.items))
+	// The further links of item i are lo..hi-1 with lo = more[i]-1 and hi
+	// where the item changes: looked up once here, not by a search per
+	// visit.
+	nl := f.links.len()
+	more := make([]int32, len(f.items))
+	for k, prev := 0, int32(-1); k < nl; k++ {
+		if it := f.links.at(k).item; it != prev {
+			more[it], prev = int32(k)+1, it
+		}
+	}
+	linkRange := func(i int32) (lo, hi int) {
+		if more[i] == 0 {
+			return 0, 0
+		}
+		lo = int(more[i]) - 1
+		for hi = lo + 1; hi < nl && f.links.at(hi).item == i; hi++ {
+		}
+		return lo, hi
+	}
 	stack := []int32{f.root}
 	infinite := false
 	for len(stack) > 0 && !infinite {
 		i := stack[len(stack)-1]
+		it := &f.items[i]
+		lo, hi := 0, 0
+		if state[i] != black {
+			lo, hi = linkRange(i)
+		}
 		switch state[i] {
 		case white:
 			state[i] = gray
-			f.forEachLink(i, func(pred, child int32) {
-				for _, x := range [2]int32{pred, child} {
-					if x < 0 || x >= childSpan {
-						continue
-					}
-					switch state[x] {
+			for k := lo - 1; k < hi; k++ {
+				pred, child := it.pred, it.child
+				if k >= lo {
+					l := f.links.at(k)
+					pred, child = l.pred, l.child
+				}
+				if pred >= 0 {
+					switch state[pred] {
 					case white:
-						stack = append(stack, x)
+						stack = append(stack, pred)
 					case gray:
 						infinite = true
 					}
 				}
-				if child <= childEps && g.epsInf[childEps-child] {
+				switch {
+				case child >= 0 && child < childSpan:
+					switch state[child] {
+					case white:
+						stack = append(stack, child)
+					case gray:
+						infinite = true
+					}
+				case child <= childEps && g.epsInf[childEps-child]:
 					infinite = true
 				}
-			})
+			}
 		case gray:
 			var total uint64
-			f.forEachLink(i, func(pred, child int32) {
+			for k := lo - 1; k < hi; k++ {
+				pred, child := it.pred, it.child
+				if k >= lo {
+					l := f.links.at(k)
+					pred, child = l.pred, l.child
+				}
 				c := uint64(1)
 				if pred >= 0 {
 					c = cnt[pred]
@@ -202,7 +241,7 @@ func (f *Forest) countTrees() (n uint64, inf bool) {
 					c = satMul64(c, g.epsCount[childEps-child])
 				}
 				total = satAdd64(total, c)
-			})
+			}
 			cnt[i] = total
 			state[i] = black
 			stack = stack[:len(stack)-1]
