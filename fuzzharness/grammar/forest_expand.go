@@ -47,11 +47,20 @@ func (f *Forest) expandTokens(sel []bool) *Forest {
 			total += int(tk.end - tk.origin)
 		}
 	}
-	items := make([]item, len(f.items), len(f.items)+len(f.toks)+2*total)
-	copy(items, f.items)
-	for i := range items {
-		if c := items[i].child; c >= childSpan {
-			items[i].child = spans + c - childSpan
+	// The parse's items (which are not changed) and the spans' items,
+	// copied once the first span parsed tells how much room the rest take.
+	var items []item
+	base := len(f.items) + len(f.toks)
+	start := func(size int) {
+		items = make([]item, len(f.items), size)
+		copy(items, f.items)
+		for i := range items {
+			if c := items[i].child; c >= childSpan {
+				items[i].child = spans + c - childSpan
+			}
+		}
+		for _, tk := range f.toks {
+			items = append(items, item{rule: g.tokDot[tk.sym], origin: tk.origin, pred: -1, child: childTok})
 		}
 	}
 	var links linkStore
@@ -66,10 +75,6 @@ func (f *Forest) expandTokens(sel []bool) *Forest {
 	var spanLinks []xlink // further links of span items, by item
 	var subLinks []xlink  // links of the appended items, by item
 	var roots []int32
-	for _, tk := range f.toks {
-		items = append(items, item{rule: g.tokDot[tk.sym], origin: tk.origin, pred: -1, child: childTok})
-	}
-	base := len(items)
 	for k, tk := range f.toks {
 		if !all && !sel[k] {
 			continue
@@ -79,11 +84,15 @@ func (f *Forest) expandTokens(sel []bool) *Forest {
 			panic("grammar: internal error: a token's automaton accepted a span its grammar does not derive")
 		}
 		done += int(tk.end - tk.origin)
-		if need := len(items) + len(s.items); need > cap(items) {
+		if need := max(len(items), base) + len(s.items); need > cap(items) {
 			est := need + int(float64(need-base)/float64(done)*float64(total-done)*1.1)
-			grown := make([]item, len(items), max(est, need+need/4))
-			copy(grown, items)
-			items = grown
+			if items == nil {
+				start(max(est, need))
+			} else {
+				grown := make([]item, len(items), max(est, need+need/4))
+				copy(grown, items)
+				items = grown
+			}
 		}
 		off := int32(len(items))
 		if len(items)+len(s.items)+len(subLinks)+links.len() > maxExpandedItems {
@@ -110,6 +119,9 @@ func (f *Forest) expandTokens(sel []bool) *Forest {
 		for _, r := range roots[1:] {
 			spanLinks = append(spanLinks, xlink{item: it, pred: -1, child: r + off})
 		}
+	}
+	if items == nil {
+		start(base)
 	}
 	x := &Forest{g: g, input: f.input, items: items, links: links, root: f.root, size: f.size, maxItems: f.maxItems}
 	if all {
