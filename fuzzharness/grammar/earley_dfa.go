@@ -13,8 +13,10 @@ import (
 // end the DFA accepts (and the following byte can continue): one item per
 // token instead of one or more per byte. The derivations inside a token
 // are rebuilt when a forest's trees, count or paths are asked for, by
-// parsing the token's span with the general algorithm (see Forest.expand),
-// so forests are the same with and without tokens.
+// parsing the token's span with the general algorithm (see
+// Forest.expanded), so forests are the same with and without tokens; a
+// count needs them only for tokens that may be ambiguous (see
+// tokenBuilder.unambiguous).
 //
 // A nonterminal is regular here if everything it derives through is: it
 // is not recursive, or it is directly left-linear (every production that

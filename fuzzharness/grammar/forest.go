@@ -44,10 +44,11 @@ func (f *Forest) Graph() *Graph { return f.g.gr }
 // Size returns the number of forest nodes (the Earley items kept from the
 // parse, 16 bytes each) plus the number of further derivation links of
 // ambiguous nodes and of spans scanned by automata (12 bytes each): a
-// measure of the memory the forest takes as Parse returns it. The derivations inside spans that the parser
-// scanned with automata (see ScanRegular) are not counted: they are
-// rebuilt, and take memory, when the forest's trees, count or paths are
-// first asked for.
+// measure of the memory the forest takes as Parse returns it. The
+// derivations inside spans that the parser scanned with automata (see
+// ScanRegular) are not counted: they are rebuilt, and take memory, when
+// the forest's trees or paths (or the count, for tokens that may be
+// ambiguous) are first asked for.
 func (f *Forest) Size() int { return f.size }
 
 // Count returns the number n of derivation trees of the input, and whether
