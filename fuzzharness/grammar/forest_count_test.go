@@ -173,3 +173,34 @@ func isSyntaxOrLimit(err error) bool {
 	var se *SyntaxError
 	return errors.As(err, &se) || errors.Is(err, ErrItemLimit)
 }
+
+// FuzzCountUnexpanded compares Count, Infinite and Tree of unexpanded
+// forests with those of expanded ones (see compareExpanded) for arbitrary
+// grammars and inputs, beyond the sizes brute-force counting can check.
+func FuzzCountUnexpanded(f *testing.F) {
+	f.Add(`<s> ::= "<" <t> ">" ; <t> ::= ("a" | "aa")+ ;`, []byte("<aaaa>"))
+	f.Add(`<s> ::= <s> <s> | <t> ; <t> ::= [a-z] [0-9]* ;`, []byte("a1b22c3"))
+	f.Add(`<s> ::= "<" <t> ">" ; <t> ::= "a" <e> "b" ; <e> ::= "" | <f> ; <f> ::= "" ;`, []byte("<ab>"))
+	f.Add(`<s> ::= "(" <s>* ")" | <t> ; <t> ::= ("x" | "y"){1,3} "é"? ;`, []byte("(xy(yé)xxx)"))
+	src, err := BuiltinSource("xml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(string(src), []byte(`<a b="c">d e<f/>g</a>`))
+	f.Fuzz(func(t *testing.T, grammar string, input []byte) {
+		if len(grammar) > 2000 || len(input) > 300 {
+			return
+		}
+		gr := fuzzGraph(grammar)
+		if gr == nil {
+			return
+		}
+		p, err := NewParser(gr, MaxItems(1<<17))
+		if err != nil {
+			return
+		}
+		if _, err := compareExpanded(p, input); err != nil && !isSyntaxOrLimit(err) {
+			t.Fatalf("%q: %v", input, err)
+		}
+	})
+}
