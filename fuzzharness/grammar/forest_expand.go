@@ -48,7 +48,8 @@ func (f *Forest) expandTokens(sel []bool) *Forest {
 		}
 	}
 	// The parse's items (which are not changed) and the spans' items,
-	// copied once the first span parsed tells how much room the rest take.
+	// copied once the last expansion (see egrammar.spanItems) or the first
+	// span parsed tells how much room the spans take.
 	var items []item
 	base := len(f.items) + len(f.toks)
 	start := func(size int) {
@@ -62,6 +63,9 @@ func (f *Forest) expandTokens(sel []bool) *Forest {
 		for _, tk := range f.toks {
 			items = append(items, item{rule: g.tokDot[tk.sym], origin: tk.origin, pred: -1, child: childTok})
 		}
+	}
+	if perByte := g.spanItems.Load(); all && perByte > 0 {
+		start(base + int(float64(perByte)/16*1.05*float64(total)) + 64)
 	}
 	var links linkStore
 	if all {
@@ -122,6 +126,9 @@ func (f *Forest) expandTokens(sel []bool) *Forest {
 	}
 	if items == nil {
 		start(base)
+	}
+	if all && total >= 1024 {
+		g.spanItems.Store(uint32((16*(len(items)-base) + total - 1) / total))
 	}
 	x := &Forest{g: g, input: f.input, items: items, links: links, root: f.root, size: f.size, maxItems: f.maxItems}
 	if all {
