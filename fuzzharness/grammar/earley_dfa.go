@@ -62,6 +62,9 @@ type tokenBuilder struct {
 	over  bool
 	built int // NFA states built over all tokens
 	limit int // the most NFA states to build over all tokens
+	// unambLeft is what remains of the steps that deciding whether
+	// tokens are unambiguous may take over all tokens.
+	unambLeft int
 }
 
 const (
@@ -335,6 +338,7 @@ func (b *tokenBuilder) compile(a int32) *tokenDFA {
 func (g *egrammar) compileTokens(follow []byteSet, followEOF []bool) {
 	kind := g.regularKinds()
 	b := &tokenBuilder{g: g, kind: kind, limit: min(maxTokensNFA, tokensNFAPer*len(g.rhs)+minTokensNFA)}
+	b.unambLeft = unambWorkPerState * b.limit
 	g.tok = make([]*tokenDFA, g.numNT)
 	g.tokDot = make([]int32, g.numNT)
 	queued := make([]bool, g.numNT)

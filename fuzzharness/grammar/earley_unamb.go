@@ -12,10 +12,12 @@ package grammar
 // without parsing them again (see Forest.Count).
 
 // Bounds on the test, beyond which a token counts as possibly ambiguous:
-// the ε-closures visited and the pairs of edges compared.
+// the steps (states of ε-closures visited and pairs of edges compared) per
+// token, and for all tokens of a grammar per NFA state it may build (see
+// tokenBuilder.limit), so that compiling stays linear in the grammar.
 const (
-	maxUnambClosure = 1 << 18
-	maxUnambWork    = 1 << 20
+	maxUnambWork      = 1 << 20
+	unambWorkPerState = 16
 )
 
 // An unambEdge is an edge of the NFA without ε-edges: from a state over the
@@ -26,39 +28,42 @@ type unambEdge struct{ term, to int32 }
 // t accepts has exactly one path: it is false if the NFA may have two
 // paths for some word, or if the test exceeds its bounds.
 func (b *tokenBuilder) unambiguous(s, t int32) bool {
-	n := int32(len(b.eps))
-	// The ε-free NFA: the states are s and the targets of terminal
-	// edges; the edges of a state are those of the states its ε-closure
-	// holds, and it accepts if the closure holds t. Two ε-paths from a
-	// state to one state (an ε-cycle among them) would be two paths of
-	// some word (every state of the NFA lies on a path from s to t, or on
-	// none of a word).
-	active := []int32{s}
-	isActive := make([]bool, n)
-	isActive[s] = true
-	for _, es := range b.edges {
-		for _, e := range es {
-			if !isActive[e.to] {
-				isActive[e.to] = true
-				active = append(active, e.to)
-			}
-		}
+	budget := min(maxUnambWork, b.unambLeft)
+	work := 0
+	defer func() { b.unambLeft -= work }()
+	g := b.g
+	meet := func(x, y int32) bool {
+		a, c := &g.terms[x], &g.terms[y]
+		return a[0]&c[0]|a[1]&c[1]|a[2]&c[2]|a[3]&c[3] != 0
 	}
+	// The NFA without ε-edges, made for the states a word reaches: the
+	// edges of state p are those of the states its ε-closure holds, and p
+	// accepts if the closure holds t.
+	n := len(b.eps)
 	out := make([][]unambEdge, n)
 	accept := make([]bool, n)
+	done := make([]bool, n)
 	stamp := make([]int32, n)
 	for i := range stamp {
 		stamp[i] = -1
 	}
 	var stack []int32
-	visited := 0
-	for _, p := range active {
+	// closure makes out[p] and accept[p]. It reports false if two paths
+	// of one word part in p: two ε-paths from p to one state (or an
+	// ε-cycle; every state lies on a path from s to t), or two edges of p
+	// into one state over a common byte. It also reports false past the
+	// budget.
+	closure := func(p int32) bool {
+		if done[p] {
+			return true
+		}
+		done[p] = true
 		stack = append(stack[:0], p)
 		stamp[p] = p
 		for len(stack) > 0 {
 			q := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			if visited++; visited > maxUnambClosure {
+			if work++; work > budget {
 				return false
 			}
 			if q == t {
@@ -75,18 +80,8 @@ func (b *tokenBuilder) unambiguous(s, t int32) bool {
 				stack = append(stack, r)
 			}
 		}
-	}
-	g := b.g
-	meet := func(x, y int32) bool {
-		a, c := &g.terms[x], &g.terms[y]
-		return a[0]&c[0]|a[1]&c[1]|a[2]&c[2]|a[3]&c[3] != 0
-	}
-	// Two edges of one state into one state over a common byte are two
-	// paths.
-	work := 0
-	for _, p := range active {
 		es := out[p]
-		if work += len(es) * len(es); work > maxUnambWork {
+		if work += len(es) * len(es); work > budget {
 			return false
 		}
 		for i := range es {
@@ -96,6 +91,10 @@ func (b *tokenBuilder) unambiguous(s, t int32) bool {
 				}
 			}
 		}
+		return true
+	}
+	if !closure(s) {
+		return false
 	}
 	// The pairs of states that two paths of one word reach, the paths
 	// different (split) or not yet (then the states are one and the same);
@@ -111,7 +110,7 @@ func (b *tokenBuilder) unambiguous(s, t int32) bool {
 		x := queue[0]
 		queue = queue[1:]
 		ep, eq := out[x.p], out[x.q]
-		if work += len(ep) * len(eq); work > maxUnambWork {
+		if work += len(ep) * len(eq); work > budget {
 			return false
 		}
 		for i, e := range ep {
@@ -120,6 +119,9 @@ func (b *tokenBuilder) unambiguous(s, t int32) bool {
 					continue
 				}
 				y := pair{e.to, f.to, x.split || i != j}
+				if !closure(y.p) || !closure(y.q) {
+					return false
+				}
 				if y.split && accept[y.p] && accept[y.q] {
 					return false
 				}
