@@ -57,8 +57,11 @@ import (
 // items waiting for the span link to (JSON: 0.21 items and 0.08 spans per
 // input byte instead of 2.1 items), and rebuilds the derivations inside
 // the spans, with the general algorithm span by span, the first time its
-// trees, count or paths are asked for: they are the same as without
-// automata. MaxItems
+// trees or paths are asked for: they are the same as without automata.
+// Tree rebuilds only the spans of the tree it returns. Count rebuilds
+// none if every scanned token is unambiguous (each span has one
+// derivation as its token, which the parser proves per token when it is
+// made: the case of most tokens, all of JSON's and XML's). MaxItems
 // bounds the parse; the rebuilt derivations take about what a parse
 // without automata would (JSON: 2.2 items per byte) and are not counted
 // against it, so ScanRegular(false) is the way to bound all of a forest's

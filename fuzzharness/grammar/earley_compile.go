@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -627,6 +628,11 @@ type egrammar struct {
 	tokDot []int32     // per token, the complete dotted rule of its production A -> A
 	skip   []int32     // nil, or per dotted rule its skipLA in skips, or -1
 	skips  []skipLA
+
+	// spanItems is the number of items per byte of the spans of the last
+	// forest expanded whole with at least 1 KB of spans, in 16ths: the
+	// next expansion reserves its items by it.
+	spanItems atomic.Uint32
 }
 
 // dotInfo describes a dotted rule: a production with a dot in its

@@ -13,8 +13,10 @@ import (
 // end the DFA accepts (and the following byte can continue): one item per
 // token instead of one or more per byte. The derivations inside a token
 // are rebuilt when a forest's trees, count or paths are asked for, by
-// parsing the token's span with the general algorithm (see Forest.expand),
-// so forests are the same with and without tokens.
+// parsing the token's span with the general algorithm (see
+// Forest.expanded), so forests are the same with and without tokens; a
+// count needs them only for tokens that may be ambiguous (see
+// tokenBuilder.unambiguous).
 //
 // A nonterminal is regular here if everything it derives through is: it
 // is not recursive, or it is directly left-linear (every production that
@@ -34,6 +36,9 @@ type tokenDFA struct {
 	trans   []int32
 	follow  byteSet // the bytes that can follow the nonterminal
 	eofNext bool    // the end of the input can follow it
+	// unambiguous is set if every word the automaton accepts has exactly
+	// one derivation (see tokenBuilder.unambiguous).
+	unambiguous bool
 }
 
 // Bounds on the automata, which keep compiling a large grammar linear.
@@ -57,6 +62,9 @@ type tokenBuilder struct {
 	over  bool
 	built int // NFA states built over all tokens
 	limit int // the most NFA states to build over all tokens
+	// unambLeft is what remains of the steps that deciding whether
+	// tokens are unambiguous may take over all tokens.
+	unambLeft int
 }
 
 const (
@@ -228,7 +236,7 @@ func (b *tokenBuilder) compile(a int32) *tokenDFA {
 		return nil
 	}
 	g := b.g
-	d := &tokenDFA{}
+	d := &tokenDFA{unambiguous: b.unambiguous(s, t)}
 	// Byte classes: bytes that every terminal of the NFA treats alike.
 	var used []int32
 	for _, es := range b.edges {
@@ -330,6 +338,7 @@ func (b *tokenBuilder) compile(a int32) *tokenDFA {
 func (g *egrammar) compileTokens(follow []byteSet, followEOF []bool) {
 	kind := g.regularKinds()
 	b := &tokenBuilder{g: g, kind: kind, limit: min(maxTokensNFA, tokensNFAPer*len(g.rhs)+minTokensNFA)}
+	b.unambLeft = unambWorkPerState * b.limit
 	g.tok = make([]*tokenDFA, g.numNT)
 	g.tokDot = make([]int32, g.numNT)
 	queued := make([]bool, g.numNT)

@@ -30,17 +30,11 @@ func FuzzEarley(f *testing.F) {
 	f.Add(`<s> ::= [^x]{2,3} [\x80-\xff]? ;`, []byte("é\xff"))
 	f.Add(`<s> ::= ("" | "a"){0,3} ("a" | "aa")* ;`, []byte("aaaa"))
 	f.Fuzz(func(t *testing.T, grammar string, input []byte) {
-		if len(grammar) > 2000 || len(input) > 300 {
+		p := fuzzParser(grammar, input)
+		if p == nil {
 			return
 		}
-		gr := fuzzGraph(grammar)
-		if gr == nil {
-			return
-		}
-		p, err := NewParser(gr, MaxItems(1<<17))
-		if err != nil {
-			return // the grammar is too large once quantifiers are expanded
-		}
+		gr := p.Graph()
 		pt, err := gr.PathTable(2)
 		if err != nil {
 			return
@@ -84,6 +78,24 @@ func FuzzEarley(f *testing.F) {
 			t.Fatal("forest k-paths differ from the tree's")
 		}
 	})
+}
+
+// fuzzParser returns a parser of grammar source src with an item limit
+// for fuzzing, or nil if the grammar or input is too large or the grammar
+// does not compile.
+func fuzzParser(src string, input []byte) *Parser {
+	if len(src) > 2000 || len(input) > 300 {
+		return nil
+	}
+	gr := fuzzGraph(src)
+	if gr == nil {
+		return nil
+	}
+	p, err := NewParser(gr, MaxItems(1<<17))
+	if err != nil {
+		return nil // the grammar is too large once quantifiers are expanded
+	}
+	return p
 }
 
 // fuzzGraph returns the graph of grammar source src, or nil if it does not

@@ -164,6 +164,10 @@ func compareBrute(p *Parser, pt *PathTable, in string) error {
 	if len(trees) == 0 || !trees[0].Equal(f.Tree()) {
 		return fmt.Errorf("Trees()[0] is not Tree()")
 	}
+	// Tree of a fresh forest expands only the spans of its derivation.
+	if fresh, err := p.Parse([]byte(in)); err != nil || !fresh.Tree().Equal(trees[0]) {
+		return fmt.Errorf("Tree() of a fresh forest is not Trees()[0] (%v)", err)
+	}
 	union := pt.NewPathSet()
 	for i, tr := range trees {
 		if tr.String() != in {

@@ -720,7 +720,35 @@ func TestEarleyConcurrent(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := f0.Tree()
+	// A forest no goroutine has read yet: Tree, Count, Trees and
+	// ForestPaths at once, which expand it (in part or whole) or not.
+	f1, err := p.Parse(in)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ok := true
+			switch w {
+			case 0:
+				ok = f1.Tree().Equal(want)
+			case 1:
+				ok = countOf(f1) == 1
+			case 2:
+				trees := f1.Trees(2)
+				ok = len(trees) == 1 && trees[0].Equal(want)
+			default:
+				ok = pt.ForestPaths(f1).equal(pt.Paths(want))
+			}
+			if !ok {
+				t.Errorf("goroutine %d: a first read of a shared forest differs", w)
+			}
+		}()
+	}
+	wg.Wait()
 	for w := 0; w < 4; w++ {
 		wg.Add(1)
 		go func() {

@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // A Forest is a shared packed parse forest: all derivations of one input,
@@ -24,8 +25,10 @@ type Forest struct {
 
 	size       int       // Size, before expansion
 	maxItems   int       // the parser's item limit
-	toks       []tokSpan // the spans scanned by automata, until expanded
+	toks       []tokSpan // the spans scanned by automata (nil in an expanded forest)
 	expandOnce sync.Once
+	exp        atomic.Pointer[Forest] // the expanded forest, once made (see expanded)
+	first      atomic.Pointer[Forest] // the forest Tree made, if exp was not made before
 
 	countOnce sync.Once
 	count     uint64
@@ -41,10 +44,11 @@ func (f *Forest) Graph() *Graph { return f.g.gr }
 // Size returns the number of forest nodes (the Earley items kept from the
 // parse, 16 bytes each) plus the number of further derivation links of
 // ambiguous nodes and of spans scanned by automata (12 bytes each): a
-// measure of the memory the forest takes as Parse returns it. The derivations inside spans that the parser
-// scanned with automata (see ScanRegular) are not counted: they are
-// rebuilt, and take memory, when the forest's trees, count or paths are
-// first asked for.
+// measure of the memory the forest takes as Parse returns it. The
+// derivations inside spans that the parser scanned with automata (see
+// ScanRegular) are not counted: they are rebuilt, and take memory, when
+// the forest's trees or paths (or the count, for tokens that may be
+// ambiguous) are first asked for.
 func (f *Forest) Size() int { return f.size }
 
 // Count returns the number n of derivation trees of the input, and whether
@@ -126,8 +130,31 @@ func (f *Forest) single() bool {
 	return true
 }
 
+// tokensUnambiguous reports whether every span of f scanned by an
+// automaton has exactly one derivation (see tokenDFA.unambiguous): then f
+// need not be expanded to be counted.
+func (f *Forest) tokensUnambiguous() bool {
+	tok := f.g.tok
+	for _, tk := range f.toks {
+		if !tok[tk.sym].unambiguous {
+			return false
+		}
+	}
+	return true
+}
+
 func (f *Forest) computeCount() {
-	f.expand()
+	x := f
+	if !f.tokensUnambiguous() {
+		x = f.expanded()
+	}
+	f.count, f.infinite = x.countTrees()
+}
+
+// countTrees counts the derivation trees of f, as Count and Infinite
+// report them. A span scanned by an automaton (if f is not expanded) counts
+// as one derivation: f must have only unambiguous tokens.
+func (f *Forest) countTrees() (n uint64, inf bool) {
 	const (
 		white = iota
 		gray
@@ -135,49 +162,87 @@ func (f *Forest) computeCount() {
 	)
 	g := f.g
 	if f.single() {
-		f.count = 1
-		return
+		return 1, false
 	}
 	state := make([]uint8, len(f.items))
 	cnt := make([]uint64, len(f.items))
+	// The further links of item i are lo..hi-1 with lo = more[i]-1 and hi
+	// where the item changes: looked up once here, not by a search per
+	// visit.
+	nl := f.links.len()
+	more := make([]int32, len(f.items))
+	for k, prev := 0, int32(-1); k < nl; k++ {
+		if it := f.links.at(k).item; it != prev {
+			more[it], prev = int32(k)+1, it
+		}
+	}
+	linkRange := func(i int32) (lo, hi int) {
+		if more[i] == 0 {
+			return 0, 0
+		}
+		lo = int(more[i]) - 1
+		for hi = lo + 1; hi < nl && f.links.at(hi).item == i; hi++ {
+		}
+		return lo, hi
+	}
 	stack := []int32{f.root}
 	infinite := false
 	for len(stack) > 0 && !infinite {
 		i := stack[len(stack)-1]
+		it := &f.items[i]
+		lo, hi := 0, 0
+		if state[i] != black {
+			lo, hi = linkRange(i)
+		}
 		switch state[i] {
 		case white:
 			state[i] = gray
-			f.forEachLink(i, func(pred, child int32) {
-				for _, x := range [2]int32{pred, child} {
-					if x < 0 {
-						continue
-					}
-					switch state[x] {
+			for k := lo - 1; k < hi; k++ {
+				pred, child := it.pred, it.child
+				if k >= lo {
+					l := f.links.at(k)
+					pred, child = l.pred, l.child
+				}
+				if pred >= 0 {
+					switch state[pred] {
 					case white:
-						stack = append(stack, x)
+						stack = append(stack, pred)
 					case gray:
 						infinite = true
 					}
 				}
-				if child <= childEps && g.epsInf[childEps-child] {
+				switch {
+				case child >= 0 && child < childSpan:
+					switch state[child] {
+					case white:
+						stack = append(stack, child)
+					case gray:
+						infinite = true
+					}
+				case child <= childEps && g.epsInf[childEps-child]:
 					infinite = true
 				}
-			})
+			}
 		case gray:
 			var total uint64
-			f.forEachLink(i, func(pred, child int32) {
+			for k := lo - 1; k < hi; k++ {
+				pred, child := it.pred, it.child
+				if k >= lo {
+					l := f.links.at(k)
+					pred, child = l.pred, l.child
+				}
 				c := uint64(1)
 				if pred >= 0 {
 					c = cnt[pred]
 				}
 				switch {
-				case child >= 0:
+				case child >= 0 && child < childSpan:
 					c = satMul64(c, cnt[child])
 				case child <= childEps:
 					c = satMul64(c, g.epsCount[childEps-child])
 				}
 				total = satAdd64(total, c)
-			})
+			}
 			cnt[i] = total
 			state[i] = black
 			stack = stack[:len(stack)-1]
@@ -186,10 +251,9 @@ func (f *Forest) computeCount() {
 		}
 	}
 	if infinite {
-		f.count, f.infinite = math.MaxUint64, true
-		return
+		return math.MaxUint64, true
 	}
-	f.count = cnt[f.root]
+	return cnt[f.root], false
 }
 
 // Tree returns one derivation tree of the input, in grammar-graph terms:
@@ -202,10 +266,51 @@ func (f *Forest) Tree() *Tree {
 	// uses nonterminals that were known to be nullable before: following
 	// first choices never meets a cycle, so the builder need not look for
 	// one.
-	f.expand()
-	b := &treeBuilder{f: f}
+	x := f.exp.Load()
+	if x == nil {
+		x = f.first.Load()
+	}
+	if x == nil {
+		// Two calls at once may both expand; the forests are the same.
+		x = f.expandFirst()
+		f.first.Store(x)
+	}
+	b := &treeBuilder{f: x}
 	t, _ := b.build()
 	return t
+}
+
+// expandFirst returns f if it has no spans scanned by automata, and
+// otherwise f with only the spans expanded that its first derivation (the
+// first link of every item) uses: enough for Tree, and cheaper than the
+// whole expansion when many spans are in no derivation or in others (an
+// ambiguous grammar's tokens end at many places).
+func (f *Forest) expandFirst() *Forest {
+	if len(f.toks) == 0 {
+		return f
+	}
+	sel := make([]bool, len(f.toks))
+	seen := make([]bool, len(f.items))
+	stack := []int32{f.root}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[i] {
+			continue
+		}
+		seen[i] = true
+		it := &f.items[i]
+		if it.pred >= 0 {
+			stack = append(stack, it.pred)
+		}
+		switch c := it.child; {
+		case c >= childSpan:
+			sel[c-childSpan] = true
+		case c >= 0:
+			stack = append(stack, c)
+		}
+	}
+	return f.expandTokens(sel)
 }
 
 // maxTreeAttempts bounds the derivations Trees tries per tree it returns;
@@ -219,7 +324,7 @@ const maxTreeAttempts = 64
 // up after trying 64 derivations per tree asked for. The trees share no
 // nodes. Trees takes time proportional to limit times the size of a tree.
 func (f *Forest) Trees(limit int) []*Tree {
-	f.expand()
+	f = f.expanded()
 	var out []*Tree
 	b := f.newBuilder()
 	budget := maxTreeAttempts*limit + 1024

@@ -23,7 +23,7 @@ func (pt *PathTable) AddForestPaths(s PathSet, f *Forest) {
 	if pt.Graph != f.g.gr {
 		panic("grammar: ForestPaths with a path table of another graph")
 	}
-	f.expand()
+	f = f.expanded()
 	w := &forestPathWalker{
 		pt:       pt,
 		f:        f,

@@ -1,5 +1,7 @@
 package grammar
 
+import "slices"
+
 // linkStore holds the further links of a parse (xlinks, sorted by item) in
 // chunks of a fixed size. Past the first chunk, growing it never copies
 // links: a slice grown by append would hold the old and the new array at
@@ -55,6 +57,15 @@ func (ls *linkStore) extend(n int) {
 	for len(ls.chunks)*linkChunk < ls.n {
 		ls.chunks = append(ls.chunks, make([]xlink, linkChunk))
 	}
+}
+
+// clone returns a copy of ls that shares no memory with it.
+func (ls *linkStore) clone() linkStore {
+	c := linkStore{n: ls.n, chunks: make([][]xlink, len(ls.chunks))}
+	for i, ch := range ls.chunks {
+		c.chunks[i] = slices.Clone(ch)
+	}
+	return c
 }
 
 // bytes returns the memory the store holds.
