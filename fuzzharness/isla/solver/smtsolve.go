@@ -457,7 +457,7 @@ func (c *evalCtx) openLeafOf(it item) int32 {
 		if !ok {
 			continue
 		}
-		if i, ok := c.idx[x]; ok {
+		if i, ok := c.idx.get(x); ok {
 			if open := c.openLeavesIn(i); len(open) > 0 {
 				return c.ids[open[0]]
 			}
@@ -658,7 +658,7 @@ func (r *cspRun) semReady(c *evalCtx, it item, n *isla.CompiledPred) ([]int32, b
 		if !ok {
 			return nil, false
 		}
-		i := c.idx[x]
+		i := c.idx.at(x)
 		if writes[c.v.Nodes[i].Label] && !c.isOpen(i) && !slices.Contains(targets, x) {
 			// The predicate writes this argument itself: it may rewrite
 			// it whenever it was derived (see decideSearch).
@@ -761,7 +761,7 @@ func (r *cspRun) readsWritten(c *evalCtx, it item, n *isla.CompiledPred) bool {
 		if !ok {
 			return true
 		}
-		j, ok := c.idx[x]
+		j, ok := c.idx.get(x)
 		if !ok {
 			return true
 		}

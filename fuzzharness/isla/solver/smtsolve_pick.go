@@ -203,13 +203,13 @@ type idxCache struct {
 	i  [256]int32
 }
 
-// index returns c.idx[id].
+// index returns c.idx.get(id).
 func (m *idxCache) index(c *evalCtx, id int32) (int32, bool) {
 	h := uint8(id)
 	if m.id[h] == id+1 {
 		return m.i[h], true
 	}
-	i, ok := c.idx[id]
+	i, ok := c.idx.get(id)
 	if ok {
 		m.id[h], m.i[h] = id+1, i
 	}

@@ -14,10 +14,10 @@ type evalCtx struct {
 	s  *Solver
 	st *state
 	solverView
-	idx   map[int32]int32 // node id -> view index
-	ids   []int32         // view index -> node id
-	nopen []int32         // nopen[i]: open leaves among view nodes before index i
-	opens []int32         // the view indexes of the open leaves, in pre-order
+	idx   idIndex // node id -> view index
+	ids   []int32 // view index -> node id
+	nopen []int32 // nopen[i]: open leaves among view nodes before index i
+	opens []int32 // the view indexes of the open leaves, in pre-order
 	e     *isla.Evaluator
 }
 
@@ -49,13 +49,11 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 		c.ids = slices.Grow(old.ids[:0], n)[:n]
 		clear(c.ids)
 		c.idx = old.idx
-		clear(c.idx)
 		c.nopen = slices.Grow(old.nopen[:0], n+1)[:n+1]
 		clear(c.nopen)
 		c.opens = old.opens[:0]
 	} else {
 		c.ids = make([]int32, n)
-		c.idx = make(map[int32]int32, n)
 		c.nopen = make([]int32, n+1)
 	}
 	c.ids[0] = s.constID
@@ -67,8 +65,9 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 			c.ids[i] = x.id
 		}
 	}
-	for i := n - 1; i >= 0; i-- {
-		c.idx[c.ids[i]] = int32(i)
+	c.idx.reset(n)
+	for i, id := range c.ids {
+		c.idx.add(id, int32(i))
 	}
 	for i := 0; i < n; i++ {
 		c.nopen[i+1] = c.nopen[i]
@@ -101,7 +100,7 @@ func (c *evalCtx) phantom(i int32) bool {
 // node returns the solver's tree node with the given id, if it is a node
 // of the view (nil for the virtual <start>).
 func (c *evalCtx) node(id int32) *stree {
-	i, ok := c.idx[id]
+	i, ok := c.idx.get(id)
 	if !ok || i < c.first-1 || c.ids[i] == 0 {
 		return nil
 	}
@@ -242,7 +241,7 @@ func (c *evalCtx) bind(it item) {
 			c.e.Slots[b.slot].Num = c.st.ints[b.val]
 			continue
 		}
-		c.e.Slots[b.slot].Node = c.idx[b.val]
+		c.e.Slots[b.slot].Node = c.idx.at(b.val)
 	}
 }
 
@@ -277,7 +276,7 @@ func (c *evalCtx) hasValue(it item, v isla.Variable) bool {
 	if v.Kind == isla.IntVar {
 		return c.st.ints[x] != ""
 	}
-	i, ok := c.idx[x]
+	i, ok := c.idx.get(x)
 	return ok && c.closed(i)
 }
 
@@ -318,7 +317,7 @@ func (c *evalCtx) predReady(it item, n *isla.CompiledPred) bool {
 			if !ok {
 				return false
 			}
-			i, ok := c.idx[x]
+			i, ok := c.idx.get(x)
 			if !ok {
 				return false
 			}
@@ -338,7 +337,7 @@ func (c *evalCtx) predReady(it item, n *isla.CompiledPred) bool {
 				if c.st.ints[x] == "" {
 					return false
 				}
-			} else if i, ok := c.idx[x]; !ok || !c.closed(i) {
+			} else if i, ok := c.idx.get(x); !ok || !c.closed(i) {
 				return false
 			}
 		}

@@ -304,7 +304,7 @@ func (set *instanceSet) covered(c *evalCtx, it item, q *isla.CompiledQuantifier,
 		return false
 	}
 	inID, _ := it.env.lookup(q.In)
-	in, ok := c.idx[inID]
+	in, ok := c.idx.get(inID)
 	return ok && p <= in && in < c.v.Nodes[p].End
 }
 
@@ -313,7 +313,7 @@ func (set *instanceSet) covered(c *evalCtx, it item, q *isla.CompiledQuantifier,
 // its body is in the set. Of two nested nodes, the outer one is kept.
 func (set *instanceSet) cover(c *evalCtx, it item, q *isla.CompiledQuantifier, k instKey) {
 	inID, _ := it.env.lookup(q.In)
-	in, ok := c.idx[inID]
+	in, ok := c.idx.get(inID)
 	if !ok {
 		return
 	}
@@ -578,7 +578,7 @@ func boundIn(q *isla.CompiledQuantifier, m []int32, slot int) (int32, bool) {
 func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (ms [][]int32, next item, complete bool) {
 	next = it
 	inID, _ := it.env.lookup(q.In)
-	in, ok := c.idx[inID]
+	in, ok := c.idx.get(inID)
 	if !ok {
 		return nil, it, true
 	}
@@ -645,8 +645,8 @@ func (s *Solver) reuseWitness(c *evalCtx, st *state, it item, q *isla.CompiledQu
 			continue
 		}
 		inID, _ := it.env.lookup(q.In)
-		in, ok := c.idx[inID]
-		w, ok2 := c.idx[r.binds[0]]
+		in, ok := c.idx.get(inID)
+		w, ok2 := c.idx.get(r.binds[0])
 		if !ok || !ok2 || !c.v.IsAncestor(in, w) || !slices.Contains(c.rangeOf(q, in), w) {
 			return item{}, false
 		}
@@ -681,7 +681,7 @@ func (s *Solver) matterLeaves(c *evalCtx, st *state) []*stree {
 			continue
 		}
 		inID, _ := it.env.lookup(q.In)
-		in, ok := c.idx[inID]
+		in, ok := c.idx.get(inID)
 		if !ok || c.closed(in) {
 			continue
 		}
@@ -759,7 +759,7 @@ func (s *Solver) branchExists(c *evalCtx, st *state, i int, q *isla.CompiledQuan
 	it := st.forms[i]
 	key := s.key(it)
 	inID, _ := it.env.lookup(q.In)
-	in := c.idx[inID]
+	in := c.idx.at(inID)
 	var opts []option
 	for _, y := range c.rangeOf(q, in) {
 		if c.phantom(y) {
