@@ -172,6 +172,7 @@ type cspRun struct {
 	watch []int32
 	// groupBuf: the memory of pickVar's groups, reused across calls
 	groupBuf []int32
+	batch    batchScratch // the memory of pickVar's batches
 }
 
 // cspFail records why solving the atoms in Go failed; the SMT solver may
