@@ -246,21 +246,28 @@ func (m *simplifyMemo) seenSet() *instanceSet {
 	return seen
 }
 
-// release takes back a set seenSet returned.
+// release takes back a set seenSet returned, empty; maps past
+// maxReused entries are dropped rather than cleared.
 func (m *simplifyMemo) release(seen *instanceSet) {
-	if len(seen.small) <= maxReused && len(seen.big) <= maxReused && len(seen.covers) <= maxReused {
-		clear(seen.small)
+	seen.small.reset()
+	if len(seen.big) <= maxReused {
 		clear(seen.big)
-		clear(seen.covers)
-		m.seen = seen
+	} else {
+		seen.big = nil
 	}
+	if len(seen.covers) <= maxReused {
+		clear(seen.covers)
+	} else {
+		seen.covers = nil
+	}
+	m.seen = seen
 }
 
 // An instanceSet is a set of instances, by the values of their free
 // variables (as key identifies them, without a string for most).
 type instanceSet struct {
-	small map[instKey]bool // instances of up to maxKeySlots free variables
-	big   map[string]bool  // the others, by key
+	small instTable       // instances of up to maxKeySlots free variables
+	big   map[string]bool // the others, by key
 	// covers: for a universal quantifier and the values of its free
 	// variables but the one it ranges in (see coverKey), the view node
 	// of a complete instantiation in this call with no node done
@@ -361,7 +368,7 @@ func (set *instanceSet) add(s *Solver, it item, q *isla.CompiledQuantifier, m []
 		for i, v := range slots {
 			k.v[i] = value(v)
 		}
-		return insert(&set.small, k)
+		return set.small.add(k)
 	}
 	if q != nil {
 		it = instance(it, q, m) // rare: no need to spare the env
