@@ -32,8 +32,12 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 	}
 	if st.root.open {
 		// The initial state: the view of an open tree.
-		c.v = isla.NewView(nil, grammar.NewOpen(s.rhs), s.spec.Labels(), s.spec.RootLabel(), s.spec.VirtualRoot())
-		c.src = make([]*stree, len(c.v.Nodes)) // its trees are made already
+		// (The memory of old's view is reused: a restart would drop it
+		// for this small view, and the views of the search that follows
+		// would grow it again.)
+		c.v = isla.NewViewReusing(c.v, nil, grammar.NewOpen(s.rhs), s.spec.Labels(), s.spec.RootLabel(), s.spec.VirtualRoot())
+		c.src = slices.Grow(c.src[:0], len(c.v.Nodes))[:len(c.v.Nodes)] // its trees are made already
+		clear(c.src)
 		c.first = 1
 		c.src[0] = st.root
 		if s.spec.VirtualRoot() {
