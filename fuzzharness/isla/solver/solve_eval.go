@@ -127,14 +127,12 @@ type solverView struct {
 // memory of sv's earlier view, which must not be used any more.
 func (sv *solverView) build(root *stree, lb *isla.Labels, rootLabel string, virtual bool) {
 	rhs := root.kids[0]
-	input := rhs.appendText(sv.buf[:0])
-	sv.buf = input
-	v, b := isla.NewViewBuilder(sv.v, input, lb, int(rhs.size)+2)
+	v, b := isla.NewViewBuilder(sv.v, nil, lb, int(rhs.size)+2)
 	src := sv.src[:0]
 	if cap(src) < cap(v.Nodes) {
 		src = make([]*stree, 0, cap(v.Nodes))
 	}
-	sb := &solverViewBuilder{b: b, lb: lb, src: src}
+	sb := &solverViewBuilder{b: b, lb: lb, src: src, text: sv.buf[:0]}
 	top := sb.add(lb.IDs[rootLabel], -1, root)
 	first := int32(1)
 	if virtual {
@@ -147,6 +145,8 @@ func (sv *solverView) build(root *stree, lb *isla.Labels, rootLabel string, virt
 		b.Finish(0)
 	}
 	src = sb.src
+	sv.buf = sb.text
+	b.SetInput(sb.text)
 	v.Materialize = func() {
 		trees := make(map[*stree]*grammar.Tree, len(v.Nodes))
 		t := src[first-1].kids[0].toGrammarTree(trees)
@@ -165,9 +165,10 @@ func (sv *solverView) build(root *stree, lb *isla.Labels, rootLabel string, virt
 // solverViewBuilder builds a view of a solver tree, recording the solver
 // node of every view node.
 type solverViewBuilder struct {
-	b   *isla.ViewBuilder
-	lb  *isla.Labels
-	src []*stree
+	b    *isla.ViewBuilder
+	lb   *isla.Labels
+	src  []*stree
+	text []byte // the text of the terminals added so far: the input
 }
 
 // add adds a view node for solver node n.
@@ -202,6 +203,7 @@ func (sb *solverViewBuilder) one(n *stree, parent int32) {
 	case grammar.KindLit, grammar.KindClass:
 		i := sb.add(-1, parent, n)
 		sb.b.Pos += int32(len(n.val))
+		sb.text = append(sb.text, n.val...)
 		sb.b.Finish(i)
 	default:
 		for _, k := range n.kids {
