@@ -82,9 +82,16 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 	// The formulas to process, in order: formulas a step adds come before
 	// the rest (a stack of runs, so that adding costs no copy of the rest).
 	queue := worklist{runs: [][]item{st.forms}}
-	var keep []item
+	// keep and the instances added to the queue are built in memory
+	// reused across calls (the state gets a copy of keep).
+	keep, added := s.simp.keep[:0], s.simp.added[:0]
 	seen := s.simp.seenSet()
-	defer s.simp.release(seen)
+	defer func() {
+		s.simp.release(seen)
+		clear(keep) // no pointers into states left behind
+		clear(added)
+		s.simp.keep, s.simp.added = keep[:0], added[:0]
+	}()
 	// fork returns the states for the disjuncts d of the formula at
 	// position k of the queue, with done the universal quantifier's item
 	// as far as it got (or nil).
@@ -175,7 +182,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 				}
 			}
 			ms, next, complete := s.instantiate(c, it, n)
-			var added []item
+			from := len(added) // this quantifier's instances: added[from:]
 			for j, m := range ms {
 				if dedup && !seen.add(s, it, n, m) {
 					continue
@@ -191,7 +198,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 					for _, m := range ms[j+1:] {
 						added = append(added, instance(it, n, m))
 					}
-					queue.push(added)
+					queue.push(added[from:len(added):len(added)])
 					var cont *item
 					if !complete {
 						cont = &next
@@ -204,21 +211,27 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			} else if covers && len(it.done) == 0 {
 				seen.cover(c, it, n, cover)
 			}
-			queue.push(added)
+			queue.push(added[from:len(added):len(added)])
 		}
 	}
 	if s.contradictory(keep) {
 		return nil, false
 	}
-	st.forms = keep
+	st.forms = nil
+	if len(keep) > 0 {
+		st.forms = append([]item(nil), keep...)
+	}
 	return nil, true
 }
 
 // simplifyMemo is simplify's reused memory and what it knows of the
 // compiled formula.
 type simplifyMemo struct {
-	seen  *instanceSet // the instances of one call, reused
-	canon []byte       // a canonical atom being built (contradictory)
+	seen *instanceSet // the instances of one call, reused
+	// keep and added: the memory of a call's kept formulas and of the
+	// instances it adds to its queue
+	keep, added []item
+	canon       []byte // a canonical atom being built (contradictory)
 	// matches: per quantifier, the outcomes of matchNode in the call
 	// numbered call.
 	matches map[*isla.CompiledQuantifier]*matchMemo
