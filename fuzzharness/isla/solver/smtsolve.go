@@ -170,8 +170,11 @@ type cspRun struct {
 	// watch: per atom of items that check found undecided, the id of an
 	// open leaf of one of its variables (see openLeafOf), or -1
 	watch []int32
-	// groupBuf: the memory of pickVar's groups, reused across calls
+	// groupBuf, groups, pinned: the memory of pickVar's groups, reused
+	// across calls
 	groupBuf []int32
+	groups   [][]int32
+	pinned   []bool
 	batch    batchScratch // the memory of pickVar's batches
 }
 

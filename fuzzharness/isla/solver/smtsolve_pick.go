@@ -41,10 +41,10 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	// id, or -1-i for number i.
 	// The group made last grows at the end of one buffer (most atoms have
 	// one group); a group that grows after another was made moves out.
-	var groups [][]int32
+	groups := r.groups[:0]
 	buf, last := r.groupBuf[:0], -1
-	defer func() { r.groupBuf = buf[:0] }()
-	var pinned []bool     // per group: its atom has pins (an equation)
+	pinned := r.pinned[:0] // per group: its atom has pins (an equation)
+	defer func() { r.groupBuf, r.groups, r.pinned = buf[:0], groups[:0], pinned[:0] }()
 	var lookup idxCache   // the atoms bind the same nodes again and again
 	var mine []groupIndex // the groups of the atom, by its formula's group
 	for _, it := range und {
