@@ -296,6 +296,17 @@ func (g *Generator) expand(s slot, committed int) int {
 	return committed
 }
 
+// Recycle lets a generator with Blocks make its next trees in the memory
+// of the trees it made since its last Recycle (or, the first time, from
+// now on), which the caller must not use any more: a caller that converts
+// every tree at once allocates nothing for them. Without Blocks it does
+// nothing.
+func (g *Generator) Recycle() {
+	if g.Blocks {
+		g.slab.rewind()
+	}
+}
+
 // open returns a new open slot for node n.
 func (g *Generator) open(n *Node) *Tree {
 	if !g.Blocks {

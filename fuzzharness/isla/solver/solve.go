@@ -321,7 +321,7 @@ func New(spec *isla.Spec, opts ...Option) (*Solver, error) {
 	gr := spec.Graph()
 	s.gen = grammar.NewGenerator(gr, cfg.seed^0x5eed)
 	s.gen.MaxSize = max(cfg.maxSize, 4*gr.Root.MinSize)
-	s.gen.Blocks = true // its trees become solver trees at once (fromTree)
+	s.gen.Blocks = true // its trees become solver trees at once (fromTree; see step)
 	start := spec.StartSymbol()
 	s.rhs = gr.RHS(start)
 	s.rootRef = &grammar.Node{ID: -1, Kind: grammar.KindRef, Name: start, Children: []*grammar.Node{s.rhs},

@@ -22,6 +22,8 @@ func (s *Solver) process(ctx context.Context, st *state) ([]*state, []*grammar.T
 // states and the first solutions the state led to; if the state's atoms
 // are to be solved again for more, s.fin holds it (see finishing).
 func (s *Solver) step(ctx context.Context, st *state) ([]*state, []*grammar.Tree, error) {
+	// The generator's trees of the last step were all made solver trees.
+	s.gen.Recycle()
 	// The memory of an earlier step's evaluation context is reused, unless
 	// finish took it over.
 	c := s.reuseEvalCtx(s.stepCtx, st)
