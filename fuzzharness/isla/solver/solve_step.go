@@ -234,6 +234,8 @@ type simplifyMemo struct {
 	// instances it adds to its queue
 	keep, added []item
 	canon       []byte // a canonical atom being built (contradictory)
+	// canonSeen: contradictory's canonical atoms, reused
+	canonSeen canonSet
 	// matches: per quantifier, the outcomes of matchNode in the call
 	// numbered call.
 	matches map[*isla.CompiledQuantifier]*matchMemo
