@@ -236,6 +236,7 @@ type simplifyMemo struct {
 	canon       []byte // a canonical atom being built (contradictory)
 	// canonSeen: contradictory's canonical atoms, reused
 	canonSeen canonSet
+	ms        [][]int32 // the matches instantiate returns, reused
 	// matches: per quantifier, the outcomes of matchNode in the call
 	// numbered call.
 	matches map[*isla.CompiledQuantifier]*matchMemo
@@ -598,8 +599,11 @@ func boundIn(q *isla.CompiledQuantifier, m []int32, slot int) (int32, bool) {
 // instances (see instance), the quantifier with its done list extended,
 // and whether the quantifier is eliminated: no node is left undecided and
 // no open leaf in its range can derive its type. It runs inside simplify,
-// whose call numbers its match memo (see matchMemo).
+// whose call numbers its match memo (see matchMemo); the matches it
+// returns are valid until its next call.
 func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (ms [][]int32, next item, complete bool) {
+	ms = s.simp.ms[:0]
+	defer func() { s.simp.ms = ms[:0] }()
 	next = it
 	inID, _ := it.env.lookup(q.In)
 	in, ok := c.idx.get(inID)
