@@ -165,13 +165,19 @@ type cspRun struct {
 	rewrote     bool // a tree solver rewrote a node derived before the run
 	// written: the view nodes tree solvers set in this pass of propagate.
 	written []int32
-	walked  viewMarks // the bound nodes pickVar has walked in this call
-	picked  viewMarks // the open leaves pickVar has taken in this call
 	// watch: per atom of items that check found undecided, the id of an
 	// open leaf of one of its variables (see openLeafOf), or -1
-	watch []int32
-	// groupBuf, groups, pinned: the memory of pickVar's groups, reused
-	// across calls
+	watch    []int32
+	*pickMem // the solver's: pickVar's memory
+}
+
+// pickMem is the memory of pickVar, which a solver's runs share (one at a
+// time): a large state's groups and marks would otherwise grow again in
+// every run.
+type pickMem struct {
+	walked viewMarks // the bound nodes pickVar has walked in this call
+	picked viewMarks // the open leaves pickVar has taken in this call
+	// groupBuf, groups, pinned: the memory of pickVar's groups
 	groupBuf []int32
 	groups   [][]int32
 	pinned   []bool
@@ -208,7 +214,7 @@ func (s *Solver) csp(st *state, c *evalCtx) (_ *stree, random, rewrote, ok bool)
 		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
 			cur: st.root, fresh: map[int32]*stree{}, c: s.spareCtx, other: s.spareCtx2,
 			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{},
-			holds: make([]bool, len(st.forms)), spare: s.spareItems[0][:0]}
+			holds: make([]bool, len(st.forms)), spare: s.spareItems[0][:0], pickMem: &s.pick}
 		if a == 0 && c != nil {
 			// The run's tree is st's: no view to build. The spare memory
 			// goes to the next state's step.

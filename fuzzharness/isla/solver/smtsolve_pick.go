@@ -15,6 +15,9 @@ import (
 // Tree solvers do not count: they compute the nodes they write from the
 // values of the others, whatever they are.
 func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
+	if r.pickMem == nil {
+		r.pickMem = &r.s.pick
+	}
 	c := r.ctx()
 	r.walked.reset()
 	r.picked.reset()

@@ -232,6 +232,7 @@ type Solver struct {
 	spareCtx2  *evalCtx                 // a second one, for the csp runs (cspRun.keep)
 	stepCtx    *evalCtx                 // the same, for the context of the state being processed
 	spareItems [2][]item                // the memory of a csp run's undecided atoms, reused
+	pick       pickMem                  // the memory of the csp runs' pickVar
 	simp       simplifyMemo             // simplify's reused memory
 	arena      treeArena                // the memory of the trees cost reads
 	closing    map[string]float64       // estimated closing cost per nonterminal
