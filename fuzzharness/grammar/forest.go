@@ -392,17 +392,43 @@ type treeSlab struct {
 	ptrs     []*Tree
 	nodeSize int // the size of the last block of nodes
 	ptrSize  int // the capacity of the last block of child lists
+	// With keep set, the slab records its blocks, which rewind hands out
+	// again (see Generator.Recycle); nodeNext and ptrNext are the next
+	// ones to hand out.
+	keep              bool
+	nodeBlocks        [][]Tree
+	ptrBlocks         [][]*Tree
+	nodeNext, ptrNext int
 }
 
 func (s *treeSlab) node(n *Node) *Tree {
 	if len(s.nodes) == 0 {
-		s.nodeSize = min(max(2*s.nodeSize, 16), 256)
-		s.nodes = make([]Tree, s.nodeSize)
+		if s.nodeNext < len(s.nodeBlocks) {
+			s.nodes = s.nodeBlocks[s.nodeNext]
+			clear(s.nodes)
+		} else {
+			s.nodeSize = min(max(2*s.nodeSize, 16), 256)
+			s.nodes = make([]Tree, s.nodeSize)
+			if s.keep {
+				s.nodeBlocks = append(s.nodeBlocks, s.nodes)
+			}
+		}
+		if s.keep {
+			s.nodeNext++
+		}
 	}
 	t := &s.nodes[0]
 	s.nodes = s.nodes[1:]
 	t.Node = n
 	return t
+}
+
+// rewind makes the slab hand out the blocks it recorded again, from the
+// first: the trees it made since the last rewind must be dropped.
+func (s *treeSlab) rewind() {
+	s.keep = true
+	s.nodes, s.ptrs = nil, nil
+	s.nodeNext, s.ptrNext = 0, 0
 }
 
 // children returns an empty list with room for n trees.
@@ -411,8 +437,19 @@ func (s *treeSlab) children(n int) []*Tree {
 		return make([]*Tree, 0, n)
 	}
 	if cap(s.ptrs)-len(s.ptrs) < n {
-		s.ptrSize = min(max(2*s.ptrSize, 64), 1024)
-		s.ptrs = make([]*Tree, 0, s.ptrSize)
+		if s.ptrNext < len(s.ptrBlocks) {
+			s.ptrs = s.ptrBlocks[s.ptrNext][:0]
+			clear(s.ptrs[:cap(s.ptrs)])
+		} else {
+			s.ptrSize = min(max(2*s.ptrSize, 64), 1024)
+			s.ptrs = make([]*Tree, 0, s.ptrSize)
+			if s.keep {
+				s.ptrBlocks = append(s.ptrBlocks, s.ptrs)
+			}
+		}
+		if s.keep {
+			s.ptrNext++
+		}
 	}
 	k := len(s.ptrs)
 	s.ptrs = s.ptrs[:k+n]

@@ -34,11 +34,18 @@ type Generator struct {
 	// MaxRepeat is how many repetitions beyond its minimum a quantifier may
 	// draw.
 	MaxRepeat int
+	// Blocks makes the generator allocate the nodes and child lists of
+	// its trees in blocks that consecutive trees share (see treeSlab):
+	// far fewer allocations, but a tree kept long keeps its blocks (up to
+	// 256 nodes) alive. It suits a caller that converts or drops every
+	// tree soon, as the ISLa solver does.
+	Blocks bool
 
 	graph      *Graph
 	rng        *rand.Rand
 	queue      []slot
-	sizes      []int32 // Graph.sizeTable(sizesDepth)
+	slab       treeSlab // with Blocks: the nodes and child lists of its trees
+	sizes      []int32  // Graph.sizeTable(sizesDepth)
 	sizesDepth int
 }
 
@@ -221,13 +228,14 @@ func (g *Generator) expand(s slot, committed int) int {
 	case KindClass:
 		t.Value = g.pickChar(n)
 	case KindRef:
-		c := &Tree{Node: n.Children[0], Open: true}
-		t.Children = []*Tree{c}
+		c := g.open(n.Children[0])
+		t.Children = g.kids(1)
+		t.Children[0] = c
 		g.queue = append(g.queue, slot{c, s.depth + 1})
 	case KindSeq:
-		t.Children = make([]*Tree, len(n.Children))
+		t.Children = g.kids(len(n.Children))
 		for i, cn := range n.Children {
-			c := &Tree{Node: cn, Open: true}
+			c := g.open(cn)
 			t.Children[i] = c
 			g.queue = append(g.queue, slot{c, s.depth})
 		}
@@ -247,8 +255,9 @@ func (g *Generator) expand(s slot, committed int) int {
 		for _, cn := range n.Children {
 			if add := g.minSize(cn, s.depth) - base; add <= room {
 				if k == 0 {
-					c := &Tree{Node: cn, Open: true}
-					t.Children = []*Tree{c}
+					c := g.open(cn)
+					t.Children = g.kids(1)
+					t.Children[0] = c
 					g.queue = append(g.queue, slot{c, s.depth})
 					committed += add
 					break
@@ -276,15 +285,44 @@ func (g *Generator) expand(s slot, committed int) int {
 			committed += (count - n.Min) * cs
 		}
 		if count > 0 {
-			t.Children = make([]*Tree, count)
+			t.Children = g.kids(count)
 		}
 		for i := range count {
-			c := &Tree{Node: cn, Open: true}
+			c := g.open(cn)
 			t.Children[i] = c
 			g.queue = append(g.queue, slot{c, s.depth})
 		}
 	}
 	return committed
+}
+
+// Recycle lets a generator with Blocks make its next trees in the memory
+// of the trees it made since its last Recycle (or, the first time, from
+// now on), which the caller must not use any more: a caller that converts
+// every tree at once allocates nothing for them. Without Blocks it does
+// nothing.
+func (g *Generator) Recycle() {
+	if g.Blocks {
+		g.slab.rewind()
+	}
+}
+
+// open returns a new open slot for node n.
+func (g *Generator) open(n *Node) *Tree {
+	if !g.Blocks {
+		return &Tree{Node: n, Open: true}
+	}
+	c := g.slab.node(n)
+	c.Open = true
+	return c
+}
+
+// kids returns a new list of k children.
+func (g *Generator) kids(k int) []*Tree {
+	if !g.Blocks {
+		return make([]*Tree, k)
+	}
+	return g.slab.children(k)[:k]
 }
 
 // pickChar chooses a member of a class node's set.

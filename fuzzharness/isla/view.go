@@ -212,6 +212,11 @@ func (b *ViewBuilder) Add(label int32, parent int32, open bool, t *grammar.Tree)
 	return i
 }
 
+// SetInput sets the input of the view being built, for a builder whose
+// caller collects the text of the terminals as it adds them (and passed
+// nil to NewViewBuilder). It must come before Done.
+func (b *ViewBuilder) SetInput(input []byte) { b.v.setInput(input) }
+
 // Done indexes the view and returns it. The builder must not be used any
 // more.
 func (b *ViewBuilder) Done() *View {

@@ -344,7 +344,7 @@ func (s *Solver) holeInsertions(c *evalCtx, st *state) []*state {
 			continue
 		}
 		inID, _ := it.env.lookup(q.In)
-		in, ok := c.idx[inID]
+		in, ok := c.idx.get(inID)
 		if !ok {
 			continue
 		}

@@ -165,13 +165,23 @@ type cspRun struct {
 	rewrote     bool // a tree solver rewrote a node derived before the run
 	// written: the view nodes tree solvers set in this pass of propagate.
 	written []int32
-	walked  viewMarks // the bound nodes pickVar has walked in this call
-	picked  viewMarks // the open leaves pickVar has taken in this call
 	// watch: per atom of items that check found undecided, the id of an
 	// open leaf of one of its variables (see openLeafOf), or -1
-	watch []int32
-	// groupBuf: the memory of pickVar's groups, reused across calls
+	watch    []int32
+	*pickMem // the solver's: pickVar's memory
+}
+
+// pickMem is the memory of pickVar, which a solver's runs share (one at a
+// time): a large state's groups and marks would otherwise grow again in
+// every run.
+type pickMem struct {
+	walked viewMarks // the bound nodes pickVar has walked in this call
+	picked viewMarks // the open leaves pickVar has taken in this call
+	// groupBuf, groups, pinned: the memory of pickVar's groups
 	groupBuf []int32
+	groups   [][]int32
+	pinned   []bool
+	batch    batchScratch // the memory of pickVar's batches
 }
 
 // cspFail records why solving the atoms in Go failed; the SMT solver may
@@ -204,7 +214,7 @@ func (s *Solver) csp(st *state, c *evalCtx) (_ *stree, random, rewrote, ok bool)
 		r := &cspRun{s: s, base: st, items: st.forms, vals: map[int32]*stree{},
 			cur: st.root, fresh: map[int32]*stree{}, c: s.spareCtx, other: s.spareCtx2,
 			ints: slices.Clone(st.ints), dirty: true, solved: map[string]int{},
-			holds: make([]bool, len(st.forms)), spare: s.spareItems[0][:0]}
+			holds: make([]bool, len(st.forms)), spare: s.spareItems[0][:0], pickMem: &s.pick}
 		if a == 0 && c != nil {
 			// The run's tree is st's: no view to build. The spare memory
 			// goes to the next state's step.
@@ -457,7 +467,7 @@ func (c *evalCtx) openLeafOf(it item) int32 {
 		if !ok {
 			continue
 		}
-		if i, ok := c.idx[x]; ok {
+		if i, ok := c.idx.get(x); ok {
 			if open := c.openLeavesIn(i); len(open) > 0 {
 				return c.ids[open[0]]
 			}
@@ -658,7 +668,7 @@ func (r *cspRun) semReady(c *evalCtx, it item, n *isla.CompiledPred) ([]int32, b
 		if !ok {
 			return nil, false
 		}
-		i := c.idx[x]
+		i := c.idx.at(x)
 		if writes[c.v.Nodes[i].Label] && !c.isOpen(i) && !slices.Contains(targets, x) {
 			// The predicate writes this argument itself: it may rewrite
 			// it whenever it was derived (see decideSearch).
@@ -761,7 +771,7 @@ func (r *cspRun) readsWritten(c *evalCtx, it item, n *isla.CompiledPred) bool {
 		if !ok {
 			return true
 		}
-		j, ok := c.idx[x]
+		j, ok := c.idx.get(x)
 		if !ok {
 			return true
 		}

@@ -15,6 +15,9 @@ import (
 // Tree solvers do not count: they compute the nodes they write from the
 // values of the others, whatever they are.
 func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
+	if r.pickMem == nil {
+		r.pickMem = &r.s.pick
+	}
 	c := r.ctx()
 	r.walked.reset()
 	r.picked.reset()
@@ -41,10 +44,10 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	// id, or -1-i for number i.
 	// The group made last grows at the end of one buffer (most atoms have
 	// one group); a group that grows after another was made moves out.
-	var groups [][]int32
+	groups := r.groups[:0]
 	buf, last := r.groupBuf[:0], -1
-	defer func() { r.groupBuf = buf[:0] }()
-	var pinned []bool     // per group: its atom has pins (an equation)
+	pinned := r.pinned[:0] // per group: its atom has pins (an equation)
+	defer func() { r.groupBuf, r.groups, r.pinned = buf[:0], groups[:0], pinned[:0] }()
 	var lookup idxCache   // the atoms bind the same nodes again and again
 	var mine []groupIndex // the groups of the atom, by its formula's group
 	for _, it := range und {
@@ -156,44 +159,124 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	if len(leaves) == 1 || r.noBatch {
 		return leaf, -1, nil
 	}
-	// Greedily, in the order of the leaves: a leaf joins if no group of
-	// the leaves taken so far has it.
-	groupsOf := map[int32][]int{}
-	for g, ks := range groups {
+	return leaf, -1, r.batch.more(c, leaf, leaves, groups, pinned, len(r.ints))
+}
+
+// batchScratch is the memory of a batch's choice (more), reused across
+// pickVar's calls in a run. A group member is numbered densely: an open
+// leaf by its rank among the view's open leaves, number i after them.
+type batchScratch struct {
+	start   []int32  // start[k]: where member k's groups begin in of
+	of      []int32  // the groups of each member, in increasing order
+	blocked []bool   // by member
+	tied    []uint32 // tied[k] == call: member k is tied in this block
+	call    uint32
+	stack   []int32
+}
+
+// more returns the leaves of leaves that take a random value together
+// with leaf, greedily in their order: a leaf joins if no group of the
+// leaves taken so far has it. A leaf blocks the leaves it shares an atom
+// with, and what equations tie it to blocks as it does: their values
+// follow from its value (pins), so a random value of one of them could
+// contradict it. groups holds the members of each group as pickVar keys
+// them (a leaf's id, or -1-i for number i), pinned whether a group's atom
+// has pins; ints is the number of numeric constants.
+func (b *batchScratch) more(c *evalCtx, leaf *stree, leaves []*stree, groups [][]int32, pinned []bool, ints int) []*stree {
+	opens := len(c.opens)
+	dense := func(k int32) int32 {
+		if k < 0 {
+			return int32(opens) + (-1 - k)
+		}
+		j, _ := c.idx.get(k)
+		return c.nopen[j]
+	}
+	n := opens + ints
+	b.start = zeroed(b.start, n+1)
+	for _, ks := range groups {
 		for _, k := range ks {
-			groupsOf[k] = append(groupsOf[k], g)
+			b.start[dense(k)+1]++
 		}
 	}
-	// A leaf blocks the leaves it shares an atom with, and what equations
-	// tie it to blocks as it does: their values follow from its value
-	// (pins), so a random value of one of them could contradict it.
-	blocked := map[int32]bool{}
+	for k := 1; k <= n; k++ {
+		b.start[k] += b.start[k-1]
+	}
+	b.of = slicesGrow(b.of, int(b.start[n]))
+	fill := b.stack[:0]
+	fill = append(fill, b.start[:n]...)
+	for g, ks := range groups {
+		for _, k := range ks {
+			d := dense(k)
+			b.of[fill[d]] = int32(g)
+			fill[d]++
+		}
+	}
+	b.stack = fill[:0]
+	b.blocked = zeroedBools(b.blocked, n)
+	if len(b.tied) < n {
+		b.tied = make([]uint32, n)
+		b.call = 0
+	}
 	block := func(k int32) {
-		tied := map[int32]bool{k: true}
-		stack := []int32{k}
+		b.call++
+		if b.call == 0 {
+			clear(b.tied)
+			b.call = 1
+		}
+		b.tied[k] = b.call
+		stack := append(b.stack[:0], k)
 		for len(stack) > 0 {
 			x := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
-			blocked[x] = true
-			for _, g := range groupsOf[x] {
+			b.blocked[x] = true
+			for _, g := range b.of[b.start[x]:b.start[x+1]] {
 				for _, w := range groups[g] {
-					blocked[w] = true
-					if pinned[g] && !tied[w] {
-						tied[w] = true
-						stack = append(stack, w)
+					d := dense(w)
+					b.blocked[d] = true
+					if pinned[g] && b.tied[d] != b.call {
+						b.tied[d] = b.call
+						stack = append(stack, d)
 					}
 				}
 			}
 		}
+		b.stack = stack[:0]
 	}
-	block(leaf.id)
+	block(dense(leaf.id))
+	var more []*stree
 	for _, l := range leaves {
-		if !blocked[l.id] {
+		if d := dense(l.id); !b.blocked[d] {
 			more = append(more, l)
-			block(l.id)
+			block(d)
 		}
 	}
-	return leaf, -1, more
+	return more
+}
+
+// zeroed returns s resized to n zeros, reusing its memory.
+func zeroed(s []int32, n int) []int32 {
+	s = slicesGrow(s, n)
+	clear(s)
+	return s
+}
+
+// zeroedBools is zeroed for a slice of bools.
+func zeroedBools(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// slicesGrow returns s resized to n, reusing its memory (the contents are
+// not kept).
+func slicesGrow(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
 }
 
 // idxCache remembers the view indexes of node ids one evalCtx's idx gave,
@@ -203,13 +286,13 @@ type idxCache struct {
 	i  [256]int32
 }
 
-// index returns c.idx[id].
+// index returns c.idx.get(id).
 func (m *idxCache) index(c *evalCtx, id int32) (int32, bool) {
 	h := uint8(id)
 	if m.id[h] == id+1 {
 		return m.i[h], true
 	}
-	i, ok := c.idx[id]
+	i, ok := c.idx.get(id)
 	if ok {
 		m.id[h], m.i[h] = id+1, i
 	}

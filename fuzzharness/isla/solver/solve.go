@@ -232,6 +232,7 @@ type Solver struct {
 	spareCtx2  *evalCtx                 // a second one, for the csp runs (cspRun.keep)
 	stepCtx    *evalCtx                 // the same, for the context of the state being processed
 	spareItems [2][]item                // the memory of a csp run's undecided atoms, reused
+	pick       pickMem                  // the memory of the csp runs' pickVar
 	simp       simplifyMemo             // simplify's reused memory
 	arena      treeArena                // the memory of the trees cost reads
 	closing    map[string]float64       // estimated closing cost per nonterminal
@@ -321,6 +322,7 @@ func New(spec *isla.Spec, opts ...Option) (*Solver, error) {
 	gr := spec.Graph()
 	s.gen = grammar.NewGenerator(gr, cfg.seed^0x5eed)
 	s.gen.MaxSize = max(cfg.maxSize, 4*gr.Root.MinSize)
+	s.gen.Blocks = true // its trees become solver trees at once (fromTree; see step)
 	start := spec.StartSymbol()
 	s.rhs = gr.RHS(start)
 	s.rootRef = &grammar.Node{ID: -1, Kind: grammar.KindRef, Name: start, Children: []*grammar.Node{s.rhs},

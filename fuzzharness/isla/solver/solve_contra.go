@@ -20,7 +20,8 @@ import (
 // and its negation, up to the order of the arguments of =, or a negated
 // (= t t).
 func (s *Solver) contradictory(atoms []item) bool {
-	var seen map[string]bool // canonical atom -> its polarity
+	seen := &s.simp.canonSeen // canonical atom -> its polarity
+	seen.reset()
 	b := s.simp.canon[:0]
 	defer func() { s.simp.canon = b[:0] }()
 	for _, it := range atoms {
@@ -44,13 +45,10 @@ func (s *Solver) contradictory(atoms []item) bool {
 		if eq && neg {
 			return true
 		}
-		if seen == nil {
-			seen = map[string]bool{}
-		}
-		if pol, ok := seen[string(b)]; ok && pol != neg {
+		if pol, ok := seen.get(b); ok && pol != neg {
 			return true
 		}
-		seen[string(b)] = neg
+		seen.put(b, neg)
 	}
 	return false
 }

@@ -272,7 +272,7 @@ func (r *cspRun) solveCount(c *evalCtx, it item, n *isla.CompiledPred) (progress
 	if !ok {
 		return false, false
 	}
-	i, ok := c.idx[x]
+	i, ok := c.idx.get(x)
 	if !ok {
 		return false, false
 	}

@@ -14,10 +14,10 @@ type evalCtx struct {
 	s  *Solver
 	st *state
 	solverView
-	idx   map[int32]int32 // node id -> view index
-	ids   []int32         // view index -> node id
-	nopen []int32         // nopen[i]: open leaves among view nodes before index i
-	opens []int32         // the view indexes of the open leaves, in pre-order
+	idx   idIndex // node id -> view index
+	ids   []int32 // view index -> node id
+	nopen []int32 // nopen[i]: open leaves among view nodes before index i
+	opens []int32 // the view indexes of the open leaves, in pre-order
 	e     *isla.Evaluator
 }
 
@@ -32,8 +32,12 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 	}
 	if st.root.open {
 		// The initial state: the view of an open tree.
-		c.v = isla.NewView(nil, grammar.NewOpen(s.rhs), s.spec.Labels(), s.spec.RootLabel(), s.spec.VirtualRoot())
-		c.src = make([]*stree, len(c.v.Nodes)) // its trees are made already
+		// (The memory of old's view is reused: a restart would drop it
+		// for this small view, and the views of the search that follows
+		// would grow it again.)
+		c.v = isla.NewViewReusing(c.v, nil, grammar.NewOpen(s.rhs), s.spec.Labels(), s.spec.RootLabel(), s.spec.VirtualRoot())
+		c.src = slices.Grow(c.src[:0], len(c.v.Nodes))[:len(c.v.Nodes)] // its trees are made already
+		clear(c.src)
 		c.first = 1
 		c.src[0] = st.root
 		if s.spec.VirtualRoot() {
@@ -49,13 +53,11 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 		c.ids = slices.Grow(old.ids[:0], n)[:n]
 		clear(c.ids)
 		c.idx = old.idx
-		clear(c.idx)
 		c.nopen = slices.Grow(old.nopen[:0], n+1)[:n+1]
 		clear(c.nopen)
 		c.opens = old.opens[:0]
 	} else {
 		c.ids = make([]int32, n)
-		c.idx = make(map[int32]int32, n)
 		c.nopen = make([]int32, n+1)
 	}
 	c.ids[0] = s.constID
@@ -67,8 +69,9 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 			c.ids[i] = x.id
 		}
 	}
-	for i := n - 1; i >= 0; i-- {
-		c.idx[c.ids[i]] = int32(i)
+	c.idx.reset(n)
+	for i, id := range c.ids {
+		c.idx.add(id, int32(i))
 	}
 	for i := 0; i < n; i++ {
 		c.nopen[i+1] = c.nopen[i]
@@ -101,7 +104,7 @@ func (c *evalCtx) phantom(i int32) bool {
 // node returns the solver's tree node with the given id, if it is a node
 // of the view (nil for the virtual <start>).
 func (c *evalCtx) node(id int32) *stree {
-	i, ok := c.idx[id]
+	i, ok := c.idx.get(id)
 	if !ok || i < c.first-1 || c.ids[i] == 0 {
 		return nil
 	}
@@ -124,14 +127,12 @@ type solverView struct {
 // memory of sv's earlier view, which must not be used any more.
 func (sv *solverView) build(root *stree, lb *isla.Labels, rootLabel string, virtual bool) {
 	rhs := root.kids[0]
-	input := rhs.appendText(sv.buf[:0])
-	sv.buf = input
-	v, b := isla.NewViewBuilder(sv.v, input, lb, int(rhs.size)+2)
+	v, b := isla.NewViewBuilder(sv.v, nil, lb, int(rhs.size)+2)
 	src := sv.src[:0]
 	if cap(src) < cap(v.Nodes) {
 		src = make([]*stree, 0, cap(v.Nodes))
 	}
-	sb := &solverViewBuilder{b: b, lb: lb, src: src}
+	sb := &solverViewBuilder{b: b, lb: lb, src: src, text: sv.buf[:0]}
 	top := sb.add(lb.IDs[rootLabel], -1, root)
 	first := int32(1)
 	if virtual {
@@ -144,6 +145,8 @@ func (sv *solverView) build(root *stree, lb *isla.Labels, rootLabel string, virt
 		b.Finish(0)
 	}
 	src = sb.src
+	sv.buf = sb.text
+	b.SetInput(sb.text)
 	v.Materialize = func() {
 		trees := make(map[*stree]*grammar.Tree, len(v.Nodes))
 		t := src[first-1].kids[0].toGrammarTree(trees)
@@ -162,9 +165,10 @@ func (sv *solverView) build(root *stree, lb *isla.Labels, rootLabel string, virt
 // solverViewBuilder builds a view of a solver tree, recording the solver
 // node of every view node.
 type solverViewBuilder struct {
-	b   *isla.ViewBuilder
-	lb  *isla.Labels
-	src []*stree
+	b    *isla.ViewBuilder
+	lb   *isla.Labels
+	src  []*stree
+	text []byte // the text of the terminals added so far: the input
 }
 
 // add adds a view node for solver node n.
@@ -199,6 +203,7 @@ func (sb *solverViewBuilder) one(n *stree, parent int32) {
 	case grammar.KindLit, grammar.KindClass:
 		i := sb.add(-1, parent, n)
 		sb.b.Pos += int32(len(n.val))
+		sb.text = append(sb.text, n.val...)
 		sb.b.Finish(i)
 	default:
 		for _, k := range n.kids {
@@ -242,7 +247,7 @@ func (c *evalCtx) bind(it item) {
 			c.e.Slots[b.slot].Num = c.st.ints[b.val]
 			continue
 		}
-		c.e.Slots[b.slot].Node = c.idx[b.val]
+		c.e.Slots[b.slot].Node = c.idx.at(b.val)
 	}
 }
 
@@ -277,7 +282,7 @@ func (c *evalCtx) hasValue(it item, v isla.Variable) bool {
 	if v.Kind == isla.IntVar {
 		return c.st.ints[x] != ""
 	}
-	i, ok := c.idx[x]
+	i, ok := c.idx.get(x)
 	return ok && c.closed(i)
 }
 
@@ -318,7 +323,7 @@ func (c *evalCtx) predReady(it item, n *isla.CompiledPred) bool {
 			if !ok {
 				return false
 			}
-			i, ok := c.idx[x]
+			i, ok := c.idx.get(x)
 			if !ok {
 				return false
 			}
@@ -338,7 +343,7 @@ func (c *evalCtx) predReady(it item, n *isla.CompiledPred) bool {
 				if c.st.ints[x] == "" {
 					return false
 				}
-			} else if i, ok := c.idx[x]; !ok || !c.closed(i) {
+			} else if i, ok := c.idx.get(x); !ok || !c.closed(i) {
 				return false
 			}
 		}

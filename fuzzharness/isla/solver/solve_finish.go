@@ -54,6 +54,7 @@ func (s *Solver) solveModel(f *finishing) (outs []*grammar.Tree, done bool) {
 // finishMore makes the next solve of the state in s.fin, and once none is
 // left, ends it (finished).
 func (s *Solver) finishMore() []*grammar.Tree {
+	s.gen.Recycle() // as in step
 	f := s.fin
 	outs, done := s.solveModel(f)
 	f.fresh = f.fresh || s.anyNew(outs)

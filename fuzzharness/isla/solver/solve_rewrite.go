@@ -40,7 +40,7 @@ func (c *evalCtx) writtenArg(it item, n *isla.CompiledPred) int32 {
 		if !ok {
 			continue
 		}
-		i, ok := c.idx[x]
+		i, ok := c.idx.get(x)
 		if !ok {
 			continue
 		}

@@ -22,6 +22,8 @@ func (s *Solver) process(ctx context.Context, st *state) ([]*state, []*grammar.T
 // states and the first solutions the state led to; if the state's atoms
 // are to be solved again for more, s.fin holds it (see finishing).
 func (s *Solver) step(ctx context.Context, st *state) ([]*state, []*grammar.Tree, error) {
+	// The generator's trees of the last step were all made solver trees.
+	s.gen.Recycle()
 	// The memory of an earlier step's evaluation context is reused, unless
 	// finish took it over.
 	c := s.reuseEvalCtx(s.stepCtx, st)
@@ -82,9 +84,16 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 	// The formulas to process, in order: formulas a step adds come before
 	// the rest (a stack of runs, so that adding costs no copy of the rest).
 	queue := worklist{runs: [][]item{st.forms}}
-	var keep []item
+	// keep and the instances added to the queue are built in memory
+	// reused across calls (the state gets a copy of keep).
+	keep, added := s.simp.keep[:0], s.simp.added[:0]
 	seen := s.simp.seenSet()
-	defer s.simp.release(seen)
+	defer func() {
+		s.simp.release(seen)
+		clear(keep) // no pointers into states left behind
+		clear(added)
+		s.simp.keep, s.simp.added = keep[:0], added[:0]
+	}()
 	// fork returns the states for the disjuncts d of the formula at
 	// position k of the queue, with done the universal quantifier's item
 	// as far as it got (or nil).
@@ -175,7 +184,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 				}
 			}
 			ms, next, complete := s.instantiate(c, it, n)
-			var added []item
+			from := len(added) // this quantifier's instances: added[from:]
 			for j, m := range ms {
 				if dedup && !seen.add(s, it, n, m) {
 					continue
@@ -191,7 +200,7 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 					for _, m := range ms[j+1:] {
 						added = append(added, instance(it, n, m))
 					}
-					queue.push(added)
+					queue.push(added[from:len(added):len(added)])
 					var cont *item
 					if !complete {
 						cont = &next
@@ -204,21 +213,30 @@ func (s *Solver) simplify(c *evalCtx, st *state) (children []*state, ok bool) {
 			} else if covers && len(it.done) == 0 {
 				seen.cover(c, it, n, cover)
 			}
-			queue.push(added)
+			queue.push(added[from:len(added):len(added)])
 		}
 	}
 	if s.contradictory(keep) {
 		return nil, false
 	}
-	st.forms = keep
+	st.forms = nil
+	if len(keep) > 0 {
+		st.forms = append([]item(nil), keep...)
+	}
 	return nil, true
 }
 
 // simplifyMemo is simplify's reused memory and what it knows of the
 // compiled formula.
 type simplifyMemo struct {
-	seen  *instanceSet // the instances of one call, reused
-	canon []byte       // a canonical atom being built (contradictory)
+	seen *instanceSet // the instances of one call, reused
+	// keep and added: the memory of a call's kept formulas and of the
+	// instances it adds to its queue
+	keep, added []item
+	canon       []byte // a canonical atom being built (contradictory)
+	// canonSeen: contradictory's canonical atoms, reused
+	canonSeen canonSet
+	ms        [][]int32 // the matches instantiate returns, reused
 	// matches: per quantifier, the outcomes of matchNode in the call
 	// numbered call.
 	matches map[*isla.CompiledQuantifier]*matchMemo
@@ -246,21 +264,28 @@ func (m *simplifyMemo) seenSet() *instanceSet {
 	return seen
 }
 
-// release takes back a set seenSet returned.
+// release takes back a set seenSet returned, empty; maps past
+// maxReused entries are dropped rather than cleared.
 func (m *simplifyMemo) release(seen *instanceSet) {
-	if len(seen.small) <= maxReused && len(seen.big) <= maxReused && len(seen.covers) <= maxReused {
-		clear(seen.small)
+	seen.small.reset()
+	if len(seen.big) <= maxReused {
 		clear(seen.big)
-		clear(seen.covers)
-		m.seen = seen
+	} else {
+		seen.big = nil
 	}
+	if len(seen.covers) <= maxReused {
+		clear(seen.covers)
+	} else {
+		seen.covers = nil
+	}
+	m.seen = seen
 }
 
 // An instanceSet is a set of instances, by the values of their free
 // variables (as key identifies them, without a string for most).
 type instanceSet struct {
-	small map[instKey]bool // instances of up to maxKeySlots free variables
-	big   map[string]bool  // the others, by key
+	small instTable       // instances of up to maxKeySlots free variables
+	big   map[string]bool // the others, by key
 	// covers: for a universal quantifier and the values of its free
 	// variables but the one it ranges in (see coverKey), the view node
 	// of a complete instantiation in this call with no node done
@@ -304,7 +329,7 @@ func (set *instanceSet) covered(c *evalCtx, it item, q *isla.CompiledQuantifier,
 		return false
 	}
 	inID, _ := it.env.lookup(q.In)
-	in, ok := c.idx[inID]
+	in, ok := c.idx.get(inID)
 	return ok && p <= in && in < c.v.Nodes[p].End
 }
 
@@ -313,7 +338,7 @@ func (set *instanceSet) covered(c *evalCtx, it item, q *isla.CompiledQuantifier,
 // its body is in the set. Of two nested nodes, the outer one is kept.
 func (set *instanceSet) cover(c *evalCtx, it item, q *isla.CompiledQuantifier, k instKey) {
 	inID, _ := it.env.lookup(q.In)
-	in, ok := c.idx[inID]
+	in, ok := c.idx.get(inID)
 	if !ok {
 		return
 	}
@@ -361,7 +386,7 @@ func (set *instanceSet) add(s *Solver, it item, q *isla.CompiledQuantifier, m []
 		for i, v := range slots {
 			k.v[i] = value(v)
 		}
-		return insert(&set.small, k)
+		return set.small.add(k)
 	}
 	if q != nil {
 		it = instance(it, q, m) // rare: no need to spare the env
@@ -574,11 +599,14 @@ func boundIn(q *isla.CompiledQuantifier, m []int32, slot int) (int32, bool) {
 // instances (see instance), the quantifier with its done list extended,
 // and whether the quantifier is eliminated: no node is left undecided and
 // no open leaf in its range can derive its type. It runs inside simplify,
-// whose call numbers its match memo (see matchMemo).
+// whose call numbers its match memo (see matchMemo); the matches it
+// returns are valid until its next call.
 func (s *Solver) instantiate(c *evalCtx, it item, q *isla.CompiledQuantifier) (ms [][]int32, next item, complete bool) {
+	ms = s.simp.ms[:0]
+	defer func() { s.simp.ms = ms[:0] }()
 	next = it
 	inID, _ := it.env.lookup(q.In)
-	in, ok := c.idx[inID]
+	in, ok := c.idx.get(inID)
 	if !ok {
 		return nil, it, true
 	}
@@ -645,8 +673,8 @@ func (s *Solver) reuseWitness(c *evalCtx, st *state, it item, q *isla.CompiledQu
 			continue
 		}
 		inID, _ := it.env.lookup(q.In)
-		in, ok := c.idx[inID]
-		w, ok2 := c.idx[r.binds[0]]
+		in, ok := c.idx.get(inID)
+		w, ok2 := c.idx.get(r.binds[0])
 		if !ok || !ok2 || !c.v.IsAncestor(in, w) || !slices.Contains(c.rangeOf(q, in), w) {
 			return item{}, false
 		}
@@ -681,7 +709,7 @@ func (s *Solver) matterLeaves(c *evalCtx, st *state) []*stree {
 			continue
 		}
 		inID, _ := it.env.lookup(q.In)
-		in, ok := c.idx[inID]
+		in, ok := c.idx.get(inID)
 		if !ok || c.closed(in) {
 			continue
 		}
@@ -759,7 +787,7 @@ func (s *Solver) branchExists(c *evalCtx, st *state, i int, q *isla.CompiledQuan
 	it := st.forms[i]
 	key := s.key(it)
 	inID, _ := it.env.lookup(q.In)
-	in := c.idx[inID]
+	in := c.idx.at(inID)
 	var opts []option
 	for _, y := range c.rangeOf(q, in) {
 		if c.phantom(y) {

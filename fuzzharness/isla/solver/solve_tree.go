@@ -37,7 +37,14 @@ func (s *idSource) id() int32 {
 
 // mkNode makes a node, computing its derived fields.
 func mkNode(id int32, g *grammar.Node, kids []*stree, val string, open bool) *stree {
-	n := &stree{id: id, g: g, kids: kids, val: val, open: open, size: 1}
+	n := new(stree)
+	n.set(id, g, kids, val, open)
+	return n
+}
+
+// set sets the fields of node n, computing its derived fields.
+func (n *stree) set(id int32, g *grammar.Node, kids []*stree, val string, open bool) {
+	*n = stree{id: id, g: g, kids: kids, val: val, open: open, size: 1}
 	if open {
 		n.nopen = 1
 	}
@@ -45,7 +52,6 @@ func mkNode(id int32, g *grammar.Node, kids []*stree, val string, open bool) *st
 		n.nopen += k.nopen
 		n.size += k.size
 	}
-	return n
 }
 
 // openLeaf returns a new open leaf for the reference node g.
@@ -57,9 +63,21 @@ func (s *idSource) openLeaf(g *grammar.Node) *stree {
 // references whose graph node keepOpen selects (nil: none) become open
 // leaves, as do open references; open synthetic slots are an error of the
 // caller and are closed with their shortest derivation.
+//
+// The nodes and child lists come from two blocks sized by a count of the
+// tree's nodes (a tree's nodes are made together and mostly dropped
+// together).
 func (s *idSource) fromTree(t *grammar.Tree, keepOpen func(*grammar.Node) bool) *stree {
+	nodes, kids := countTree(t, keepOpen)
+	b := streeBlocks{nodes: make([]stree, nodes), kids: make([]*stree, kids)}
+	return s.fromTreeIn(&b, t, keepOpen)
+}
+
+func (s *idSource) fromTreeIn(b *streeBlocks, t *grammar.Tree, keepOpen func(*grammar.Node) bool) *stree {
 	if t.Node.Kind == grammar.KindRef && (t.Open || keepOpen != nil && keepOpen(t.Node)) {
-		return s.openLeaf(t.Node)
+		n := b.node()
+		n.set(s.id(), t.Node, nil, "", true)
+		return n
 	}
 	if t.Open {
 		t = t.Clone()
@@ -67,12 +85,58 @@ func (s *idSource) fromTree(t *grammar.Tree, keepOpen func(*grammar.Node) bool) 
 	}
 	var kids []*stree
 	if len(t.Children) > 0 {
-		kids = make([]*stree, len(t.Children))
+		kids = b.list(len(t.Children))
 		for i, c := range t.Children {
-			kids[i] = s.fromTree(c, keepOpen)
+			kids[i] = s.fromTreeIn(b, c, keepOpen)
 		}
 	}
-	return mkNode(s.id(), t.Node, kids, t.Value, false)
+	n := b.node()
+	n.set(s.id(), t.Node, kids, t.Value, false)
+	return n
+}
+
+// countTree returns the nodes and the children of all nodes fromTree
+// makes of t, not counting subtrees it closes first (open synthetic
+// slots).
+func countTree(t *grammar.Tree, keepOpen func(*grammar.Node) bool) (nodes, kids int) {
+	if t.Node.Kind == grammar.KindRef && (t.Open || keepOpen != nil && keepOpen(t.Node)) {
+		return 1, 0
+	}
+	if t.Open {
+		return 0, 0
+	}
+	nodes, kids = 1, len(t.Children)
+	for _, c := range t.Children {
+		n, k := countTree(c, keepOpen)
+		nodes, kids = nodes+n, kids+k
+	}
+	return nodes, kids
+}
+
+// streeBlocks hands out the nodes and child lists of fromTree; past the
+// end of a block it allocates one at a time.
+type streeBlocks struct {
+	nodes []stree
+	kids  []*stree
+}
+
+func (b *streeBlocks) node() *stree {
+	if len(b.nodes) == 0 {
+		return new(stree)
+	}
+	n := &b.nodes[0]
+	b.nodes = b.nodes[1:]
+	return n
+}
+
+// list returns a list of k children.
+func (b *streeBlocks) list(k int) []*stree {
+	if len(b.kids) < k {
+		return make([]*stree, k)
+	}
+	l := b.kids[:k:k]
+	b.kids = b.kids[k:]
+	return l
 }
 
 // toTree converts an stree into a grammar tree. Open leaves become open
