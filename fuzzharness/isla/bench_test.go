@@ -96,6 +96,19 @@ func benchCheck(b *testing.B, s *isla.Spec, docs [][]byte) {
 	b.SetBytes(int64(bytes / b.N))
 }
 
+// xmlAll compiles the conjunction of the three XML constraints.
+func xmlAll(b *testing.B) *isla.Spec {
+	var parts []string
+	for _, c := range []string{"xml-balance.isla", "xml-namespace.isla", "xml-no-redef.isla"} {
+		parts = append(parts, "("+loadConstraint(b, c).String()+")")
+	}
+	s, err := isla.Compile(isla.MustParse(strings.Join(parts, " and ")), loadGraph(b, "xml"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
 // BenchmarkCheckXML validates 1 KB XML documents (parse and evaluation)
 // against the XML constraints of the paper.
 func BenchmarkCheckXML(b *testing.B) {
@@ -106,27 +119,12 @@ func BenchmarkCheckXML(b *testing.B) {
 		})
 	}
 	b.Run("all", func(b *testing.B) {
-		var parts []string
-		for _, c := range []string{"xml-balance.isla", "xml-namespace.isla", "xml-no-redef.isla"} {
-			parts = append(parts, "("+loadConstraint(b, c).String()+")")
-		}
-		s, err := isla.Compile(isla.MustParse(strings.Join(parts, " and ")), loadGraph(b, "xml"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		benchCheck(b, s, docs)
+		benchCheck(b, xmlAll(b), docs)
 	})
 	// Short documents, about the size of the solver's outputs (50 to 160 bytes),
 	// where the parse's fixed costs count most.
 	b.Run("all-short", func(b *testing.B) {
-		var parts []string
-		for _, c := range []string{"xml-balance.isla", "xml-namespace.isla", "xml-no-redef.isla"} {
-			parts = append(parts, "("+loadConstraint(b, c).String()+")")
-		}
-		s, err := isla.Compile(isla.MustParse(strings.Join(parts, " and ")), loadGraph(b, "xml"))
-		if err != nil {
-			b.Fatal(err)
-		}
+		s := xmlAll(b)
 		rng := rand.New(rand.NewPCG(42, 2))
 		var short [][]byte
 		for len(short) < 32 {
