@@ -9,6 +9,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"os"
 	"path/filepath"
@@ -295,8 +296,8 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 	var lens []int
 	var solving, cpu time.Duration
 	var wallEach, cpuEach, threadEach []time.Duration // per output
-	var calls []bool                                  // per completed call of Next: whether it returned an output
-	var sums []uint64                                 // per output: a hash of its bytes, for -retime
+	var calls []bool                                  // with -retime, per completed call of Next: whether it returned an output
+	var sums []uint64                                 // with -retime, per output: a hash of its bytes
 	cpuOK, threadOK := true, cputime.ThreadCPU()
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
@@ -329,7 +330,9 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 			}
 			if errors.Is(err, solver.ErrInvalidOutput) {
 				row.Outputs++
-				calls = append(calls, false)
+				if retime {
+					calls = append(calls, false)
+				}
 				fail("%v", err)
 				continue
 			}
@@ -339,7 +342,9 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 		row.Outputs++
 		wallEach, cpuEach, threadEach = append(wallEach, time.Since(start)), append(cpuEach, used), append(threadEach, thread)
 		in := t.Bytes()
-		calls, sums = append(calls, true), append(sums, outputSum(in))
+		if retime {
+			calls, sums = append(calls, true), append(sums, outputSum(in))
+		}
 		ok := true
 		r, err, oracleErr := validate(t)
 		if err != nil || !r.Valid {
@@ -417,15 +422,12 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 	return row, nil
 }
 
-// outputSum hashes an output (FNV-1a, 64 bits), to tell whether a second
-// run solved the same output.
-func outputSum(in []byte) uint64 {
-	h := uint64(14695981039346656037)
-	for _, c := range in {
-		h = (h ^ uint64(c)) * 1099511628211
-	}
-	return h
-}
+// outputSeed seeds outputSum for the life of the process.
+var outputSeed = maphash.MakeSeed()
+
+// outputSum hashes an output, to tell whether a second run solved the
+// same output.
+func outputSum(in []byte) uint64 { return maphash.Bytes(outputSeed, in) }
 
 // timeAgain makes the calls of a timed run again on s, a new solver with
 // the same seed and options, and returns the thread CPU time of each

@@ -17,6 +17,7 @@ import (
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/internal/atomicfile"
+	"github.com/seed72891827/kfuzz/internal/cputime"
 	"github.com/seed72891827/kfuzz/internal/evalharness"
 	"github.com/seed72891827/kfuzz/internal/mineeval"
 	"github.com/seed72891827/kfuzz/learn/glade"
@@ -180,13 +181,13 @@ func runEvalMine(e *env, args []string) error {
 			} else {
 				prog.Step(fmt.Sprintf("eval mine: %s %s: mining from %d seeds", s.Name, name, *seeds), 0)
 			}
-			cpu0, cpuOK := processCPU()
+			cpu0, cpuOK := cputime.ProcessTotal()
 			cpu1 := cpu0
 			res, err := mineeval.Run(ctx, s, cfg, mineeval.RunOptions{
 				Options: mineeval.Options{N: *n, Seed: *seed, MaxSize: *maxSize, MaxItems: *maxItems},
 				Seeds:   *seeds, SeedLen: *seedLen,
 				Measuring: func() {
-					cpu1, _ = processCPU()
+					cpu1, _ = cputime.ProcessTotal()
 					prog.Step(fmt.Sprintf("eval mine: %s %s: measuring precision and recall on %d inputs each", s.Name, name, *n), 0)
 				},
 			})
@@ -195,7 +196,7 @@ func runEvalMine(e *env, args []string) error {
 				return fmt.Errorf("%s: %w", s.Name, err)
 			}
 			if res.Score == nil { // measuring did not start
-				cpu1, _ = processCPU()
+				cpu1, _ = cputime.ProcessTotal()
 			}
 			row := mineEvalRow{Subject: s.Name, Config: name, Seeds: len(res.Seeds), Queries: res.Queries,
 				Mining: res.Mining.Seconds(), Measuring: res.Measuring.Seconds()}

@@ -40,7 +40,7 @@ func (p *Process) Start() bool {
 	if p.each = p.startThreads(); p.each {
 		return true
 	}
-	d, ok := processClock()
+	d, ok := ProcessTotal()
 	p.start = d
 	return ok
 }
@@ -55,7 +55,7 @@ func (p *Process) Stop() (time.Duration, bool) {
 	if p.each {
 		d, ok = p.stopThreads()
 	} else {
-		d, ok = processClock()
+		d, ok = ProcessTotal()
 		d -= p.start
 	}
 	if p.locked {

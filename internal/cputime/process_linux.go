@@ -57,9 +57,14 @@ func (p *Process) startThreads() bool {
 		return false
 	}
 	p.base = p.base[:0]
-	for _, t := range p.tids {
-		d, ok := threadClock(t)
-		if !ok {
+	self := -1
+	for i, t := range p.tids {
+		var d time.Duration // the caller's own: read below
+		if t == p.self {
+			self = i
+		} else if c, ok := threadClock(t); ok {
+			d = c
+		} else {
 			d = -1 // gone: not counted at Stop
 		}
 		p.base = append(p.base, d)
@@ -70,7 +75,7 @@ func (p *Process) startThreads() bool {
 	if !ok {
 		return false
 	}
-	p.base[slices.Index(p.tids, p.self)] = own
+	p.base[self] = own
 	return true
 }
 
