@@ -27,6 +27,7 @@ type Process struct {
 	base   []time.Duration
 	self   int      // the calling thread
 	dir    *os.File // /proc/self/task, kept open
+	ms     int      // the runtime's thread count at Start
 	locked bool
 	each   bool // this interval reads the threads' clocks
 }
@@ -47,8 +48,8 @@ func (p *Process) Start() bool {
 
 // Stop ends the interval begun by Start and returns the CPU time all of
 // the process's threads used during it. A thread that exits within the
-// interval loses its last part; one that starts within it is not
-// counted (it is at the next Start).
+// interval loses its last part; one the runtime starts within it counts
+// whole.
 func (p *Process) Stop() (time.Duration, bool) {
 	var d time.Duration
 	var ok bool

@@ -5,6 +5,7 @@ package cputime
 import (
 	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"time"
@@ -52,6 +53,7 @@ func threads(dir **os.File, buf []int) []int {
 // that started since the last interval counts from this one on).
 func (p *Process) startThreads() bool {
 	p.self = unix.Gettid()
+	p.ms = runtimeThreads()
 	p.tids = threads(&p.dir, p.tids)
 	if !slices.Contains(p.tids, p.self) {
 		return false
@@ -80,7 +82,7 @@ func (p *Process) startThreads() bool {
 }
 
 // stopThreads reads the clocks startThreads read and returns the sum of
-// the differences.
+// the differences, plus the clocks of threads started since.
 func (p *Process) stopThreads() (time.Duration, bool) {
 	own, ok := threadTime() // first, for the same reason
 	if !ok || len(p.base) != len(p.tids) {
@@ -97,5 +99,23 @@ func (p *Process) stopThreads() (time.Duration, bool) {
 			}
 		}
 	}
+	if runtimeThreads() != p.ms {
+		// A thread the runtime started since Start's list was read
+		// has done all its work within the interval.
+		for _, t := range threads(&p.dir, nil) {
+			if !slices.Contains(p.tids, t) {
+				if d, ok := threadClock(t); ok {
+					sum += d
+				}
+			}
+		}
+	}
 	return sum, true
+}
+
+// runtimeThreads is the number of threads the Go runtime has made; a
+// change tells Stop to look for threads started during the interval.
+func runtimeThreads() int {
+	n, _ := runtime.ThreadCreateProfile(nil)
+	return n
 }
