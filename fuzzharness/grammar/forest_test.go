@@ -7,6 +7,38 @@ import (
 	"testing"
 )
 
+// TestTreeInReusesMemory checks that Forest.TreeIn builds the tree of
+// Tree in a buffer's memory: trees built one after the other in the same
+// buffer are Tree's, and once the buffer has grown the next tree allocates
+// far less than Tree's does.
+func TestTreeInReusesMemory(t *testing.T) {
+	gr := MustCompile(MustBuiltin("json"))
+	p, err := NewParser(gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf TreeBuffer
+	for _, in := range []string{`{"a": [1, 2, {"b": null}], "c": true}`, `[]`, `{"a": [1, 2, {"b": null}], "c": [false, 3]}`} {
+		f, err := p.Parse([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := f.Tree()
+		if got := f.TreeIn(&buf); !got.Equal(want) {
+			t.Fatalf("%s: TreeIn:\n%s\nTree:\n%s", in, got.Outline(), want.Outline())
+		}
+	}
+	f, err := p.Parse([]byte(`{"a": [1, 2, {"b": null}], "c": true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := testing.AllocsPerRun(20, func() { f.Tree() })
+	in := testing.AllocsPerRun(20, func() { f.TreeIn(&buf) })
+	if in > tree/4 {
+		t.Errorf("TreeIn allocates %v times per tree, Tree %v", in, tree)
+	}
+}
+
 // roundTripInputs is the number of generated inputs per built-in grammar
 // that TestEarleyRoundTrip parses: KFUZZ_ROUNDTRIP if set (the full run
 // uses 10000), otherwise 2000, or 200 with -short.
@@ -43,6 +75,7 @@ func TestEarleyRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			gen := NewGenerator(gr, 42)
+			var buf TreeBuffer
 			ambiguous, failures := 0, 0
 			for i := 0; i < n && failures < 5; i++ {
 				tr, err := gen.Generate()
@@ -69,6 +102,9 @@ func TestEarleyRoundTrip(t *testing.T) {
 				}
 				if err := checkTree(got); err != nil {
 					fail("parse tree: %v", err)
+				}
+				if in := f.TreeIn(&buf); !in.Equal(got) {
+					fail("TreeIn's tree differs from Tree's:\n%s\nTree:\n%s", in.Outline(), got.Outline())
 				}
 				fp := pt.ForestPaths(f)
 				gp := pt.Paths(tr)

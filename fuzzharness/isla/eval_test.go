@@ -342,6 +342,35 @@ func TestEvalTree(t *testing.T) {
 	}
 }
 
+// Check reuses its memory from one input to the next (the tree, the view,
+// the evaluator): inputs checked one after the other, valid and invalid,
+// large and small, get the verdicts and failures of a new spec's, and a
+// valid input checked again allocates less than the first time.
+func TestCheckReusesMemory(t *testing.T) {
+	s := compile(t, "xml", "xml-balance.isla")
+	inputs := []string{`<a><b>x</b><c/></a>`, `<a><b>x</c></a>`, `<x/>`, `<a><b><c><d>y</d></c></b>z</a>`, `<a>t</b>`, `<a><b>x</b><c/></a>`}
+	for _, in := range inputs {
+		got, err := s.Check([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := compile(t, "xml", "xml-balance.isla").Check([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%s: after other inputs %v, alone %v", in, got, want)
+		}
+	}
+	in := []byte(`<a><b><c><d>y</d></c></b>z</a>`)
+	first := testing.AllocsPerRun(1, func() { compile(t, "xml", "xml-balance.isla").Check(in) }) -
+		testing.AllocsPerRun(1, func() { compile(t, "xml", "xml-balance.isla") })
+	again := testing.AllocsPerRun(20, func() { s.Check(in) })
+	if again > first/2 {
+		t.Errorf("Check allocates %v times on an input checked before, %v the first time", again, first)
+	}
+}
+
 // A Spec is safe for concurrent use.
 func TestConcurrentCheck(t *testing.T) {
 	s := compile(t, "xml", "xml-namespace.isla")
