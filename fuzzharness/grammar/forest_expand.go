@@ -32,7 +32,11 @@ const maxExpandedItems = math.MaxInt32 / 2
 func (f *Forest) expandTokens(sel []bool) *Forest {
 	g := f.g
 	all := sel == nil
-	s := newParseState(g, maxExpandedItems)
+	s := g.spanState.Swap(nil)
+	if s == nil {
+		s = newParseState(g, maxExpandedItems)
+	}
+	defer g.keepSpanState(s)
 	s.links = all
 	spans := int32(len(f.items)) // the item of span k is spans+k
 	if len(f.items)+len(f.toks)+f.links.len() > maxExpandedItems {
@@ -147,6 +151,15 @@ func (f *Forest) expandTokens(sel []bool) *Forest {
 		x.multi[it>>6] |= 1 << (it & 63)
 	}
 	return x
+}
+
+// keepSpanState keeps s, the parse state of an expansion that is done,
+// for the next expansion if its buffers are small (see putState).
+func (g *egrammar) keepSpanState(s *parseState) {
+	s.input, s.leos = nil, s.leos[:0]
+	if s.scratchBytes() <= maxSpareScratch {
+		g.spanState.Store(s)
+	}
 }
 
 // parseSpan parses in[i:e] as nonterminal a with the general algorithm and
