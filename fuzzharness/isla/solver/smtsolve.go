@@ -71,6 +71,11 @@ func (s *Solver) closeTree(root *stree, check bool) (*grammar.Tree, bool, bool) 
 	if len(subs) > 0 {
 		root = root.replaceOpen(subs)
 	}
+	if !check {
+		if t, ok := s.duplicate(root.kids[0]); ok {
+			return t, len(subs) > 0, true
+		}
+	}
 	t := root.kids[0].toTree(nil)
 	if check && !s.spec.EvalTree(t).Valid {
 		s.incomplete(NoLimit, "a semantic predicate rewrote a derived node, and the new text violates a quantifier")
