@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -36,6 +37,72 @@ func TestTreeInReusesMemory(t *testing.T) {
 	in := testing.AllocsPerRun(20, func() { f.TreeIn(&buf) })
 	if in > tree/4 {
 		t.Errorf("TreeIn allocates %v times per tree, Tree %v", in, tree)
+	}
+}
+
+// TestParserRecycle checks that parses into the memory of recycled
+// forests give the forests of a parser that recycles none (trees, counts,
+// k-paths), on ambiguous and unambiguous grammars, and allocate less.
+func TestParserRecycle(t *testing.T) {
+	for _, name := range []string{"json", "expr", "scriptsizec", "xml"} {
+		gr := MustCompile(MustBuiltin(name))
+		recycling, err := NewParser(gr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fresh, err := NewParser(gr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		pt, err := gr.PathTable(3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gen := NewGenerator(gr, 7)
+		for i := range 100 {
+			tr, err := gen.Generate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := tr.Bytes()
+			f, err := recycling.Parse(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := fresh.Parse(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !f.Tree().Equal(g.Tree()) || countOf(f) != countOf(g) || !pt.ForestPaths(f).equal(pt.ForestPaths(g)) {
+				t.Fatalf("%s %d %q: the forest parsed after recycling differs", name, i, in)
+			}
+			recycling.Recycle(f)
+		}
+	}
+	gr := MustCompile(MustBuiltin("json"))
+	p, err := NewParser(gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := []byte(`{"a": [1, 2, {"b": null}], "c": [true, "x", 3.5e2]}`)
+	bytesPer := func(recycle bool) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range 100 {
+			f, err := p.Parse(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if recycle {
+				p.Recycle(f)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / 100
+	}
+	bytesPer(true)
+	if with, without := bytesPer(true), bytesPer(false); with > without/2 {
+		t.Errorf("a parse allocates %d bytes after Recycle, %d without", with, without)
 	}
 }
 

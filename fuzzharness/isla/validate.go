@@ -67,6 +67,7 @@ func (s *Spec) Check(input []byte) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer s.parser.Recycle(f) // nothing returned refers to f
 	total, _ := f.Count()
 	r := &Result{Total: total, Infinite: f.Infinite()}
 	c := s.checks.get()
