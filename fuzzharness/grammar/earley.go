@@ -245,6 +245,15 @@ func (p *Parser) Recycle(f *Forest) {
 	if len(f.links.chunks) == 1 {
 		s.spareLinks = f.links.chunks[0]
 	}
+	// The items of the expansion Tree made, for the next expansion, if
+	// the grammar's expansion state is not in use.
+	if x := f.first.Load(); x != nil && x != f {
+		if st := p.g.spanState.Swap(nil); st != nil {
+			st.spare = x.items[:0]
+			p.g.keepSpanState(st)
+		}
+		x.items = nil
+	}
 	// A use after Recycle fails rather than reading another parse's items.
 	f.items, f.links = nil, linkStore{}
 	p.putState(s)
@@ -368,7 +377,7 @@ type parseState struct {
 	links    bool
 
 	items      []item
-	spare      []item    // the items of a recycled forest, for the next Parse (see Recycle)
+	spare      []item    // the items of a recycled forest, for the next Parse or expansion (see Recycle)
 	spareLinks []xlink   // the first chunk of its links
 	xlinks     []xlink   // the xlinks of the current set
 	store      linkStore // the xlinks of the sets before

@@ -57,7 +57,12 @@ func (f *Forest) expandTokens(sel []bool) *Forest {
 	var items []item
 	base := len(f.items) + len(f.toks)
 	start := func(size int) {
-		items = make([]item, len(f.items), size)
+		if cap(s.spare) >= size { // the items of a recycled expansion
+			items = s.spare[:len(f.items)]
+		} else {
+			items = make([]item, len(f.items), size)
+		}
+		s.spare = nil
 		copy(items, f.items)
 		for i := range items {
 			if c := items[i].child; c >= childSpan {
@@ -95,7 +100,7 @@ func (f *Forest) expandTokens(sel []bool) *Forest {
 		if need := max(len(items), base) + len(s.items); need > cap(items) {
 			est := need + int(float64(need-base)/float64(done)*float64(total-done)*1.1)
 			if items == nil {
-				start(max(est, need))
+				start(max(est, need, min(cap(s.spare), 2*max(est, need)+4096)))
 			} else {
 				grown := make([]item, len(items), max(est, need+need/4))
 				copy(grown, items)
