@@ -98,7 +98,9 @@ func (s *Solver) parseLeaf(l *stree, text string) (*stree, bool) {
 		f, err := p.Parse([]byte(text))
 		switch {
 		case err == nil:
-			tree := f.Tree()
+			// The tree is packed or converted, and dropped with f.
+			tree := f.TreeIn(&s.leafTrees)
+			p.Recycle(f)
 			if t, ok = pack(tree, text, nodes); !ok {
 				// Not kept: the packed form cannot hold it.
 				return mkNode(l.id, l.g, []*stree{s.ids.fromTree(tree, nil)}, "", false), true

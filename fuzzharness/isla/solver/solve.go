@@ -236,6 +236,7 @@ type Solver struct {
 	simp       simplifyMemo             // simplify's reused memory
 	arena      treeArena                // the memory of the trees cost reads
 	dupText    []byte                   // the memory of duplicate's text
+	leafTrees  grammar.TreeBuffer       // the memory of parseLeaf's trees
 	closing    map[string]float64       // estimated closing cost per nonterminal
 	universals []string                 // the nonterminals of the universal quantifiers
 
