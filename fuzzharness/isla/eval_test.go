@@ -371,6 +371,40 @@ func TestCheckReusesMemory(t *testing.T) {
 	}
 }
 
+// A view rebuilt in the memory of the last one (NewViewReusing, which
+// reuses the View itself) and given to an evaluator with Reset gets the
+// verdicts of a new view and evaluator: the matches computed on the last
+// view are not taken for the new one's.
+func TestEvaluatorResetOnRebuiltView(t *testing.T) {
+	for _, file := range []string{"xml-namespace.isla", "xml-balance.isla"} {
+		s := compile(t, "xml", file)
+		gen := grammar.NewGenerator(loadGraph(t, "xml"), 11)
+		var v *isla.View
+		var e *isla.Evaluator
+		for i := range 300 {
+			tr, err := gen.Generate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := tr.Bytes()
+			old := v
+			v = isla.NewViewReusing(v, in, tr, s.Labels(), s.RootLabel(), s.VirtualRoot())
+			if old != nil && v != old {
+				t.Fatalf("%q: the view was not rebuilt in the last one's memory", in)
+			}
+			if e == nil {
+				e = isla.NewEvaluator(s, v)
+			} else {
+				e.Reset(v)
+			}
+			want := isla.NewEvaluator(s, isla.NewView(in, tr, s.Labels(), s.RootLabel(), s.VirtualRoot())).Eval(s.Formula())
+			if got := e.Eval(s.Formula()); got != want {
+				t.Fatalf("%s %d %q: %v on the rebuilt view, %v on a new one", file, i, in, got, want)
+			}
+		}
+	}
+}
+
 // A Spec is safe for concurrent use.
 func TestConcurrentCheck(t *testing.T) {
 	s := compile(t, "xml", "xml-namespace.isla")
