@@ -13,11 +13,7 @@ import (
 // buffer are Tree's, and once the buffer has grown the next tree allocates
 // far less than Tree's does.
 func TestTreeInReusesMemory(t *testing.T) {
-	gr := MustCompile(MustBuiltin("json"))
-	p, err := NewParser(gr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := graphParser(t, MustCompile(MustBuiltin("json")))
 	var buf TreeBuffer
 	for _, in := range []string{`{"a": [1, 2, {"b": null}], "c": true}`, `[]`, `{"a": [1, 2, {"b": null}], "c": [false, 3]}`} {
 		f, err := p.Parse([]byte(in))
@@ -40,20 +36,23 @@ func TestTreeInReusesMemory(t *testing.T) {
 	}
 }
 
+// graphParser returns a parser for gr.
+func graphParser(t testing.TB, gr *Graph) *Parser {
+	t.Helper()
+	p, err := NewParser(gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestParserRecycle checks that parses into the memory of recycled
 // forests give the forests of a parser that recycles none (trees, counts,
 // k-paths), on ambiguous and unambiguous grammars, and allocate less.
 func TestParserRecycle(t *testing.T) {
 	for _, name := range []string{"json", "expr", "scriptsizec", "xml"} {
 		gr := MustCompile(MustBuiltin(name))
-		recycling, err := NewParser(gr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		fresh, err := NewParser(gr)
-		if err != nil {
-			t.Fatal(err)
-		}
+		recycling, fresh := graphParser(t, gr), graphParser(t, gr)
 		pt, err := gr.PathTable(3)
 		if err != nil {
 			t.Fatal(err)
@@ -79,11 +78,7 @@ func TestParserRecycle(t *testing.T) {
 			recycling.Recycle(f)
 		}
 	}
-	gr := MustCompile(MustBuiltin("json"))
-	p, err := NewParser(gr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := graphParser(t, MustCompile(MustBuiltin("json")))
 	in := []byte(`{"a": [1, 2, {"b": null}], "c": [true, "x", 3.5e2]}`)
 	bytesPer := func(recycle bool) uint64 {
 		var before, after runtime.MemStats
