@@ -309,9 +309,9 @@ func (p *Parser) putState(s *parseState) {
 // scratchBytes returns the size of the buffers of s that grow with the
 // input.
 func (s *parseState) scratchBytes() int {
-	return 16*(cap(s.items)+cap(s.spare)) + 12*(cap(s.xlinks)+cap(s.spareLinks)) + 24*cap(s.groups) + 4*(cap(s.waiters)+cap(s.groupStart)) +
-		8*cap(s.multi) + 8*cap(s.leos) + 12*(cap(s.scanIn)+cap(s.scanOut)) + 8*cap(s.wpairs) + 16*len(s.hkeys) +
-		12*cap(s.pend) + 12*cap(s.toks)
+	return 16*(cap(s.items)+cap(s.spare)) + 12*(cap(s.xlinks)+cap(s.spareLinks)) + 24*cap(s.groups) +
+		4*(cap(s.waiters)+cap(s.groupStart)) + 8*cap(s.multi) + 8*cap(s.leos) +
+		12*(cap(s.scanIn)+cap(s.scanOut)) + 8*cap(s.wpairs) + 16*len(s.hkeys) + 12*cap(s.pend) + 12*cap(s.toks)
 }
 
 // An item is an Earley item with its first forest link inline: the dotted

@@ -104,7 +104,8 @@ func NewView(input []byte, t *grammar.Tree, lb *Labels, rootLabel string, virtua
 
 // NewViewReusing is NewView reusing the memory of an earlier view old (nil:
 // none), which must not be used any more: a caller that builds view after
-// view, one at a time, allocates little.
+// view, one at a time, allocates little. The view returned may be old
+// itself, rebuilt: an Evaluator of old is given it with Reset.
 func NewViewReusing(old *View, input []byte, t *grammar.Tree, lb *Labels, rootLabel string, virtual bool) *View {
 	_, b := NewViewBuilder(old, input, lb, 2*len(input)+16)
 	b.tree(t, rootLabel, virtual)
@@ -141,7 +142,8 @@ func (b *ViewBuilder) tree(t *grammar.Tree, rootLabel string, virtual bool) {
 
 // NewViewBuilder returns an empty view of input and its builder, with room
 // for about capacity nodes (append grows it). It reuses the memory of an
-// earlier view old (nil: none), which must not be used any more.
+// earlier view old (nil: none), which must not be used any more, as
+// NewViewReusing does.
 func NewViewBuilder(old *View, input []byte, lb *Labels, capacity int) (*View, *ViewBuilder) {
 	v, b := newViewBuilder(old, lb, capacity)
 	v.setInput(input)
