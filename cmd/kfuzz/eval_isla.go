@@ -302,15 +302,16 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 	ctx, cancel := context.WithTimeout(context.Background(), budget)
 	defer cancel()
 	var proc cputime.Process // all threads' CPU per output, the collector's included
-	// validate checks an output with the validator and the oracle.
-	validate := func(t *grammar.Tree) (r *isla.Result, err, oracleErr error) {
+	// validate checks an output, tree t of input in, with the validator
+	// and the oracle.
+	validate := func(t *grammar.Tree, in []byte) (r *isla.Result, err, oracleErr error) {
 		if sub.evalTree {
 			r = spec.EvalTree(t)
 		} else {
-			r, err = spec.Check(t.Bytes())
+			r, err = spec.Check(in)
 		}
 		if sub.check != nil {
-			oracleErr = sub.check(t.Bytes(), t)
+			oracleErr = sub.check(in, t)
 		}
 		return r, err, oracleErr
 	}
@@ -346,7 +347,7 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 			calls, sums = append(calls, true), append(sums, outputSum(in))
 		}
 		ok := true
-		r, err, oracleErr := validate(t)
+		r, err, oracleErr := validate(t, in)
 		if err != nil || !r.Valid {
 			ok = false
 			fail("validator: %q: %v", in, firstNonNil(err, r))
@@ -373,7 +374,7 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 			return nil, err
 		}
 		fmt.Fprintf(e.stderr, "eval isla: %s: solving the %d outputs again (-retime)\n", sub.label, len(sums))
-		second, same := timeAgain(again, calls, sums, func(t *grammar.Tree) { validate(t) })
+		second, same := timeAgain(again, calls, sums, func(t *grammar.Tree, in []byte) { validate(t, in) })
 		lesser := slices.Clone(threadEach)
 		for i := range same {
 			lesser[i] = min(lesser[i], second[i])
@@ -436,7 +437,7 @@ func outputSum(in []byte) uint64 { return maphash.Bytes(outputSeed, in) }
 // make a run differ). It validates each output as the timed run did, so
 // that the two runs solve in the same conditions (the validator's garbage
 // and its use of the caches).
-func timeAgain(s *solver.Solver, calls []bool, sums []uint64, validate func(*grammar.Tree)) ([]time.Duration, int) {
+func timeAgain(s *solver.Solver, calls []bool, sums []uint64, validate func(t *grammar.Tree, in []byte)) ([]time.Duration, int) {
 	times := make([]time.Duration, 0, len(sums))
 	for _, output := range calls {
 		timer := cputime.Start()
@@ -451,10 +452,11 @@ func timeAgain(s *solver.Solver, calls []bool, sums []uint64, validate func(*gra
 			}
 			break
 		}
-		if outputSum(t.Bytes()) != sums[len(times)] {
+		in := t.Bytes()
+		if outputSum(in) != sums[len(times)] {
 			break
 		}
-		validate(t)
+		validate(t, in)
 		times = append(times, d)
 	}
 	return times, len(times)

@@ -185,7 +185,14 @@ func (p *Parser) Parse(input []byte) (*Forest, error) {
 		}
 		return min(int(perByte*1.1*float64(len(input)))+64, p.maxItems)
 	}
-	s.items = make([]item, 0, estimate(&p.itemsPerByte, 4))
+	// The items of a recycled forest serve unless they are far more than
+	// the estimate (short of it, they grow as a new array would).
+	if n := estimate(&p.itemsPerByte, 4); s.spare != nil && cap(s.spare) <= 2*n+4096 {
+		s.items = s.spare
+	} else {
+		s.items = make([]item, 0, n)
+	}
+	s.spare = nil
 	// A state keeps its buffers between parses; one reserved by a first
 	// guess far above what such inputs need is replaced.
 	if n := estimate(&p.groupsPerByte, 1); cap(s.groups) < n || cap(s.groups) > 2*n+4096 {
@@ -195,6 +202,10 @@ func (p *Parser) Parse(input []byte) (*Forest, error) {
 		s.waiters = make([]int32, 0, n)
 	}
 	s.store, s.multi = linkStore{}, nil
+	if s.spareLinks != nil {
+		s.store.chunks = [][]xlink{s.spareLinks}
+		s.spareLinks = nil
+	}
 	root, err := s.run(s.g.tok != nil)
 	if err != nil {
 		return nil, err
@@ -218,6 +229,34 @@ func (p *Parser) Parse(input []byte) (*Forest, error) {
 	}
 	s.items, s.store, s.multi, s.input = nil, linkStore{}, nil, nil
 	return f, nil
+}
+
+// Recycle gives the parser the memory of f, a forest Parse returned, for
+// its next parses: f, and the forests its methods made, must not be used
+// any more. Trees and paths taken from f stay valid (they share no memory
+// with it). A caller that parses input after input and drops each forest
+// before the next parse allocates less per parse.
+func (p *Parser) Recycle(f *Forest) {
+	if f == nil || f.g != p.g {
+		return
+	}
+	s := p.getState()
+	s.spare = f.items[:0]
+	if len(f.links.chunks) == 1 {
+		s.spareLinks = f.links.chunks[0]
+	}
+	// The items of the expansion Tree made, for the next expansion, if
+	// the grammar's expansion state is not in use.
+	if x := f.first.Load(); x != nil && x != f {
+		if st := p.g.spanState.Swap(nil); st != nil {
+			st.spare = x.items[:0]
+			p.g.keepSpanState(st)
+		}
+		x.items = nil
+	}
+	// A use after Recycle fails rather than reading another parse's items.
+	f.items, f.links = nil, linkStore{}
+	p.putState(s)
 }
 
 // Recognize reports whether input is in the language: it returns nil if it
@@ -270,9 +309,9 @@ func (p *Parser) putState(s *parseState) {
 // scratchBytes returns the size of the buffers of s that grow with the
 // input.
 func (s *parseState) scratchBytes() int {
-	return 16*cap(s.items) + 12*cap(s.xlinks) + 24*cap(s.groups) + 4*(cap(s.waiters)+cap(s.groupStart)) +
-		8*cap(s.multi) + 8*cap(s.leos) + 12*(cap(s.scanIn)+cap(s.scanOut)) + 8*cap(s.wpairs) + 16*len(s.hkeys) +
-		12*cap(s.pend) + 12*cap(s.toks)
+	return 16*(cap(s.items)+cap(s.spare)) + 12*(cap(s.xlinks)+cap(s.spareLinks)) + 24*cap(s.groups) +
+		4*(cap(s.waiters)+cap(s.groupStart)) + 8*cap(s.multi) + 8*cap(s.leos) +
+		12*(cap(s.scanIn)+cap(s.scanOut)) + 8*cap(s.wpairs) + 16*len(s.hkeys) + 12*cap(s.pend) + 12*cap(s.toks)
 }
 
 // An item is an Earley item with its first forest link inline: the dotted
@@ -337,12 +376,14 @@ type parseState struct {
 	input    []byte
 	links    bool
 
-	items     []item
-	xlinks    []xlink   // the xlinks of the current set
-	store     linkStore // the xlinks of the sets before
-	multi     []uint64  // bitmap of the items with xlinks
-	nlinks    int       // further links made, also when they are not kept
-	linkCount []int32   // scratch of storeLinks
+	items      []item
+	spare      []item    // the items of a recycled forest, for the next Parse or expansion (see Recycle)
+	spareLinks []xlink   // the first chunk of its links
+	xlinks     []xlink   // the xlinks of the current set
+	store      linkStore // the xlinks of the sets before
+	multi      []uint64  // bitmap of the items with xlinks
+	nlinks     int       // further links made, also when they are not kept
+	linkCount  []int32   // scratch of storeLinks
 
 	setLo      int32 // the current set is items[setLo:]
 	waiters    []int32

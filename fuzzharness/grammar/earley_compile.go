@@ -633,6 +633,9 @@ type egrammar struct {
 	// forest expanded whole with at least 1 KB of spans, in 16ths: the
 	// next expansion reserves its items by it.
 	spanItems atomic.Uint32
+	// spanState is the parse state of the last expansion, for the next
+	// (see Forest.expandTokens), nil while one runs.
+	spanState atomic.Pointer[parseState]
 }
 
 // dotInfo describes a dotted rule: a production with a dot in its

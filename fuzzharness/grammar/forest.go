@@ -261,6 +261,36 @@ func (f *Forest) countTrees() (n uint64, inf bool) {
 // unambiguous input it is the tree a Generator derived the input from,
 // node for node. For an ambiguous input it is the first of Trees.
 func (f *Forest) Tree() *Tree {
+	b := &treeBuilder{f: f.firstForest()}
+	t, _ := b.build()
+	return t
+}
+
+// A TreeBuffer is the memory of the trees Forest.TreeIn builds, for a
+// caller that checks input after input and drops each tree before it
+// builds the next. Its zero value is ready to use; it is not safe for
+// concurrent use.
+type TreeBuffer struct {
+	b treeBuilder
+}
+
+// TreeIn returns the tree Tree returns, built in the memory of buf: the
+// trees built in buf before must not be used any more (their nodes and
+// child lists are reused). A caller that builds one tree at a time in the
+// same buffer allocates little for them.
+func (f *Forest) TreeIn(buf *TreeBuffer) *Tree {
+	b := &buf.b
+	b.f = f.firstForest()
+	b.choices, b.widths, b.pos = b.choices[:0], b.widths[:0], 0
+	b.slab.rewind()
+	t, _ := b.build()
+	b.f = nil
+	return t
+}
+
+// firstForest returns f expanded enough for Tree: the whole expansion if
+// it was made, else the spans of the first derivation (made once).
+func (f *Forest) firstForest() *Forest {
 	// The first link of every item was made from items that existed
 	// before it, and the first ε-production of a nullable nonterminal only
 	// uses nonterminals that were known to be nullable before: following
@@ -275,9 +305,7 @@ func (f *Forest) Tree() *Tree {
 		x = f.expandFirst()
 		f.first.Store(x)
 	}
-	b := &treeBuilder{f: x}
-	t, _ := b.build()
-	return t
+	return x
 }
 
 // expandFirst returns f if it has no spans scanned by automata, and

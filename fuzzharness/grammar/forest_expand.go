@@ -32,7 +32,11 @@ const maxExpandedItems = math.MaxInt32 / 2
 func (f *Forest) expandTokens(sel []bool) *Forest {
 	g := f.g
 	all := sel == nil
-	s := newParseState(g, maxExpandedItems)
+	s := g.spanState.Swap(nil)
+	if s == nil {
+		s = newParseState(g, maxExpandedItems)
+	}
+	defer g.keepSpanState(s)
 	s.links = all
 	spans := int32(len(f.items)) // the item of span k is spans+k
 	if len(f.items)+len(f.toks)+f.links.len() > maxExpandedItems {
@@ -53,7 +57,12 @@ func (f *Forest) expandTokens(sel []bool) *Forest {
 	var items []item
 	base := len(f.items) + len(f.toks)
 	start := func(size int) {
-		items = make([]item, len(f.items), size)
+		if cap(s.spare) >= size { // the items of a recycled expansion
+			items = s.spare[:len(f.items)]
+		} else {
+			items = make([]item, len(f.items), size)
+		}
+		s.spare = nil
 		copy(items, f.items)
 		for i := range items {
 			if c := items[i].child; c >= childSpan {
@@ -91,7 +100,7 @@ func (f *Forest) expandTokens(sel []bool) *Forest {
 		if need := max(len(items), base) + len(s.items); need > cap(items) {
 			est := need + int(float64(need-base)/float64(done)*float64(total-done)*1.1)
 			if items == nil {
-				start(max(est, need))
+				start(max(est, need, min(cap(s.spare), 2*max(est, need)+4096)))
 			} else {
 				grown := make([]item, len(items), max(est, need+need/4))
 				copy(grown, items)
@@ -147,6 +156,15 @@ func (f *Forest) expandTokens(sel []bool) *Forest {
 		x.multi[it>>6] |= 1 << (it & 63)
 	}
 	return x
+}
+
+// keepSpanState keeps s, the parse state of an expansion that is done,
+// for the next expansion if its buffers are small (see putState).
+func (g *egrammar) keepSpanState(s *parseState) {
+	s.input, s.leos = nil, s.leos[:0]
+	if s.scratchBytes() <= maxSpareScratch {
+		g.spanState.Store(s)
+	}
 }
 
 // parseSpan parses in[i:e] as nonterminal a with the general algorithm and

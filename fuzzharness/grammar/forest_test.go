@@ -2,10 +2,104 @@ package grammar
 
 import (
 	"os"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 )
+
+// TestTreeInReusesMemory checks that Forest.TreeIn builds the tree of
+// Tree in a buffer's memory: trees built one after the other in the same
+// buffer are Tree's, and once the buffer has grown the next tree allocates
+// far less than Tree's does.
+func TestTreeInReusesMemory(t *testing.T) {
+	p := graphParser(t, MustCompile(MustBuiltin("json")))
+	var buf TreeBuffer
+	for _, in := range []string{`{"a": [1, 2, {"b": null}], "c": true}`, `[]`, `{"a": [1, 2, {"b": null}], "c": [false, 3]}`} {
+		f, err := p.Parse([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := f.Tree()
+		if got := f.TreeIn(&buf); !got.Equal(want) {
+			t.Fatalf("%s: TreeIn:\n%s\nTree:\n%s", in, got.Outline(), want.Outline())
+		}
+	}
+	f, err := p.Parse([]byte(`{"a": [1, 2, {"b": null}], "c": true}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tree := testing.AllocsPerRun(20, func() { f.Tree() })
+	in := testing.AllocsPerRun(20, func() { f.TreeIn(&buf) })
+	if in > tree/4 {
+		t.Errorf("TreeIn allocates %v times per tree, Tree %v", in, tree)
+	}
+}
+
+// graphParser returns a parser for gr.
+func graphParser(t testing.TB, gr *Graph) *Parser {
+	t.Helper()
+	p, err := NewParser(gr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestParserRecycle checks that parses into the memory of recycled
+// forests give the forests of a parser that recycles none (trees, counts,
+// k-paths), on ambiguous and unambiguous grammars, and allocate less.
+func TestParserRecycle(t *testing.T) {
+	for _, name := range []string{"json", "expr", "scriptsizec", "xml"} {
+		gr := MustCompile(MustBuiltin(name))
+		recycling, fresh := graphParser(t, gr), graphParser(t, gr)
+		pt, err := gr.PathTable(3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gen := NewGenerator(gr, 7)
+		for i := range 100 {
+			tr, err := gen.Generate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := tr.Bytes()
+			f, err := recycling.Parse(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := fresh.Parse(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !f.Tree().Equal(g.Tree()) || countOf(f) != countOf(g) || !pt.ForestPaths(f).equal(pt.ForestPaths(g)) {
+				t.Fatalf("%s %d %q: the forest parsed after recycling differs", name, i, in)
+			}
+			recycling.Recycle(f)
+		}
+	}
+	p := graphParser(t, MustCompile(MustBuiltin("json")))
+	in := []byte(`{"a": [1, 2, {"b": null}], "c": [true, "x", 3.5e2]}`)
+	bytesPer := func(recycle bool) uint64 {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		for range 100 {
+			f, err := p.Parse(in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if recycle {
+				p.Recycle(f)
+			}
+		}
+		runtime.ReadMemStats(&after)
+		return (after.TotalAlloc - before.TotalAlloc) / 100
+	}
+	bytesPer(true)
+	if with, without := bytesPer(true), bytesPer(false); with > without/2 {
+		t.Errorf("a parse allocates %d bytes after Recycle, %d without", with, without)
+	}
+}
 
 // roundTripInputs is the number of generated inputs per built-in grammar
 // that TestEarleyRoundTrip parses: KFUZZ_ROUNDTRIP if set (the full run
@@ -43,6 +137,7 @@ func TestEarleyRoundTrip(t *testing.T) {
 				t.Fatal(err)
 			}
 			gen := NewGenerator(gr, 42)
+			var buf TreeBuffer
 			ambiguous, failures := 0, 0
 			for i := 0; i < n && failures < 5; i++ {
 				tr, err := gen.Generate()
@@ -69,6 +164,9 @@ func TestEarleyRoundTrip(t *testing.T) {
 				}
 				if err := checkTree(got); err != nil {
 					fail("parse tree: %v", err)
+				}
+				if in := f.TreeIn(&buf); !in.Equal(got) {
+					fail("TreeIn's tree differs from Tree's:\n%s\nTree:\n%s", in.Outline(), got.Outline())
 				}
 				fp := pt.ForestPaths(f)
 				gp := pt.Paths(tr)

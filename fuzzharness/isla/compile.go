@@ -38,6 +38,7 @@ type Spec struct {
 	maxDerivations int
 	preds          map[string]Predicate
 	matcher        *specMatcher // str.in_re's matcher, shared by the evaluators
+	checks         *checkSpare  // Check's memory for the next input
 }
 
 // An Option configures Compile.
@@ -118,6 +119,7 @@ type TermCompiler struct{ s *Spec }
 // NewTermCompiler returns a term compiler for the spec's formula.
 func (s *Spec) NewTermCompiler() *TermCompiler {
 	cp := *s
+	cp.checks = new(checkSpare) // its Checks evaluate with cp
 	return &TermCompiler{s: &cp}
 }
 
@@ -286,7 +288,7 @@ func Compile(c *Constraint, gr *grammar.Graph, opts ...Option) (*Spec, error) {
 		o(&cfg)
 	}
 	s := &Spec{constraint: c, graph: gr, maxDerivations: max(cfg.maxDerivations, 1),
-		preds: map[string]Predicate{Count.Name(): Count}, matcher: new(specMatcher)}
+		preds: map[string]Predicate{Count.Name(): Count}, matcher: new(specMatcher), checks: new(checkSpare)}
 	for _, p := range library {
 		s.preds[p.Name()] = p
 	}

@@ -82,6 +82,12 @@ func (e *Evaluator) Reset(v *View) {
 	clear(e.lets)
 	e.steps = 0
 	e.reuseMatches = false
+	// v may be the memory of the last view, rebuilt (NewViewReusing):
+	// the matches computed on that one are forgotten.
+	e.memoView = nil
+	for _, mm := range e.memo {
+		mm.view = nil
+	}
 }
 
 // ResetReusing is Reset for a caller that holds none of the matches the

@@ -342,6 +342,69 @@ func TestEvalTree(t *testing.T) {
 	}
 }
 
+// Check reuses its memory from one input to the next (the tree, the view,
+// the evaluator): inputs checked one after the other, valid and invalid,
+// large and small, get the verdicts and failures of a new spec's, and a
+// valid input checked again allocates less than the first time.
+func TestCheckReusesMemory(t *testing.T) {
+	s := compile(t, "xml", "xml-balance.isla")
+	inputs := []string{`<a><b>x</b><c/></a>`, `<a><b>x</c></a>`, `<x/>`, `<a><b><c><d>y</d></c></b>z</a>`, `<a>t</b>`, `<a><b>x</b><c/></a>`}
+	for _, in := range inputs {
+		got, err := s.Check([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := compile(t, "xml", "xml-balance.isla").Check([]byte(in))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.String() != want.String() {
+			t.Errorf("%s: after other inputs %v, alone %v", in, got, want)
+		}
+	}
+	in := []byte(`<a><b><c><d>y</d></c></b>z</a>`)
+	first := testing.AllocsPerRun(1, func() { compile(t, "xml", "xml-balance.isla").Check(in) }) -
+		testing.AllocsPerRun(1, func() { compile(t, "xml", "xml-balance.isla") })
+	again := testing.AllocsPerRun(20, func() { s.Check(in) })
+	if again > first/2 {
+		t.Errorf("Check allocates %v times on an input checked before, %v the first time", again, first)
+	}
+}
+
+// A view rebuilt in the memory of the last one (NewViewReusing, which
+// reuses the View itself) and given to an evaluator with Reset gets the
+// verdicts of a new view and evaluator: the matches computed on the last
+// view are not taken for the new one's.
+func TestEvaluatorResetOnRebuiltView(t *testing.T) {
+	for _, file := range []string{"xml-namespace.isla", "xml-balance.isla"} {
+		s := compile(t, "xml", file)
+		gen := grammar.NewGenerator(loadGraph(t, "xml"), 11)
+		var v *isla.View
+		var e *isla.Evaluator
+		for i := range 300 {
+			tr, err := gen.Generate()
+			if err != nil {
+				t.Fatal(err)
+			}
+			in := tr.Bytes()
+			old := v
+			v = isla.NewViewReusing(v, in, tr, s.Labels(), s.RootLabel(), s.VirtualRoot())
+			if old != nil && v != old {
+				t.Fatalf("%q: the view was not rebuilt in the last one's memory", in)
+			}
+			if e == nil {
+				e = isla.NewEvaluator(s, v)
+			} else {
+				e.Reset(v)
+			}
+			want := isla.NewEvaluator(s, isla.NewView(in, tr, s.Labels(), s.RootLabel(), s.VirtualRoot())).Eval(s.Formula())
+			if got := e.Eval(s.Formula()); got != want {
+				t.Fatalf("%s %d %q: %v on the rebuilt view, %v on a new one", file, i, in, got, want)
+			}
+		}
+	}
+}
+
 // A Spec is safe for concurrent use.
 func TestConcurrentCheck(t *testing.T) {
 	s := compile(t, "xml", "xml-namespace.isla")

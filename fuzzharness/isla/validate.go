@@ -3,6 +3,7 @@ package isla
 import (
 	"fmt"
 	"strings"
+	"sync/atomic"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 )
@@ -66,10 +67,12 @@ func (s *Spec) Check(input []byte) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	defer s.parser.Recycle(f) // nothing returned refers to f
 	total, _ := f.Count()
 	r := &Result{Total: total, Infinite: f.Infinite()}
-	first := f.Tree()
-	ok, fail := s.evalTree(input, first)
+	c := s.checks.get()
+	defer s.checks.put(c)
+	ok, fail := c.eval(s, input, f.TreeIn(&c.trees), true)
 	r.Derivations = 1
 	if ok {
 		r.Valid = true
@@ -80,13 +83,63 @@ func (s *Spec) Check(input []byte) (*Result, error) {
 		trees := f.Trees(s.maxDerivations)
 		for _, t := range trees[1:] {
 			r.Derivations++
-			if ok, _ := s.evalTree(input, t); ok {
+			if ok, _ := c.eval(s, input, t, false); ok {
 				r.Valid, r.Failure = true, nil
 				return r, nil
 			}
 		}
 	}
 	return r, nil
+}
+
+// checkSpare keeps the memory of one Check for the next.
+type checkSpare struct{ spare atomic.Pointer[checkScratch] }
+
+// A checkScratch is the memory Check reuses from one input to the next:
+// the first tree's, the view's and the evaluator's. Nothing Check returns
+// refers to it (a Failure holds strings).
+type checkScratch struct {
+	trees grammar.TreeBuffer
+	view  *View
+	e     *Evaluator
+}
+
+// maxSpareViewNodes bounds the view a spare checkScratch keeps (about 40
+// bytes a node).
+const maxSpareViewNodes = 1 << 16
+
+// get returns the spare scratch, or a new one if another Check holds it.
+func (k *checkSpare) get() *checkScratch {
+	if c := k.spare.Swap(nil); c != nil {
+		return c
+	}
+	return new(checkScratch)
+}
+
+// put keeps c as the spare scratch unless its view is large.
+func (k *checkSpare) put(c *checkScratch) {
+	if c.view != nil && cap(c.view.Nodes) > maxSpareViewNodes {
+		return
+	}
+	k.spare.Store(c)
+}
+
+// eval evaluates spec s's constraint on derivation t of input in c's
+// view and evaluator, and explains a failure if explain is set.
+func (c *checkScratch) eval(s *Spec, input []byte, t *grammar.Tree, explain bool) (bool, *Failure) {
+	c.view = NewViewReusing(c.view, input, t, s.lb, s.rootLabel, s.virtual)
+	if c.e == nil {
+		c.e = NewEvaluator(s, c.view)
+	} else {
+		c.e.ResetReusing(c.view)
+	}
+	if c.e.Eval(s.root) {
+		return true, nil
+	}
+	if !explain {
+		return false, nil
+	}
+	return false, c.e.explain(s.root, nil)
 }
 
 // EvalTree evaluates the constraint on a complete derivation tree rooted at

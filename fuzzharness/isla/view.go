@@ -30,7 +30,8 @@ type View struct {
 	Materialize func()
 	// buffers index reuses when a view is rebuilt
 	all, scratch, last []int32
-	collected          []byte // NewTreeView's input
+	collected          []byte       // NewTreeView's input
+	builder            *ViewBuilder // the builder of the view, reused with it
 }
 
 // ViewNode is one node of a view.
@@ -103,7 +104,8 @@ func NewView(input []byte, t *grammar.Tree, lb *Labels, rootLabel string, virtua
 
 // NewViewReusing is NewView reusing the memory of an earlier view old (nil:
 // none), which must not be used any more: a caller that builds view after
-// view, one at a time, allocates little.
+// view, one at a time, allocates little. The view returned may be old
+// itself, rebuilt: an Evaluator of old is given it with Reset.
 func NewViewReusing(old *View, input []byte, t *grammar.Tree, lb *Labels, rootLabel string, virtual bool) *View {
 	_, b := NewViewBuilder(old, input, lb, 2*len(input)+16)
 	b.tree(t, rootLabel, virtual)
@@ -140,7 +142,8 @@ func (b *ViewBuilder) tree(t *grammar.Tree, rootLabel string, virtual bool) {
 
 // NewViewBuilder returns an empty view of input and its builder, with room
 // for about capacity nodes (append grows it). It reuses the memory of an
-// earlier view old (nil: none), which must not be used any more.
+// earlier view old (nil: none), which must not be used any more, as
+// NewViewReusing does.
 func NewViewBuilder(old *View, input []byte, lb *Labels, capacity int) (*View, *ViewBuilder) {
 	v, b := newViewBuilder(old, lb, capacity)
 	v.setInput(input)
@@ -149,15 +152,20 @@ func NewViewBuilder(old *View, input []byte, lb *Labels, capacity int) (*View, *
 
 // newViewBuilder is NewViewBuilder without the input.
 func newViewBuilder(old *View, lb *Labels, capacity int) (*View, *ViewBuilder) {
-	v := &View{names: lb.Names}
-	b := &ViewBuilder{v: v, lb: lb}
-	if old != nil {
-		v.lines = old.lines[:0]
-		v.Nodes = old.Nodes[:0]
-		v.all, v.scratch = old.all, old.scratch
-		v.ByLabel, v.startIdx, v.atStart = old.ByLabel, old.startIdx, old.atStart
-		b.last = old.last[:0]
+	// The view and its builder reuse old's structures too (a solver
+	// builds dozens of views per output): an Evaluator tells the new
+	// view from the old one by its Reset.
+	v := old
+	if v == nil {
+		v = new(View)
 	}
+	*v = View{names: lb.Names, lines: v.lines[:0], Nodes: v.Nodes[:0], all: v.all, scratch: v.scratch,
+		ByLabel: v.ByLabel, startIdx: v.startIdx, atStart: v.atStart, collected: v.collected, builder: v.builder}
+	if v.builder == nil {
+		v.builder = new(ViewBuilder)
+	}
+	b := v.builder
+	*b = ViewBuilder{v: v, lb: lb, last: b.last[:0]}
 	if cap(v.Nodes) < capacity {
 		v.Nodes = make([]ViewNode, 0, capacity)
 	}

@@ -71,6 +71,11 @@ func (s *Solver) closeTree(root *stree, check bool) (*grammar.Tree, bool, bool) 
 	if len(subs) > 0 {
 		root = root.replaceOpen(subs)
 	}
+	if !check {
+		if t, ok := s.duplicate(root.kids[0]); ok {
+			return t, len(subs) > 0, true
+		}
+	}
 	t := root.kids[0].toTree(nil)
 	if check && !s.spec.EvalTree(t).Valid {
 		s.incomplete(NoLimit, "a semantic predicate rewrote a derived node, and the new text violates a quantifier")
@@ -93,7 +98,9 @@ func (s *Solver) parseLeaf(l *stree, text string) (*stree, bool) {
 		f, err := p.Parse([]byte(text))
 		switch {
 		case err == nil:
-			tree := f.Tree()
+			// The tree is packed or converted, and dropped with f.
+			tree := f.TreeIn(&s.leafTrees)
+			p.Recycle(f)
 			if t, ok = pack(tree, text, nodes); !ok {
 				// Not kept: the packed form cannot hold it.
 				return mkNode(l.id, l.g, []*stree{s.ids.fromTree(tree, nil)}, "", false), true

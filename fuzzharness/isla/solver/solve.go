@@ -235,6 +235,8 @@ type Solver struct {
 	pick       pickMem                  // the memory of the csp runs' pickVar
 	simp       simplifyMemo             // simplify's reused memory
 	arena      treeArena                // the memory of the trees cost reads
+	dupText    []byte                   // the memory of duplicate's text
+	leafTrees  grammar.TreeBuffer       // the memory of parseLeaf's trees
 	closing    map[string]float64       // estimated closing cost per nonterminal
 	universals []string                 // the nonterminals of the universal quantifiers
 
@@ -557,6 +559,19 @@ func (s *Solver) emit(t *grammar.Tree) error {
 	}
 	s.pending = append(s.pending, t)
 	return nil
+}
+
+// duplicate returns, if n derives an input returned before, a stand-in for
+// its tree that emit drops as a duplicate: one leaf that derives that
+// input, which costs a fraction of the tree (reST's searches make about
+// one duplicate per three solutions). Only the stand-in's text is read:
+// emit drops it, and anyNew finds it seen.
+func (s *Solver) duplicate(n *stree) (*grammar.Tree, bool) {
+	s.dupText = n.appendText(s.dupText[:0])
+	if !s.seen.has(s.dupText) {
+		return nil, false
+	}
+	return &grammar.Tree{Node: n.g, Value: string(s.dupText)}, true
 }
 
 // siblingPenalty raises the cost of a state for each earlier successor of

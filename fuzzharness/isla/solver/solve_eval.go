@@ -26,10 +26,14 @@ func (s *Solver) newEvalCtx(st *state) *evalCtx { return s.reuseEvalCtx(nil, st)
 // reuseEvalCtx is newEvalCtx reusing the memory of an earlier context
 // (nil: none), which must not be used any more.
 func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
-	c := &evalCtx{s: s, st: st}
-	if old != nil {
-		c.solverView = old.solverView
+	// The context is old itself, rebuilt (a csp run builds dozens of
+	// contexts per output): old's fields are read below before they are
+	// set again.
+	c := old
+	if c == nil {
+		c = new(evalCtx)
 	}
+	c.s, c.st = s, st
 	if st.root.open {
 		// The initial state: the view of an open tree.
 		// (The memory of old's view is reused: a restart would drop it
