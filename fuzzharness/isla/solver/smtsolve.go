@@ -172,6 +172,9 @@ type cspRun struct {
 	rewrote     bool // a tree solver rewrote a node derived before the run
 	// written: the view nodes tree solvers set in this pass of propagate.
 	written []int32
+	// pickBuilt: pickVar built its record of the run's atoms (pickCache);
+	// pickStale: it may not use it
+	pickBuilt, pickStale bool
 	// watch: per atom of items that check found undecided, the id of an
 	// open leaf of one of its variables (see openLeafOf), or -1
 	watch    []int32
@@ -189,6 +192,10 @@ type pickMem struct {
 	groups   [][]int32
 	pinned   []bool
 	batch    batchScratch // the memory of pickVar's batches
+	cache    pickCache    // the record of a run's atoms (see pickCache)
+	// undAt: the positions in the run's atoms of those the last check
+	// found undecided
+	undAt []int32
 }
 
 // cspFail records why solving the atoms in Go failed; the SMT solver may
@@ -276,6 +283,9 @@ func (r *cspRun) ctx() *evalCtx {
 }
 
 func (r *cspRun) assignLeaf(l *stree, n *stree) {
+	if n.nopen > 0 {
+		r.pickStale = true // the record of pickVar lacks these leaves
+	}
 	r.vals[l.id] = n
 	r.fresh[l.id] = n
 	r.dirty = true
@@ -416,6 +426,10 @@ func (r *cspRun) settle(held []item) ([]item, bool) {
 func (r *cspRun) check() ([]item, bool) {
 	c := r.ctx()
 	und := r.spare[:0]
+	if r.pickMem == nil {
+		r.pickMem = &r.s.pick
+	}
+	r.undAt = r.undAt[:0]
 	if r.watch == nil {
 		r.watch = make([]int32, len(r.items))
 		r.unwatch()
@@ -426,6 +440,7 @@ func (r *cspRun) check() ([]item, bool) {
 		}
 		if w := r.watch[i]; w >= 0 && r.vals[w] == nil {
 			und = append(und, it) // an open leaf of one of its variables is still open
+			r.undAt = append(r.undAt, int32(i))
 			continue
 		}
 		switch c.decide(it) {
@@ -434,12 +449,14 @@ func (r *cspRun) check() ([]item, bool) {
 		case triFalse:
 			if p, ok := it.n.(*isla.CompiledPred); ok && !it.neg && r.fixable(c, it, p) {
 				und = append(und, it)
+				r.undAt = append(r.undAt, int32(i))
 				continue
 			}
 			r.spare = und[:0]
 			return nil, false
 		case triUnknown:
 			und = append(und, it)
+			r.undAt = append(r.undAt, int32(i))
 			r.watch[i] = c.openLeafOf(it)
 		}
 	}

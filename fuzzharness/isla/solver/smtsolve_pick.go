@@ -19,6 +19,91 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 		r.pickMem = &r.s.pick
 	}
 	c := r.ctx()
+	p := picks{groupSet: groupSet{groups: r.groups[:0], buf: r.groupBuf[:0], last: -1, pinned: r.pinned[:0]}}
+	defer func() { r.groupBuf, r.groups, r.pinned = p.buf[:0], p.groups[:0], p.pinned[:0] }()
+	if r.cached(c, und) {
+		r.pickCached(c, und, &p)
+		if pickCheck != nil {
+			pickCheck(r, c, und, &p)
+		}
+	} else {
+		r.pickWalk(c, und, &p)
+	}
+	switch {
+	case len(p.leaves) > 0:
+		leaf = p.leaves[r.s.rng.IntN(len(p.leaves))]
+	case len(p.ints) > 0:
+		return nil, p.ints[r.s.rng.IntN(len(p.ints))], nil
+	case len(p.later) > 0:
+		return p.later[r.s.rng.IntN(len(p.later))], -1, nil
+	default:
+		return nil, -1, nil
+	}
+	if len(p.leaves) == 1 || r.noBatch {
+		return leaf, -1, nil
+	}
+	return leaf, -1, r.batch.more(c, leaf, p.leaves, p.groups, p.pinned, len(r.ints))
+}
+
+// picks is what pickVar chooses from: the open leaves of the undecided
+// atoms' variables, those no tree solver writes (leaves) and the others
+// (later), in the order they were found; the unassigned numbers; the
+// groups of the atoms.
+type picks struct {
+	leaves, later []*stree
+	ints          []int32
+	groupSet
+}
+
+// groupSet holds the variables of each group of an undecided atom (a
+// predicate but a tree solver: all its variables; an SMT-LIB formula:
+// those of conjuncts that share variables, see varGroups), as keys: a
+// leaf's id, or -1-i for number i. The group made last grows at the end
+// of one buffer (most atoms have one group); a group that grows after
+// another was made moves out.
+type groupSet struct {
+	groups [][]int32
+	buf    []int32
+	last   int
+	pinned []bool       // per group: its atom has pins (an equation)
+	mine   []groupIndex // the groups of the current atom, by its formula's group
+	pin    bool         // the current atom has pins
+}
+
+// atom starts the groups of the next atom; pin: it has pins.
+func (g *groupSet) atom(pin bool) {
+	g.mine, g.pin = g.mine[:0], pin
+}
+
+// add adds key to the current atom's group gi.
+func (g *groupSet) add(gi int, key int32) {
+	x := -1
+	for _, m := range g.mine {
+		if m.group == gi {
+			x = m.index
+			break
+		}
+	}
+	if x < 0 {
+		x = len(g.groups)
+		g.mine = append(g.mine, groupIndex{gi, x})
+		g.groups = append(g.groups, g.buf[len(g.buf):len(g.buf)])
+		g.pinned = append(g.pinned, g.pin)
+		g.last = x
+	}
+	switch k := g.groups[x]; {
+	case contains(k, key):
+	case x == g.last:
+		g.buf = append(g.buf, key)
+		g.groups[x] = g.buf[len(g.buf)-len(k)-1 : len(g.buf) : len(g.buf)]
+	default:
+		g.groups[x] = append(k[:len(k):len(k)], key)
+	}
+}
+
+// pickWalk finds pickVar's picks by walking the bindings of und on the
+// view c.
+func (r *cspRun) pickWalk(c *evalCtx, und []item, p *picks) {
 	r.walked.reset()
 	r.picked.reset()
 	deferred := map[int32]bool{}
@@ -35,21 +120,8 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 			}
 		}
 	}
-	var leaves, later []*stree
-	var ints []int32
 	seen := map[int32]bool{} // numbers taken (leaves: r.picked)
-	// The variables of each group of an undecided atom (a predicate but a
-	// tree solver: all its variables; an SMT-LIB formula: those of
-	// conjuncts that share variables, see varGroups), as keys: a leaf's
-	// id, or -1-i for number i.
-	// The group made last grows at the end of one buffer (most atoms have
-	// one group); a group that grows after another was made moves out.
-	groups := r.groups[:0]
-	buf, last := r.groupBuf[:0], -1
-	pinned := r.pinned[:0] // per group: its atom has pins (an equation)
-	defer func() { r.groupBuf, r.groups, r.pinned = buf[:0], groups[:0], pinned[:0] }()
-	var lookup idxCache   // the atoms bind the same nodes again and again
-	var mine []groupIndex // the groups of the atom, by its formula's group
+	var lookup idxCache      // the atoms bind the same nodes again and again
 	for _, it := range und {
 		var info *atomInfo
 		tree := false
@@ -59,7 +131,7 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 		case *isla.CompiledPred:
 			_, tree = n.Impl.(isla.TreeSolver)
 		}
-		mine = mine[:0]
+		p.atom(info != nil && !it.neg && len(info.pins) > 0)
 		for b := it.env; b != nil; b = b.next {
 			gi := -1
 			switch {
@@ -73,39 +145,14 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 				}
 				gi = g
 			}
-			add := func(k int32) {
-				if gi < 0 {
-					return
-				}
-				x := -1
-				for _, m := range mine {
-					if m.group == gi {
-						x = m.index
-						break
-					}
-				}
-				if x < 0 {
-					x = len(groups)
-					mine = append(mine, groupIndex{gi, x})
-					groups = append(groups, buf[len(buf):len(buf)])
-					pinned = append(pinned, info != nil && !it.neg && len(info.pins) > 0)
-					last = x
-				}
-				switch g := groups[x]; {
-				case contains(g, k):
-				case x == last:
-					buf = append(buf, k)
-					groups[x] = buf[len(buf)-len(g)-1 : len(buf) : len(buf)]
-				default:
-					groups[x] = append(g[:len(g):len(g)], k)
-				}
-			}
 			if r.s.slotKind[b.slot] == isla.IntVar {
 				if r.ints[b.val] == "" {
-					add(-1 - b.val)
+					if gi >= 0 {
+						p.add(gi, -1-b.val)
+					}
 					if !seen[-1-b.val] {
 						seen[-1-b.val] = true
-						ints = append(ints, b.val)
+						p.ints = append(p.ints, b.val)
 					}
 				}
 				continue
@@ -123,7 +170,9 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 			}
 			for _, j := range c.openLeavesIn(i) {
 				id := c.ids[j]
-				add(id)
+				if gi >= 0 {
+					p.add(gi, id)
+				}
 				if walked || r.picked.mark(j, len(c.v.Nodes)) {
 					continue
 				}
@@ -139,27 +188,13 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 					}
 				}
 				if under {
-					later = append(later, l)
+					p.later = append(p.later, l)
 				} else {
-					leaves = append(leaves, l)
+					p.leaves = append(p.leaves, l)
 				}
 			}
 		}
 	}
-	switch {
-	case len(leaves) > 0:
-		leaf = leaves[r.s.rng.IntN(len(leaves))]
-	case len(ints) > 0:
-		return nil, ints[r.s.rng.IntN(len(ints))], nil
-	case len(later) > 0:
-		return later[r.s.rng.IntN(len(later))], -1, nil
-	default:
-		return nil, -1, nil
-	}
-	if len(leaves) == 1 || r.noBatch {
-		return leaf, -1, nil
-	}
-	return leaf, -1, r.batch.more(c, leaf, leaves, groups, pinned, len(r.ints))
 }
 
 // batchScratch is the memory of a batch's choice (more), reused across

@@ -1,0 +1,223 @@
+package solver
+
+import (
+	"github.com/seed72891827/kfuzz/fuzzharness/isla"
+)
+
+// pickVar reads, for every undecided atom, the open leaves and numbers of
+// its variables: a walk of the atom's bindings, its formula's groups and
+// the view. On a large state (an XML attribute list of k attributes has
+// k(k-1) no-redef atoms, and a solve takes about k steps) that walk is
+// most of a step. What it finds changes little from step to step: a run
+// only closes open leaves (a leaf takes a closed derivation) and assigns
+// numbers, and going back to a snapshot reopens only leaves closed since.
+// So the first pickVar of a run records, per atom, what the walk finds on
+// that view (pickCache), and the later calls of the run read the record,
+// skipping the leaves closed and the numbers assigned since: the same
+// leaves, groups and numbers, in the same order, as the walk would find.
+//
+// The record is not used (pickVar walks the view) if the run has a tree
+// solver's atom (pickVar defers the leaves it writes, and it rewrites
+// closed nodes) or once an assignment leaves open leaves in the tree.
+
+// pickCheck, if set (by tests), is called with the picks pickCached found.
+var pickCheck func(r *cspRun, c *evalCtx, und []item, got *picks)
+
+// pickCache is the record of one run's atoms (see above).
+type pickCache struct {
+	// per atom i of the run (cspRun.items): its bindings are
+	// binds[start[i]:start[i+1]], in the order of its environment
+	start []int32
+	binds []pickBind
+	// per bound node, by its number: the dense numbers of the open leaves
+	// in its tree, in pre-order, leafOf[nodeAt[n]:nodeAt[n+1]]
+	nodeAt []int32
+	leafOf []int32
+	// per open leaf, by its dense number: its node id
+	leafID []int32
+	// the dense numbers of node ids: of bound nodes and of open leaves
+	nodeNum, leafNum map[int32]int32
+	pinned           []bool // per atom: an SMT-LIB atom with pins (see pickVar's groups)
+	// marks by dense number, valid for the current call: open leaves,
+	// leaves taken, nodes walked
+	open, picked, walked []uint32
+	call                 uint32
+}
+
+// pickBind is one binding of an atom as pickVar reads it: a number, or a
+// tree node and the group of its variable.
+type pickBind struct {
+	gi   int32 // the group of the variable in the atom's formula, -1: none
+	num  int32 // a number's index, or -1 for a tree node
+	node int32 // a tree node's dense number
+}
+
+// build records the atoms of r on c, the view of r's first pickVar call;
+// it reports false if pickVar cannot use a record for r (a tree solver's
+// atom).
+func (pc *pickCache) build(r *cspRun, c *evalCtx) bool {
+	for _, it := range r.items {
+		if p, ok := it.n.(*isla.CompiledPred); ok {
+			if _, ok := p.Impl.(isla.TreeSolver); ok {
+				return false
+			}
+		}
+	}
+	pc.start = append(pc.start[:0], 0)
+	pc.binds, pc.pinned = pc.binds[:0], pc.pinned[:0]
+	pc.nodeAt, pc.leafOf, pc.leafID = append(pc.nodeAt[:0], 0), pc.leafOf[:0], pc.leafID[:0]
+	if pc.nodeNum == nil {
+		pc.nodeNum, pc.leafNum = map[int32]int32{}, map[int32]int32{}
+	}
+	clear(pc.nodeNum)
+	clear(pc.leafNum)
+	for _, it := range r.items {
+		var info *atomInfo
+		if n, ok := it.n.(*isla.CompiledSMT); ok {
+			info = r.s.atoms[n]
+		}
+		pc.pinned = append(pc.pinned, info != nil && !it.neg && len(info.pins) > 0)
+		for b := it.env; b != nil; b = b.next {
+			gi := int32(-1)
+			switch {
+			case info == nil:
+				gi = 0
+			default:
+				if g, ok := info.groupOf(b.slot); ok {
+					gi = int32(g)
+				}
+			}
+			if r.s.slotKind[b.slot] == isla.IntVar {
+				pc.binds = append(pc.binds, pickBind{gi: gi, num: b.val})
+				continue
+			}
+			i, ok := c.idx.get(b.val)
+			if !ok {
+				continue
+			}
+			n, ok := pc.nodeNum[b.val]
+			if !ok {
+				n = int32(len(pc.nodeAt) - 1)
+				pc.nodeNum[b.val] = n
+				for _, j := range c.openLeavesIn(i) {
+					id := c.ids[j]
+					d, ok := pc.leafNum[id]
+					if !ok {
+						d = int32(len(pc.leafID))
+						pc.leafNum[id] = d
+						pc.leafID = append(pc.leafID, id)
+					}
+					pc.leafOf = append(pc.leafOf, d)
+				}
+				pc.nodeAt = append(pc.nodeAt, int32(len(pc.leafOf)))
+			}
+			pc.binds = append(pc.binds, pickBind{gi: gi, num: -1, node: n})
+		}
+		pc.start = append(pc.start, int32(len(pc.binds)))
+	}
+	pc.call = 0
+	pc.open = resetMarks(pc.open, len(pc.leafID))
+	pc.picked = resetMarks(pc.picked, len(pc.leafID))
+	pc.walked = resetMarks(pc.walked, len(pc.nodeAt)-1)
+	return true
+}
+
+// resetMarks returns s resized to n cleared marks.
+func resetMarks(s []uint32, n int) []uint32 {
+	if cap(s) < n {
+		return make([]uint32, n)
+	}
+	s = s[:n]
+	clear(s)
+	return s
+}
+
+// next starts a call on c: it marks the recorded leaves that are open in c.
+func (pc *pickCache) next(c *evalCtx) {
+	pc.call++
+	if pc.call == 0 { // wrapped around: old marks could match
+		clear(pc.open)
+		clear(pc.picked)
+		clear(pc.walked)
+		pc.call = 1
+	}
+	for _, j := range c.opens {
+		if d, ok := pc.leafNum[c.ids[j]]; ok {
+			pc.open[d] = pc.call
+		}
+	}
+}
+
+// cached reports whether pickVar may read the record for und: it is built
+// (building it on the first call of the run), the run has left no open
+// leaves in its assignments, and und are the atoms the run's last check
+// found undecided (check records their positions in r.items).
+func (r *cspRun) cached(c *evalCtx, und []item) bool {
+	if r.pickStale {
+		return false
+	}
+	if !r.pickBuilt {
+		r.pickBuilt = true
+		if !r.cache.build(r, c) {
+			r.pickStale = true
+			return false
+		}
+	}
+	if len(r.undAt) != len(und) {
+		return false
+	}
+	for k, it := range und {
+		if i := r.undAt[k]; int(i) >= len(r.items) || r.items[i].env != it.env || r.items[i].n != it.n || r.items[i].neg != it.neg {
+			return false
+		}
+	}
+	return true
+}
+
+// pickCached is pickWalk reading the record (see cached): the same
+// leaves in the same order, the same numbers and the same groups.
+func (r *cspRun) pickCached(c *evalCtx, und []item, p *picks) {
+	pc := &r.cache
+	pc.next(c)
+	seen := map[int32]bool{} // numbers taken
+	for k := range und {
+		i := r.undAt[k]
+		p.atom(pc.pinned[i])
+		for _, b := range pc.binds[pc.start[i]:pc.start[i+1]] {
+			gi := int(b.gi)
+			if b.num >= 0 {
+				if r.ints[b.num] == "" {
+					if gi >= 0 {
+						p.add(gi, -1-b.num)
+					}
+					if !seen[-1-b.num] {
+						seen[-1-b.num] = true
+						p.ints = append(p.ints, b.num)
+					}
+				}
+				continue
+			}
+			walked := pc.walked[b.node] == pc.call
+			pc.walked[b.node] = pc.call
+			if walked && gi < 0 {
+				continue
+			}
+			for _, d := range pc.leafOf[pc.nodeAt[b.node]:pc.nodeAt[b.node+1]] {
+				if pc.open[d] != pc.call {
+					continue // closed since the record
+				}
+				id := pc.leafID[d]
+				if gi >= 0 {
+					p.add(gi, id)
+				}
+				if walked || pc.picked[d] == pc.call {
+					continue
+				}
+				pc.picked[d] = pc.call
+				if l := c.node(id); l != nil {
+					p.leaves = append(p.leaves, l)
+				}
+			}
+		}
+	}
+}
