@@ -209,6 +209,12 @@ func (b *ViewBuilder) Add(label int32, parent int32, open bool, t *grammar.Tree)
 	i := int32(len(b.v.Nodes))
 	b.v.Nodes = append(b.v.Nodes, ViewNode{Label: label, Parent: parent, Start: b.Pos, FirstKid: -1, Next: -1, Open: open, Tree: t})
 	b.last = append(b.last, -1)
+	b.link(parent, i)
+	return i
+}
+
+// link makes node i the last child of parent (-1: none, i is the root).
+func (b *ViewBuilder) link(parent, i int32) {
 	if parent >= 0 {
 		if l := b.last[parent]; l >= 0 {
 			b.v.Nodes[l].Next = i
@@ -217,7 +223,6 @@ func (b *ViewBuilder) Add(label int32, parent int32, open bool, t *grammar.Tree)
 		}
 		b.last[parent] = i
 	}
-	return i
 }
 
 // SetInput sets the input of the view being built, for a builder whose

@@ -272,11 +272,11 @@ func (r *cspRun) tree() *stree {
 // memory of the previous one: a context is valid until the next call.
 func (r *cspRun) ctx() *evalCtx {
 	if r.dirty {
-		mem := r.c
+		mem, from := r.c, r.keep // from: an intact view of an earlier tree
 		if mem == r.keep {
-			mem, r.other = r.other, nil
+			mem, r.other, from = r.other, nil, r.c
 		}
-		r.c = r.s.reuseEvalCtx(mem, &state{root: r.tree(), ints: r.ints})
+		r.c = r.s.reuseEvalCtxFrom(mem, from, &state{root: r.tree(), ints: r.ints})
 		r.dirty = false
 	}
 	return r.c

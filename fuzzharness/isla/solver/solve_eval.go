@@ -26,6 +26,13 @@ func (s *Solver) newEvalCtx(st *state) *evalCtx { return s.reuseEvalCtx(nil, st)
 // reuseEvalCtx is newEvalCtx reusing the memory of an earlier context
 // (nil: none), which must not be used any more.
 func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
+	return s.reuseEvalCtxFrom(old, nil, st)
+}
+
+// reuseEvalCtxFrom is reuseEvalCtx copying, from the view of context
+// from (nil: none; not old), the nodes of the subtrees st's tree shares
+// with from's (see solverView.build).
+func (s *Solver) reuseEvalCtxFrom(old, from *evalCtx, st *state) *evalCtx {
 	// The context is old itself, rebuilt (a csp run builds dozens of
 	// contexts per output): old's fields are read below before they are
 	// set again.
@@ -49,7 +56,7 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 			c.src[1] = st.root
 		}
 	} else {
-		c.build(st.root, s.spec.Labels(), s.spec.RootLabel(), s.spec.VirtualRoot())
+		c.buildFrom(st.root, from, s.spec.Labels(), s.spec.RootLabel(), s.spec.VirtualRoot())
 	}
 	n := len(c.v.Nodes)
 	first := int(c.first)
@@ -94,8 +101,15 @@ func (s *Solver) reuseEvalCtx(old *evalCtx, st *state) *evalCtx {
 	} else {
 		c.e = s.tc.NewEvaluator(c.v)
 	}
+	if viewCheck != nil && from != nil {
+		viewCheck(c)
+	}
 	return c
 }
+
+// viewCheck, if set (by tests), is called with every context built
+// copying from another.
+var viewCheck func(c *evalCtx)
 
 // phantom reports whether view node i stands for no solver node: in the
 // view of the initial state's open root, the nodes of the start symbol's
@@ -130,13 +144,24 @@ type solverView struct {
 // grammar trees are made only if a predicate asks for them. It reuses the
 // memory of sv's earlier view, which must not be used any more.
 func (sv *solverView) build(root *stree, lb *isla.Labels, rootLabel string, virtual bool) {
+	sv.buildFrom(root, nil, lb, rootLabel, virtual)
+}
+
+// buildFrom is build copying the nodes of the subtrees of root that the
+// view of context from (nil: none), whose memory is not sv's, shows too:
+// a subtree whose root node is the solver node of a node of from's view
+// (the same pointer: solver nodes are never changed once made) has the
+// same view nodes there, so the builder copies them (ViewBuilder.Copy)
+// rather than walk the subtree. A step of a Go solve gives one open leaf a
+// value: the tree is new only on the path to that leaf.
+func (sv *solverView) buildFrom(root *stree, from *evalCtx, lb *isla.Labels, rootLabel string, virtual bool) {
 	rhs := root.kids[0]
 	v, b := isla.NewViewBuilder(sv.v, nil, lb, int(rhs.size)+2)
 	src := sv.src[:0]
 	if cap(src) < cap(v.Nodes) {
 		src = make([]*stree, 0, cap(v.Nodes))
 	}
-	sb := &solverViewBuilder{b: b, lb: lb, src: src, text: sv.buf[:0]}
+	sb := &solverViewBuilder{b: b, lb: lb, src: src, text: sv.buf[:0], from: from}
 	top := sb.add(lb.IDs[rootLabel], -1, root)
 	first := int32(1)
 	if virtual {
@@ -172,8 +197,13 @@ type solverViewBuilder struct {
 	b    *isla.ViewBuilder
 	lb   *isla.Labels
 	src  []*stree
-	text []byte // the text of the terminals added so far: the input
+	text []byte   // the text of the terminals added so far: the input
+	from *evalCtx // the context whose view subtrees are copied from, or nil
 }
+
+// minCopy is the least size of a subtree that buildFrom copies rather than
+// walks.
+const minCopy = 4
 
 // add adds a view node for solver node n.
 func (sb *solverViewBuilder) add(label int32, parent int32, n *stree) int32 {
@@ -199,6 +229,14 @@ func (sb *solverViewBuilder) rhs(n *stree, parent int32) {
 func (sb *solverViewBuilder) one(n *stree, parent int32) {
 	switch n.g.Kind {
 	case grammar.KindRef:
+		if f := sb.from; f != nil && n.size >= minCopy {
+			if j, ok := f.idx.get(n.id); ok && j >= f.first && f.src[j] == n {
+				sb.b.Copy(f.v, j, parent)
+				sb.src = append(sb.src, f.src[j:f.v.Nodes[j].End]...)
+				sb.text = append(sb.text, f.v.Node(j).Text()...)
+				return
+			}
+		}
 		i := sb.add(sb.lb.RefLabel(n.g), parent, n)
 		for _, k := range n.kids {
 			sb.rhs(k, i)
