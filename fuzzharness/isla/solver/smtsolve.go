@@ -438,7 +438,7 @@ func (r *cspRun) check() ([]item, bool) {
 		if r.holds[i] {
 			continue
 		}
-		if w := r.watch[i]; w >= 0 && r.vals[w] == nil {
+		if w := r.watch[i]; w >= 0 && c.openLeaf(w) {
 			und = append(und, it) // an open leaf of one of its variables is still open
 			r.undAt = append(r.undAt, int32(i))
 			continue
@@ -462,6 +462,15 @@ func (r *cspRun) check() ([]item, bool) {
 	}
 	r.spare = und[:0] // settle decides whether und is kept
 	return und, true
+}
+
+// openLeaf reports whether the node with the given id is an open leaf of
+// the view. check asks it of the leaves it watches, which are still open
+// unless the run gave them a value (r.vals): c is the view of the tree
+// with the values applied, and its index is cheaper than r.vals.
+func (c *evalCtx) openLeaf(id int32) bool {
+	i, ok := c.idx.get(id)
+	return ok && c.isOpen(i)
 }
 
 // unwatch forgets the leaves check watches: a tree solver rewrote a node,
