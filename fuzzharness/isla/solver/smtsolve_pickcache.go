@@ -18,10 +18,15 @@ import (
 //
 // The record is not used (pickVar walks the view) if the run has a tree
 // solver's atom (pickVar defers the leaves it writes, and it rewrites
-// closed nodes) or once an assignment leaves open leaves in the tree.
+// closed nodes), once an assignment leaves open leaves in the tree, or on
+// a small state (fewer than minRecord undecided atoms at the first call).
 
 // pickCheck, if set (by tests), is called with the picks pickCached found.
 var pickCheck func(r *cspRun, c *evalCtx, und []item, got *picks)
+
+// minRecord is the least number of undecided atoms for which pickVar
+// records a run's atoms.
+const minRecord = 32
 
 // pickCache is the record of one run's atoms (see above).
 type pickCache struct {
@@ -66,7 +71,9 @@ func (pc *pickCache) build(r *cspRun, c *evalCtx) bool {
 	pc.start = append(pc.start[:0], 0)
 	pc.binds, pc.pinned = pc.binds[:0], pc.pinned[:0]
 	pc.nodeAt, pc.leafOf, pc.leafID = append(pc.nodeAt[:0], 0), pc.leafOf[:0], pc.leafID[:0]
-	if pc.nodeNum == nil {
+	// (A map past maxReused entries is dropped: clearing costs its
+	// capacity, in every later run.)
+	if pc.nodeNum == nil || len(pc.nodeNum) > maxReused || len(pc.leafNum) > maxReused {
 		pc.nodeNum, pc.leafNum = map[int32]int32{}, map[int32]int32{}
 	}
 	clear(pc.nodeNum)
@@ -157,6 +164,9 @@ func (r *cspRun) cached(c *evalCtx, und []item) bool {
 		return false
 	}
 	if !r.pickBuilt {
+		if len(und) < minRecord {
+			return false // a small state: the walk is as cheap (und only shrinks in a run)
+		}
 		r.pickBuilt = true
 		if !r.cache.build(r, c) {
 			r.pickStale = true
