@@ -21,7 +21,8 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	c := r.ctx()
 	p := picks{groupSet: groupSet{groups: r.groups[:0], buf: r.groupBuf[:0], last: -1, pinned: r.pinned[:0]}}
 	defer func() { r.groupBuf, r.groups, r.pinned = p.buf[:0], p.groups[:0], p.pinned[:0] }()
-	if r.cached(c, und) {
+	cached := r.cached(c, und)
+	if cached {
 		r.pickCached(c, und, &p)
 		if pickCheck != nil {
 			pickCheck(r, c, und, &p)
@@ -41,6 +42,12 @@ func (r *cspRun) pickVar(und []item) (leaf *stree, iv int32, more []*stree) {
 	}
 	if len(p.leaves) == 1 || r.noBatch {
 		return leaf, -1, nil
+	}
+	if cached {
+		if r.cache.tiedToAll(r, und, leaf, p.leaves) {
+			return leaf, -1, nil
+		}
+		r.cache.groups(r, und, &p.groupSet)
 	}
 	return leaf, -1, r.batch.more(c, leaf, p.leaves, p.groups, p.pinned, len(r.ints))
 }

@@ -47,6 +47,10 @@ type pickCache struct {
 	// leaves taken, nodes walked
 	open, picked, walked []uint32
 	call                 uint32
+	// tied: the leaves tiedToAll found in a group with the chosen one
+	// (marked tiedCall)
+	tied     []uint32
+	tiedCall uint32
 }
 
 // pickBind is one binding of an atom as pickVar reads it: a number, or a
@@ -184,50 +188,119 @@ func (r *cspRun) cached(c *evalCtx, und []item) bool {
 	return true
 }
 
-// pickCached is pickWalk reading the record (see cached): the same
-// leaves in the same order, the same numbers and the same groups.
+// pickCached is pickWalk reading the record (see cached), but for the
+// groups: the same leaves in the same order and the same numbers. The
+// groups matter only for a batch (see pickVar): tiedToAll tells when
+// there is none, and groups makes them otherwise.
 func (r *cspRun) pickCached(c *evalCtx, und []item, p *picks) {
 	pc := &r.cache
 	pc.next(c)
 	seen := map[int32]bool{} // numbers taken
 	for k := range und {
 		i := r.undAt[k]
-		p.atom(pc.pinned[i])
 		for _, b := range pc.binds[pc.start[i]:pc.start[i+1]] {
-			gi := int(b.gi)
 			if b.num >= 0 {
-				if r.ints[b.num] == "" {
-					if gi >= 0 {
-						p.add(gi, -1-b.num)
-					}
-					if !seen[-1-b.num] {
-						seen[-1-b.num] = true
-						p.ints = append(p.ints, b.num)
-					}
+				if r.ints[b.num] == "" && !seen[-1-b.num] {
+					seen[-1-b.num] = true
+					p.ints = append(p.ints, b.num)
 				}
 				continue
 			}
-			walked := pc.walked[b.node] == pc.call
+			if pc.walked[b.node] == pc.call {
+				continue // its leaves are all seen
+			}
 			pc.walked[b.node] = pc.call
-			if walked && gi < 0 {
-				continue
-			}
 			for _, d := range pc.leafOf[pc.nodeAt[b.node]:pc.nodeAt[b.node+1]] {
-				if pc.open[d] != pc.call {
-					continue // closed since the record
-				}
-				id := pc.leafID[d]
-				if gi >= 0 {
-					p.add(gi, id)
-				}
-				if walked || pc.picked[d] == pc.call {
-					continue
+				if pc.open[d] != pc.call || pc.picked[d] == pc.call {
+					continue // closed since the record, or seen
 				}
 				pc.picked[d] = pc.call
-				if l := c.node(id); l != nil {
+				if l := c.node(pc.leafID[d]); l != nil {
 					p.leaves = append(p.leaves, l)
 				}
 			}
 		}
 	}
+}
+
+// groups makes the groups of und as pickWalk does, reading the record on
+// the view of the last pickCached call.
+func (pc *pickCache) groups(r *cspRun, und []item, g *groupSet) {
+	for k := range und {
+		i := r.undAt[k]
+		g.atom(pc.pinned[i])
+		for _, b := range pc.binds[pc.start[i]:pc.start[i+1]] {
+			if b.gi < 0 {
+				continue
+			}
+			if b.num >= 0 {
+				if r.ints[b.num] == "" {
+					g.add(int(b.gi), -1-b.num)
+				}
+				continue
+			}
+			for _, d := range pc.leafOf[pc.nodeAt[b.node]:pc.nodeAt[b.node+1]] {
+				if pc.open[d] == pc.call {
+					g.add(int(b.gi), pc.leafID[d])
+				}
+			}
+		}
+	}
+}
+
+// tiedToAll reports whether every leaf of leaves but leaf shares a group
+// of an atom of und with leaf (on the view of the last pickCached call):
+// then no leaf can join leaf in a batch (batchScratch.more blocks them
+// all), and the groups need not be made. It may report false when that
+// holds (an atom of more than 64 groups).
+func (pc *pickCache) tiedToAll(r *cspRun, und []item, leaf *stree, leaves []*stree) bool {
+	me, ok := pc.leafNum[leaf.id]
+	if !ok {
+		return false
+	}
+	pc.tiedCall++
+	if pc.tiedCall == 0 { // wrapped around: old marks could match
+		clear(pc.tied)
+		pc.tiedCall = 1
+	}
+	if len(pc.tied) < len(pc.leafID) {
+		pc.tied = append(pc.tied, make([]uint32, len(pc.leafID)-len(pc.tied))...)
+	}
+	for k := range und {
+		i := r.undAt[k]
+		binds := pc.binds[pc.start[i]:pc.start[i+1]]
+		var mine uint64 // the groups of the atom that hold leaf
+		for _, b := range binds {
+			if b.gi < 0 || b.num >= 0 {
+				continue
+			}
+			for _, d := range pc.leafOf[pc.nodeAt[b.node]:pc.nodeAt[b.node+1]] {
+				if d == me && pc.open[d] == pc.call {
+					if b.gi >= 64 {
+						return false
+					}
+					mine |= 1 << b.gi
+				}
+			}
+		}
+		if mine == 0 {
+			continue
+		}
+		for _, b := range binds {
+			if b.gi < 0 || b.gi >= 64 || b.num >= 0 || mine&(1<<b.gi) == 0 {
+				continue
+			}
+			for _, d := range pc.leafOf[pc.nodeAt[b.node]:pc.nodeAt[b.node+1]] {
+				if pc.open[d] == pc.call {
+					pc.tied[d] = pc.tiedCall
+				}
+			}
+		}
+	}
+	for _, l := range leaves {
+		if d, ok := pc.leafNum[l.id]; !ok || d != me && pc.tied[d] != pc.tiedCall {
+			return false
+		}
+	}
+	return true
 }
