@@ -341,7 +341,8 @@ func (m *idxCache) index(c *evalCtx, id int32) (int32, bool) {
 	return i, ok
 }
 
-// viewMarks is a set of view indexes that empties in constant time.
+// viewMarks is a set of view indexes (or other small numbers) that
+// empties in constant time.
 type viewMarks struct {
 	gen []uint32 // gen[i] == cur: i is in the set
 	cur uint32
@@ -355,6 +356,9 @@ func (m *viewMarks) reset() {
 		m.cur = 1
 	}
 }
+
+// has reports whether i is in the set.
+func (m *viewMarks) has(i int32) bool { return int(i) < len(m.gen) && m.gen[i] == m.cur }
 
 // mark adds view index i of a view of n nodes to the set and reports
 // whether it was in it.

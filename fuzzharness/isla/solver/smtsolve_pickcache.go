@@ -43,14 +43,10 @@ type pickCache struct {
 	// the dense numbers of node ids: of bound nodes and of open leaves
 	nodeNum, leafNum map[int32]int32
 	pinned           []bool // per atom: an SMT-LIB atom with pins (see pickVar's groups)
-	// marks by dense number, valid for the current call: open leaves,
-	// leaves taken, nodes walked
-	open, picked, walked []uint32
-	call                 uint32
-	// tied: the leaves tiedToAll found in a group with the chosen one
-	// (marked tiedCall)
-	tied     []uint32
-	tiedCall uint32
+	// by dense number, for the current call: the open leaves, the leaves
+	// taken and the nodes walked; the leaves tiedToAll found in a group
+	// with the chosen one
+	open, picked, walked, tied viewMarks
 }
 
 // pickBind is one binding of an atom as pickVar reads it: a number, or a
@@ -126,35 +122,17 @@ func (pc *pickCache) build(r *cspRun, c *evalCtx) bool {
 		}
 		pc.start = append(pc.start, int32(len(pc.binds)))
 	}
-	pc.call = 0
-	pc.open = resetMarks(pc.open, len(pc.leafID))
-	pc.picked = resetMarks(pc.picked, len(pc.leafID))
-	pc.walked = resetMarks(pc.walked, len(pc.nodeAt)-1)
 	return true
-}
-
-// resetMarks returns s resized to n cleared marks.
-func resetMarks(s []uint32, n int) []uint32 {
-	if cap(s) < n {
-		return make([]uint32, n)
-	}
-	s = s[:n]
-	clear(s)
-	return s
 }
 
 // next starts a call on c: it marks the recorded leaves that are open in c.
 func (pc *pickCache) next(c *evalCtx) {
-	pc.call++
-	if pc.call == 0 { // wrapped around: old marks could match
-		clear(pc.open)
-		clear(pc.picked)
-		clear(pc.walked)
-		pc.call = 1
-	}
+	pc.open.reset()
+	pc.picked.reset()
+	pc.walked.reset()
 	for _, j := range c.opens {
 		if d, ok := pc.leafNum[c.ids[j]]; ok {
-			pc.open[d] = pc.call
+			pc.open.mark(d, len(pc.leafID))
 		}
 	}
 }
@@ -206,15 +184,13 @@ func (r *cspRun) pickCached(c *evalCtx, und []item, p *picks) {
 				}
 				continue
 			}
-			if pc.walked[b.node] == pc.call {
+			if pc.walked.mark(b.node, len(pc.nodeAt)-1) {
 				continue // its leaves are all seen
 			}
-			pc.walked[b.node] = pc.call
 			for _, d := range pc.leafOf[pc.nodeAt[b.node]:pc.nodeAt[b.node+1]] {
-				if pc.open[d] != pc.call || pc.picked[d] == pc.call {
+				if !pc.open.has(d) || pc.picked.mark(d, len(pc.leafID)) {
 					continue // closed since the record, or seen
 				}
-				pc.picked[d] = pc.call
 				if l := c.node(pc.leafID[d]); l != nil {
 					p.leaves = append(p.leaves, l)
 				}
@@ -240,7 +216,7 @@ func (pc *pickCache) groups(r *cspRun, und []item, g *groupSet) {
 				continue
 			}
 			for _, d := range pc.leafOf[pc.nodeAt[b.node]:pc.nodeAt[b.node+1]] {
-				if pc.open[d] == pc.call {
+				if pc.open.has(d) {
 					g.add(int(b.gi), pc.leafID[d])
 				}
 			}
@@ -258,14 +234,7 @@ func (pc *pickCache) tiedToAll(r *cspRun, und []item, leaf *stree, leaves []*str
 	if !ok {
 		return false
 	}
-	pc.tiedCall++
-	if pc.tiedCall == 0 { // wrapped around: old marks could match
-		clear(pc.tied)
-		pc.tiedCall = 1
-	}
-	if len(pc.tied) < len(pc.leafID) {
-		pc.tied = append(pc.tied, make([]uint32, len(pc.leafID)-len(pc.tied))...)
-	}
+	pc.tied.reset()
 	for k := range und {
 		i := r.undAt[k]
 		binds := pc.binds[pc.start[i]:pc.start[i+1]]
@@ -275,7 +244,7 @@ func (pc *pickCache) tiedToAll(r *cspRun, und []item, leaf *stree, leaves []*str
 				continue
 			}
 			for _, d := range pc.leafOf[pc.nodeAt[b.node]:pc.nodeAt[b.node+1]] {
-				if d == me && pc.open[d] == pc.call {
+				if d == me && pc.open.has(d) {
 					if b.gi >= 64 {
 						return false
 					}
@@ -291,14 +260,14 @@ func (pc *pickCache) tiedToAll(r *cspRun, und []item, leaf *stree, leaves []*str
 				continue
 			}
 			for _, d := range pc.leafOf[pc.nodeAt[b.node]:pc.nodeAt[b.node+1]] {
-				if pc.open[d] == pc.call {
-					pc.tied[d] = pc.tiedCall
+				if pc.open.has(d) {
+					pc.tied.mark(d, len(pc.leafID))
 				}
 			}
 		}
 	}
 	for _, l := range leaves {
-		if d, ok := pc.leafNum[l.id]; !ok || d != me && pc.tied[d] != pc.tiedCall {
+		if d, ok := pc.leafNum[l.id]; !ok || d != me && !pc.tied.has(d) {
 			return false
 		}
 	}
