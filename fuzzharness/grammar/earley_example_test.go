@@ -122,3 +122,41 @@ func ExampleScanRegular() {
 	// automata false: 79 forest nodes
 	// same tree: true
 }
+
+// A loop that parses input after input, keeping only what it reads from
+// each, builds each first tree in one TreeBuffer and gives each forest
+// back to the parser: the next parse reuses their memory.
+func ExampleParser_Recycle() {
+	g, err := grammar.Parse("list.bnf", []byte(`
+<list> ::= <item> | <item> "," <list> ;
+<item> ::= [a-z]+ ;
+`))
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := grammar.NewParser(grammar.MustCompile(g))
+	if err != nil {
+		log.Fatal(err)
+	}
+	var buf grammar.TreeBuffer
+	for _, in := range []string{"a,bc", "x,y,z", "word"} {
+		f, err := p.Parse([]byte(in))
+		if err != nil {
+			log.Fatal(err)
+		}
+		t := f.TreeIn(&buf) // valid until the next TreeIn on buf
+		items := 0
+		t.Walk(func(n *grammar.Tree) bool {
+			if n.Node.Label() == "<item>" {
+				items++
+			}
+			return true
+		})
+		fmt.Println(in, "items:", items)
+		p.Recycle(f) // f is not used any more
+	}
+	// Output:
+	// a,bc items: 2
+	// x,y,z items: 3
+	// word items: 1
+}
