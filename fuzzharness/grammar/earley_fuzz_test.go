@@ -77,6 +77,25 @@ func FuzzEarley(f *testing.F) {
 		if countOf(forest) == 1 && !pt.ForestPaths(forest).equal(pt.Paths(forest.Tree())) {
 			t.Fatal("forest k-paths differ from the tree's")
 		}
+		// A parse into a recycled forest's memory gives the same forest,
+		// and the trees taken from the recycled one stay intact.
+		first, count := forest.Tree(), countOf(forest)
+		outline := first.Outline()
+		p.Recycle(forest)
+		again, err := p.Parse(input)
+		if err != nil {
+			t.Fatalf("parse after Recycle: %v", err)
+		}
+		if countOf(again) != count {
+			t.Fatalf("Count() = %d after Recycle, %d before", countOf(again), count)
+		}
+		var buf TreeBuffer
+		if in := again.TreeIn(&buf); !in.Equal(first) {
+			t.Fatalf("TreeIn after Recycle:\n%s\nbefore:\n%s", in.Outline(), outline)
+		}
+		if first.Outline() != outline {
+			t.Fatal("a tree taken from a recycled forest changed")
+		}
 	})
 }
 
