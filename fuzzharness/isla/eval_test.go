@@ -438,8 +438,9 @@ func TestSyntaxErrorOfInput(t *testing.T) {
 }
 
 // FuzzCheck compiles arbitrary constraints against the XML grammar and
-// evaluates them on arbitrary documents: nothing panics, and evaluating the
-// parsed tree agrees with Check on unambiguous documents.
+// evaluates them on arbitrary documents: nothing panics, Check gives a
+// document the same result after it checked another one, and evaluating
+// the parsed tree agrees with Check on unambiguous documents.
 func FuzzCheck(f *testing.F) {
 	for _, tc := range parseCases {
 		f.Add(tc.src, `<a x="1">t<b/></a>`)
@@ -470,7 +471,12 @@ func FuzzCheck(f *testing.F) {
 		if err != nil {
 			return
 		}
-		_ = r.String()
+		// Check reuses the memory of the one before: the same document
+		// gets the same result after another one.
+		s.Check([]byte(`<x p:y="1" z="2"><w>t</w><v/></x>`))
+		if again, err := s.Check([]byte(doc)); err != nil || again.String() != r.String() {
+			t.Fatalf("Check after another document: %v, %v; before: %v", again, err, r)
+		}
 		if forest, err := p.Parse([]byte(doc)); err == nil && !forest.Ambiguous() {
 			if s.EvalTree(forest.Tree()).Valid != r.Valid {
 				t.Fatalf("EvalTree and Check disagree")
