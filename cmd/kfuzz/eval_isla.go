@@ -128,12 +128,21 @@ type islaEvalRow struct {
 	// interrupt) is then not counted; work the solver does is. Retimed is
 	// the number of outputs both runs had in common (the first run's,
 	// unless the two runs differed: then the rest keep one timing).
-	RetimedP50 float64  `json:"latency_retimed_p50_ms,omitempty"`
-	RetimedP99 float64  `json:"latency_retimed_p99_ms,omitempty"`
-	RetimedMax float64  `json:"latency_retimed_max_ms,omitempty"`
-	Retimed    int      `json:"retimed,omitempty"`
-	Stopped    string   `json:"stopped,omitempty"` // why the solver stopped before the time was up
-	Failures   []string `json:"failures,omitempty"`
+	RetimedP50 float64 `json:"latency_retimed_p50_ms,omitempty"`
+	RetimedP99 float64 `json:"latency_retimed_p99_ms,omitempty"`
+	RetimedMax float64 `json:"latency_retimed_max_ms,omitempty"`
+	Retimed    int     `json:"retimed,omitempty"`
+	// How much of the slowest outputs was the search's own work: the
+	// solving thread's CPU time, and with -retime the lesser of its two
+	// timings, of the output with latency_max_ms (MaxThread, MaxRetimed)
+	// and of the one with latency_wall_max_ms (WallMaxThread,
+	// WallMaxRetimed).
+	MaxThread      float64  `json:"latency_max_thread_ms,omitempty"`
+	MaxRetimed     float64  `json:"latency_max_retimed_ms,omitempty"`
+	WallMaxThread  float64  `json:"latency_wall_max_thread_ms,omitempty"`
+	WallMaxRetimed float64  `json:"latency_wall_max_retimed_ms,omitempty"`
+	Stopped        string   `json:"stopped,omitempty"` // why the solver stopped before the time was up
+	Failures       []string `json:"failures,omitempty"`
 }
 
 // latencies returns the median, 99th percentile and maximum of each in
@@ -147,6 +156,22 @@ func latencies(each []time.Duration) (p50, p99, max float64) {
 		return float64(each[min(len(each)-1, int(q*float64(len(each))))].Microseconds()) / 1000
 	}
 	return ms(0.5), ms(0.99), float64(each[len(each)-1].Microseconds()) / 1000
+}
+
+// ofSlowest returns, in milliseconds, the element of of at the position of
+// the largest element of by (the first, if several are equal), or 0 if of
+// is shorter than by.
+func ofSlowest(by, of []time.Duration) float64 {
+	if len(by) == 0 || len(of) < len(by) {
+		return 0
+	}
+	i := 0
+	for j, d := range by {
+		if d > by[i] {
+			i = j
+		}
+	}
+	return float64(of[i].Microseconds()) / 1000
 }
 
 // runEvalISLA runs the solver on each subject for the time budget.
@@ -368,6 +393,7 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 			lens = append(lens, len(in))
 		}
 	}
+	var lesser []time.Duration // with -retime, per output
 	if retime && threadOK {
 		again, err := solver.New(spec, opts...)
 		if err != nil {
@@ -375,21 +401,32 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 		}
 		fmt.Fprintf(e.stderr, "eval isla: %s: solving the %d outputs again (-retime)\n", sub.label, len(sums))
 		second, same := timeAgain(again, calls, sums, func(t *grammar.Tree, in []byte) { validate(t, in) })
-		lesser := slices.Clone(threadEach)
+		lesser = slices.Clone(threadEach)
 		for i := range same {
 			lesser[i] = min(lesser[i], second[i])
 		}
 		row.Retimed = same
-		row.RetimedP50, row.RetimedP99, row.RetimedMax = latencies(lesser)
 	}
 	each := wallEach
 	if row.LatencyCPU = cpuOK; cpuOK {
 		each = cpuEach
+	}
+	// The slowest outputs' own work, read before latencies sorts.
+	if threadOK {
+		row.MaxThread, row.MaxRetimed = ofSlowest(each, threadEach), ofSlowest(each, lesser)
+		if cpuOK {
+			row.WallMaxThread, row.WallMaxRetimed = ofSlowest(wallEach, threadEach), ofSlowest(wallEach, lesser)
+		}
+	}
+	if cpuOK {
 		row.WallP50, row.WallP99, row.WallMax = latencies(wallEach)
 	}
 	row.LatencyP50, row.LatencyP99, row.LatencyMax = latencies(each)
 	if threadOK {
 		row.ThreadP50, row.ThreadP99, row.ThreadMax = latencies(threadEach)
+	}
+	if lesser != nil {
+		row.RetimedP50, row.RetimedP99, row.RetimedMax = latencies(lesser)
 	}
 	row.SolveSecs = solving.Seconds()
 	if solving > 0 {
@@ -511,8 +548,8 @@ func printISLAEval(w io.Writer, rows []*islaEvalRow, budget time.Duration, seed 
 			if r.LatencyP50 > 0 {
 				ratio = r.LatencyMax / r.LatencyP50
 			}
-			fmt.Fprintf(w, "  %s time per output: p50 %.2f ms, p99 %.2f ms, max %.2f ms (max %.0fx the median; goal <= 100x: %s)\n",
-				kind, r.LatencyP50, r.LatencyP99, r.LatencyMax, ratio, verdict(r.LatencyP50 > 0 && ratio <= 100))
+			fmt.Fprintf(w, "  %s time per output: p50 %.2f ms, p99 %.2f ms, max %.2f ms (max %.0fx the median; goal <= 100x: %s)%s\n",
+				kind, r.LatencyP50, r.LatencyP99, r.LatencyMax, ratio, verdict(r.LatencyP50 > 0 && ratio <= 100), ownWork(r.MaxThread, r.MaxRetimed))
 			if r.ThreadP50 > 0 {
 				ratio := r.ThreadMax / r.ThreadP50
 				fmt.Fprintf(w, "  solving thread's CPU time per output: p50 %.2f ms, p99 %.2f ms, max %.2f ms (max %.0fx the median; goal <= 100x: %s)\n",
@@ -524,8 +561,8 @@ func printISLAEval(w io.Writer, rows []*islaEvalRow, budget time.Duration, seed 
 					r.Retimed, r.Outputs, r.RetimedP50, r.RetimedP99, r.RetimedMax, ratio, verdict(ratio <= 100))
 			}
 			if r.WallP50 > 0 {
-				fmt.Fprintf(w, "  wall-clock time per output: p50 %.2f ms, p99 %.2f ms, max %.2f ms (max %.0fx the median)\n",
-					r.WallP50, r.WallP99, r.WallMax, r.WallMax/r.WallP50)
+				fmt.Fprintf(w, "  wall-clock time per output: p50 %.2f ms, p99 %.2f ms, max %.2f ms (max %.0fx the median)%s\n",
+					r.WallP50, r.WallP99, r.WallMax, r.WallMax/r.WallP50, ownWork(r.WallMaxThread, r.WallMaxRetimed))
 			}
 		}
 		if r.Stopped != "" {
@@ -536,6 +573,18 @@ func printISLAEval(w io.Writer, rows []*islaEvalRow, budget time.Duration, seed 
 		}
 	}
 	return nil
+}
+
+// ownWork describes the search's own work in the slowest output: its
+// thread CPU time and, if known, the lesser of its two timings.
+func ownWork(thread, retimed float64) string {
+	switch {
+	case thread == 0:
+		return ""
+	case retimed == 0:
+		return fmt.Sprintf("; of that output, the solving thread's CPU %.2f ms", thread)
+	}
+	return fmt.Sprintf("; of that output, the solving thread's CPU %.2f ms, retimed %.2f ms", thread, retimed)
 }
 
 // xmlOracleCheck reads every token with a strict encoding/xml Decoder.

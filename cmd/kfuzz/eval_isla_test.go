@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/seed72891827/kfuzz/fuzzharness/grammar"
 	"github.com/seed72891827/kfuzz/fuzzharness/isla"
@@ -156,9 +157,35 @@ func TestEvalIslaRetime(t *testing.T) {
 		if !(0 < r.WallP50 && r.WallP50 <= r.WallP99 && r.WallP99 <= r.WallMax) {
 			t.Errorf("%s: wall-clock p50 %v, p99 %v, max %v ms", r.Subject, r.WallP50, r.WallP99, r.WallMax)
 		}
+		// The slowest outputs' own work: one output's timings, each
+		// within the distributions'.
+		if !(0 < r.MaxRetimed && r.MaxRetimed <= r.MaxThread && r.MaxThread <= r.ThreadMax && r.MaxRetimed <= r.RetimedMax) {
+			t.Errorf("%s: the slowest output's thread CPU %v ms, retimed %v ms", r.Subject, r.MaxThread, r.MaxRetimed)
+		}
+		if !(0 < r.WallMaxRetimed && r.WallMaxRetimed <= r.WallMaxThread && r.WallMaxThread <= r.ThreadMax && r.WallMaxThread <= r.WallMax) {
+			t.Errorf("%s: the slowest output by wall-clock time: thread CPU %v ms, retimed %v ms", r.Subject, r.WallMaxThread, r.WallMaxRetimed)
+		}
 	}
 	if !strings.Contains(errOut, "solving the 300 outputs again (-retime)") {
 		t.Errorf("no progress line for the second run:\n%s", errOut)
+	}
+}
+
+// ofSlowest reads the element at the position of the largest of by.
+func TestOfSlowest(t *testing.T) {
+	ms := time.Millisecond
+	for _, tc := range []struct {
+		by, of []time.Duration
+		want   float64
+	}{
+		{[]time.Duration{1 * ms, 5 * ms, 2 * ms}, []time.Duration{10 * ms, 20 * ms, 30 * ms}, 20},
+		{[]time.Duration{7 * ms, 5 * ms, 7 * ms}, []time.Duration{1500 * time.Microsecond, 2 * ms, 3 * ms}, 1.5},
+		{[]time.Duration{1 * ms, 2 * ms}, nil, 0},
+		{nil, nil, 0},
+	} {
+		if got := ofSlowest(tc.by, tc.of); got != tc.want {
+			t.Errorf("ofSlowest(%v, %v) = %v, want %v", tc.by, tc.of, got, tc.want)
+		}
 	}
 }
 
