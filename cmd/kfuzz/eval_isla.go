@@ -346,7 +346,8 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 		timer := cputime.Start()
 		t, err := s.Next(ctx)
 		thread := timer.Stop()
-		solving += time.Since(start)
+		wall := time.Since(start)
+		solving += wall
 		used, ok1 := proc.Stop()
 		cpu += used
 		cpuOK = cpuOK && ok0 && ok1
@@ -366,7 +367,7 @@ func evalISLASubject(e *env, sub islaSubject, dir string, seed uint64, id gramma
 			break
 		}
 		row.Outputs++
-		wallEach, cpuEach, threadEach = append(wallEach, time.Since(start)), append(cpuEach, used), append(threadEach, thread)
+		wallEach, cpuEach, threadEach = append(wallEach, wall), append(cpuEach, used), append(threadEach, thread)
 		in := t.Bytes()
 		if retime {
 			calls, sums = append(calls, true), append(sums, outputSum(in))

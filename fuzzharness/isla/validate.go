@@ -146,7 +146,7 @@ func (c *checkScratch) eval(s *Spec, input []byte, t *grammar.Tree, explain bool
 // the right-hand side of the spec's StartSymbol, as grammar.Forest.Tree and
 // grammar.Generator.Generate return them.
 func (s *Spec) EvalTree(t *grammar.Tree) *Result {
-	ok, fail := s.evalTree(t.Bytes(), t)
+	ok, fail := new(checkScratch).eval(s, t.Bytes(), t, true)
 	return &Result{Valid: ok, Derivations: 1, Total: 1, Failure: fail}
 }
 
@@ -155,15 +155,6 @@ func (s *Spec) EvalTree(t *grammar.Tree) *Result {
 func (s *Spec) Holds(t *grammar.Tree) bool {
 	v := NewView(t.Bytes(), t, s.lb, s.rootLabel, s.virtual)
 	return NewEvaluator(s, v).Eval(s.root)
-}
-
-func (s *Spec) evalTree(input []byte, t *grammar.Tree) (bool, *Failure) {
-	v := NewView(input, t, s.lb, s.rootLabel, s.virtual)
-	e := NewEvaluator(s, v)
-	if e.Eval(s.root) {
-		return true, nil
-	}
-	return false, e.explain(s.root, nil)
 }
 
 // Check is a shortcut: it compiles the constraint against the grammar graph
